@@ -1,0 +1,170 @@
+"""The ops reverse mode produces, after PyTorch's symbolic autodiff.
+
+`grad_of` wraps the backward of one forward op in a region (linear in its
+operands), `autograd_add` sums gradients that meet, `autograd_zero` stands for
+a missing gradient until `autodiff-specialize-zero` folds it away.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
+from xdsl.utils.exceptions import VerifyException
+
+from gradir.dialects.type_checks import expect_float_tensor
+
+
+def _types(values: Sequence[Attribute]) -> str:
+    return "(" + ", ".join(str(t) for t in values) + ")"
+
+
+@irdl_op_definition
+class GradOfOp(IRDLOperation):
+    """The backward of one forward op, named by `name`:
+
+        %ga, %gb = autodiff.grad_of "autodiff.mul" (%g) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+        ^bb0(%dz: tensor<4xf32>):
+          ...
+          autodiff.yield %da, %db : tensor<4xf32>, tensor<4xf32>
+        }
+
+    Operands are the gradients flowing into the forward op's results; the body
+    (whose block arguments, if any, mirror the operands) yields the gradients
+    of its differentiable inputs. Linear: all-zero operands give zero results."""
+
+    name = "autodiff.grad_of"
+
+    op_name = prop_def(StringAttr, prop_name="name")
+    """The forward op whose backward this is, e.g. "autodiff.mul"."""
+    grads = var_operand_def()
+    """Gradients flowing into the forward op's results."""
+    input_grads = var_result_def()
+    """Gradients of the forward op's differentiable inputs."""
+    body = region_def("single_block")
+    """Computes the input gradients; ends in `autodiff.yield`."""
+
+    traits = traits_def(RecursiveMemoryEffect())
+    assembly_format = (
+        "$name `(` $grads `)` attr-dict `:` functional-type($grads, $input_grads) $body"
+    )
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(
+        self,
+        op_name: str,
+        grads: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        body: Region | None = None,
+    ):
+        if body is None:
+            body = Region(Block(arg_types=[g.type for g in grads]))
+        super().__init__(
+            operands=[grads],
+            result_types=[result_types],
+            properties={"name": StringAttr(op_name)},
+            regions=[body],
+        )
+
+    def verify_(self) -> None:
+        block = self.body.block
+        arg_types = tuple(a.type for a in block.args)
+        operand_types = tuple(g.type for g in self.grads)
+        if arg_types and arg_types != operand_types:
+            raise VerifyException(
+                f"body arguments {_types(arg_types)} must match the operands "
+                f"{_types(operand_types)}"
+            )
+        terminator = block.last_op
+        if not isinstance(terminator, YieldOp):
+            raise VerifyException("body must end with 'autodiff.yield'")
+        yielded = tuple(v.type for v in terminator.values)
+        results = tuple(r.type for r in self.input_grads)
+        if len(yielded) != len(results):
+            raise VerifyException(
+                f"body yields {len(yielded)} values but the op has {len(results)} results"
+            )
+        if yielded != results:
+            raise VerifyException(
+                f"yielded types {_types(yielded)} do not match the result types "
+                f"{_types(results)}"
+            )
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Terminator of `grad_of`: the gradients of the forward op's inputs."""
+
+    name = "autodiff.yield"
+
+    values = var_operand_def()
+    """One gradient per result of the enclosing `grad_of`."""
+
+    traits = traits_def(IsTerminator(), HasParent(GradOfOp), Pure())
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, values: Sequence[SSAValue]):
+        super().__init__(operands=[values])
+
+
+@irdl_op_definition
+class AutogradAddOp(IRDLOperation):
+    """Sum of two gradients, either of which may be an AutogradZero:
+    `add(zero, b) = b`, `add(a, zero) = a`, `add(zero, zero) = zero`."""
+
+    name = "autodiff.autograd_add"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    a = operand_def(T)
+    """First gradient."""
+    b = operand_def(T)
+    """Second gradient."""
+    result = result_def(T)
+    """Their sum."""
+
+    traits = traits_def(Pure())
+    assembly_format = "$a `,` $b attr-dict `:` type($result)"
+
+    def __init__(self, a: SSAValue, b: SSAValue):
+        super().__init__(operands=[a, b], result_types=[a.type])
+
+    def verify_(self) -> None:
+        expect_float_tensor(self.a.type, "operand")
+
+
+@irdl_op_definition
+class AutogradZeroOp(IRDLOperation):
+    """A zero (undefined) gradient; materialised only where data is needed."""
+
+    name = "autodiff.autograd_zero"
+
+    result = result_def(TensorType)
+    """The zero gradient's type."""
+
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, result_type: Attribute):
+        super().__init__(result_types=[result_type])
+
+    def verify_(self) -> None:
+        expect_float_tensor(self.result.type, "result")
+
+
+AD_OPS: tuple[type[IRDLOperation], ...] = (GradOfOp, YieldOp, AutogradAddOp, AutogradZeroOp)

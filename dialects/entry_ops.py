@@ -1,0 +1,205 @@
+"""Entry ops: how a program asks for derivatives of a `func.func`.
+
+`autodiff.grad`, `autodiff.vjp` and `autodiff.jvp` name a callee and the
+arguments to differentiate with respect to (`wrt`); `autodiff-reverse` and
+`autodiff-forward` replace them by calls to generated functions.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import DenseArrayBase, FlatSymbolRefAttrConstr, SymbolRefAttr, i64
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import SymbolTable, SymbolUserOpInterface
+from xdsl.utils.exceptions import VerifyException
+
+from gradir.dialects.type_checks import is_float_tensor
+
+
+def _types(types: Sequence[Attribute]) -> str:
+    return "(" + ", ".join(str(t) for t in types) + ")"
+
+
+class EntryOpVerifier(SymbolUserOpInterface):
+    """Checks the callee and the operand/result signature implied by it and `wrt`."""
+
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, EntryOp)
+        callee = op.callee_function()
+        inputs = tuple(callee.function_type.inputs.data)
+        outputs = tuple(callee.function_type.outputs.data)
+        wrt = op.wrt_indices(inputs)
+        operands, results = op.expected_signature(inputs, outputs, wrt)
+        actual_operands = tuple(v.type for v in op.args)
+        actual_results = tuple(r.type for r in op.results)
+        if actual_operands != operands:
+            raise VerifyException(
+                f"operand types {_types(actual_operands)} do not match the expected "
+                f"{_types(operands)} ({op.OPERAND_LAYOUT}) for callee {op.callee}"
+            )
+        if actual_results != results:
+            raise VerifyException(
+                f"result types {_types(actual_results)} do not match the expected "
+                f"{_types(results)} ({op.RESULT_LAYOUT}) for callee {op.callee}"
+            )
+
+
+class EntryOp(IRDLOperation):
+    """Base of `grad`, `vjp` and `jvp`."""
+
+    args = var_operand_def()
+    """The callee's arguments, followed by the op's extra inputs (cotangents or tangents)."""
+    callee = prop_def(FlatSymbolRefAttrConstr)
+    """The differentiated `func.func`."""
+    wrt = opt_prop_def(DenseArrayBase.constr(i64))
+    """Argument indices to differentiate with respect to; default: every float tensor."""
+    outs = var_result_def()
+    """See each op."""
+
+    traits = traits_def(EntryOpVerifier())
+    assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, $outs)"
+    irdl_options = (ParsePropInAttrDict(),)
+
+    OPERAND_LAYOUT: ClassVar[str] = ""
+    RESULT_LAYOUT: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        callee: str | SymbolRefAttr,
+        args: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        wrt: Sequence[int] | None = None,
+    ):
+        properties: dict[str, Attribute] = {
+            "callee": SymbolRefAttr(callee) if isinstance(callee, str) else callee
+        }
+        if wrt is not None:
+            properties["wrt"] = DenseArrayBase.from_list(i64, list(wrt))
+        super().__init__(operands=[args], result_types=[result_types], properties=properties)
+
+    def callee_function(self) -> FuncOp:
+        """The callee, checked to exist and to be a `func.func`."""
+        found = SymbolTable.lookup_symbol(self, self.callee)
+        if found is None:
+            raise VerifyException(f"callee {self.callee} could not be found")
+        if not isinstance(found, FuncOp):
+            raise VerifyException(
+                f"callee {self.callee} is a '{found.name}', expected a 'func.func'"
+            )
+        return found
+
+    def wrt_indices(self, inputs: Sequence[Attribute] | None = None) -> tuple[int, ...]:
+        """The `wrt` indices, checked; default: every float-tensor argument."""
+        if inputs is None:
+            inputs = tuple(self.callee_function().function_type.inputs.data)
+        if self.wrt is None:
+            return tuple(i for i, t in enumerate(inputs) if is_float_tensor(t))
+        wrt = tuple(self.wrt.get_values())
+        for index in wrt:
+            if not 0 <= index < len(inputs):
+                raise VerifyException(
+                    f"wrt index {index} is out of range: callee {self.callee} "
+                    f"has {len(inputs)} arguments"
+                )
+            if not is_float_tensor(inputs[index]):
+                raise VerifyException(
+                    f"wrt index {index} names argument of type {inputs[index]}, "
+                    "expected a float tensor"
+                )
+        if len(set(wrt)) != len(wrt):
+            raise VerifyException(f"wrt indices {list(wrt)} contain duplicates")
+        return wrt
+
+    def expected_signature(
+        self,
+        inputs: tuple[Attribute, ...],
+        outputs: tuple[Attribute, ...],
+        wrt: tuple[int, ...],
+    ) -> tuple[tuple[Attribute, ...], tuple[Attribute, ...]]:
+        """(operand types, result types) this op must have for the callee."""
+        raise NotImplementedError()
+
+    def callee_arguments(self) -> tuple[SSAValue, ...]:
+        """The operands passed to the callee (the rest are cotangents/tangents)."""
+        count = len(self.callee_function().function_type.inputs.data)
+        return tuple(self.args[:count])
+
+    def extra_inputs(self) -> tuple[SSAValue, ...]:
+        """The cotangents (vjp) or tangents (jvp) following the callee's arguments."""
+        count = len(self.callee_function().function_type.inputs.data)
+        return tuple(self.args[count:])
+
+
+@irdl_op_definition
+class GradOp(EntryOp):
+    """Gradient of a scalar loss: `%ga, %gb = autodiff.grad @f(%a, %b) : ...`.
+
+    The callee must return one 0-d float tensor; the seed is 1. Results: one
+    gradient per `wrt` argument, of that argument's type."""
+
+    name = "autodiff.grad"
+    OPERAND_LAYOUT: ClassVar[str] = "the callee's arguments"
+    RESULT_LAYOUT: ClassVar[str] = "one gradient per wrt argument"
+
+    def expected_signature(self, inputs, outputs, wrt):
+        if len(outputs) != 1 or not is_float_tensor(outputs[0]) or outputs[0].get_num_dims() != 0:  # type: ignore[union-attr]
+            raise VerifyException(
+                f"callee {self.callee} must return exactly one 0-d float tensor "
+                f"(a loss), but returns {_types(outputs)}"
+            )
+        return inputs, tuple(inputs[i] for i in wrt)
+
+
+@irdl_op_definition
+class VjpOp(EntryOp):
+    """Vector-Jacobian product: operands are the callee's arguments then one
+    cotangent per callee result; results are the callee's results then one
+    gradient per `wrt` argument."""
+
+    name = "autodiff.vjp"
+    OPERAND_LAYOUT: ClassVar[str] = "the callee's arguments, then one cotangent per result"
+    RESULT_LAYOUT: ClassVar[str] = "the callee's results, then one gradient per wrt argument"
+
+    def expected_signature(self, inputs, outputs, wrt):
+        for index, output in enumerate(outputs):
+            if not is_float_tensor(output):
+                raise VerifyException(
+                    f"callee {self.callee} result {index} has type {output}, "
+                    "expected a float tensor"
+                )
+        return inputs + outputs, outputs + tuple(inputs[i] for i in wrt)
+
+
+@irdl_op_definition
+class JvpOp(EntryOp):
+    """Jacobian-vector product: operands are the callee's arguments then one
+    tangent per `wrt` argument; results are the callee's results then one
+    tangent per callee result."""
+
+    name = "autodiff.jvp"
+    OPERAND_LAYOUT: ClassVar[str] = "the callee's arguments, then one tangent per wrt argument"
+    RESULT_LAYOUT: ClassVar[str] = "the callee's results, then one tangent per result"
+
+    def expected_signature(self, inputs, outputs, wrt):
+        for index, output in enumerate(outputs):
+            if not is_float_tensor(output):
+                raise VerifyException(
+                    f"callee {self.callee} result {index} has type {output}, "
+                    "expected a float tensor"
+                )
+        return inputs + tuple(inputs[i] for i in wrt), outputs + outputs
+
+
+ENTRY_OPS: tuple[type[IRDLOperation], ...] = (GradOp, VjpOp, JvpOp)

@@ -1,0 +1,66 @@
+"""Type checks shared by the autodiff ops' verifiers, with the messages users see."""
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DYNAMIC_INDEX,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
+
+FLOAT_ELEMENT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+
+
+def is_float_tensor(type_: Attribute) -> bool:
+    """A ranked, statically shaped tensor of f16/bf16/f32/f64."""
+    return (
+        isinstance(type_, TensorType)
+        and isinstance(type_.element_type, FLOAT_ELEMENT_TYPES)
+        and all(size != DYNAMIC_INDEX for size in type_.get_shape())
+    )
+
+
+def expect_float_tensor(type_: Attribute, what: str) -> TensorType:
+    """Raise unless `type_` is a static float tensor; `what` names the value in the message."""
+    if not isinstance(type_, TensorType):
+        raise VerifyException(f"{what} must be a ranked tensor, got {type_}")
+    if any(size == DYNAMIC_INDEX for size in type_.get_shape()):
+        raise VerifyException(f"{what} must have a static shape, got {type_}")
+    if not isinstance(type_.element_type, FLOAT_ELEMENT_TYPES):
+        raise VerifyException(
+            f"{what} must have a float element type (f16, bf16, f32 or f64), got {type_}"
+        )
+    return type_
+
+
+def expect_bool_tensor(type_: Attribute, what: str) -> TensorType:
+    """Raise unless `type_` is a static tensor of i1."""
+    if (
+        not isinstance(type_, TensorType)
+        or type_.element_type != IntegerType(1)
+        or any(size == DYNAMIC_INDEX for size in type_.get_shape())
+    ):
+        raise VerifyException(f"{what} must be a static tensor of i1, got {type_}")
+    return type_
+
+
+def expect_same_element_type(types: dict[str, TensorType]) -> None:
+    """Raise unless every named tensor type has the same element type."""
+    names = list(types)
+    first = types[names[0]].element_type
+    for name in names[1:]:
+        if types[name].element_type != first:
+            raise VerifyException(
+                f"element types must match: {names[0]} has {first}, "
+                f"{name} has {types[name].element_type}"
+            )
+
+
+def shape_of(type_: Attribute) -> tuple[int, ...]:
+    assert isinstance(type_, TensorType)
+    return tuple(type_.get_shape())

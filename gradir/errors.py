@@ -1,0 +1,62 @@
+"""The exceptions gradir raises: one family, so callers can catch `gradir.GradirError`.
+
+Every error renders as one line, `file:line:col: error: message` when it has a
+source location, which the CLIs print as is (tracebacks only with `--debug`).
+"""
+from __future__ import annotations
+
+from xdsl.dialects.builtin import FileLineColLoc
+from xdsl.ir import Operation
+
+
+class GradirError(Exception):
+    """Base class of every error gradir reports to a user."""
+
+    def __init__(self, message: str, location: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        if self.location:
+            return f"{self.location}: error: {self.message}"
+        return f"error: {self.message}"
+
+
+class SourceError(GradirError):
+    """Malformed or invalid IR: a parse error or a verifier failure."""
+
+
+class DifferentiationError(GradirError):
+    """An op on the active path cannot be differentiated, or an entry op is malformed."""
+
+
+class RuleError(GradirError):
+    """A derivative rule (YAML entry or Python registration) is invalid."""
+
+
+class PipelineError(GradirError):
+    """An unknown pass or pipeline, or a lowering stage that failed."""
+
+
+class ArgumentError(GradirError):
+    """Wrong number, shape or dtype of arguments passed to a compiled function."""
+
+
+class TargetError(GradirError):
+    """The requested target cannot run here (no CUDA driver, no ptxas, ...)."""
+
+
+def location_of(op: Operation | None) -> str | None:
+    """`file:line:col` of an op (recorded by `gradir.tools.source.parse_module`), if known."""
+    while op is not None:
+        loc = op.location
+        if isinstance(loc, FileLineColLoc):
+            return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+        op = op.parent_op()
+    return None
+
+
+def error_at(cls: type[GradirError], op: Operation | None, message: str) -> GradirError:
+    """Build an error of class `cls` located at `op` (or its nearest located ancestor)."""
+    return cls(message, location_of(op))

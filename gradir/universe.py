@@ -1,0 +1,17 @@
+"""xDSL universe entry point: makes the autodiff dialect and gradir's passes
+visible to plain `xdsl-opt` (and to `autodiff-opt`, which builds on it)."""
+from xdsl.universe import Universe
+
+from gradir.tools.pass_registry import gradir_passes
+
+
+def _autodiff_dialect():
+    from gradir.dialects.autodiff import Autodiff
+
+    return Autodiff
+
+
+GRADIR_UNIVERSE = Universe(
+    all_dialects={"autodiff": _autodiff_dialect},
+    all_passes=gradir_passes(),
+)

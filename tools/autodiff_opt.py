@@ -1,0 +1,197 @@
+"""`autodiff-opt`: xDSL's opt driver with the autodiff dialect, gradir's passes
+and the named pipelines of DESIGN.md section 4.
+
+Every failure is one line `file:line:col: error: ...` on stderr with exit
+status 1 and nothing on stdout (`--debug` shows the Python traceback).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+from io import StringIO
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from gradir.errors import GradirError, PipelineError
+from gradir.tools.pass_registry import gradir_passes
+from gradir.tools.pipelines import PIPELINES, get_pipeline
+from gradir.tools.source import parse_module
+from gradir.tools.verify import verify_module
+
+
+def gradir_version() -> str:
+    try:
+        return version("gradir")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _one_line_usage_error(parser: argparse.ArgumentParser):
+    """Usage errors as one `error:` line and exit status 1, like every other error."""
+
+    def error(message: str):
+        parser.exit(1, f"error: {message} (see --help)\n")
+
+    return error
+
+
+class AutodiffOptMain(xDSLOptMain):
+    """The opt driver; `run_to_text` returns the output instead of printing it."""
+
+    version_format = (
+        f"autodiff-opt (gradir {gradir_version()}) built from xdsl version {{xdsl_version}}"
+    )
+
+    def __init__(self, args: Sequence[str] | None = None):
+        super().__init__(description=__doc__.splitlines()[0], args=args)
+
+    def register_all_dialects(self):
+        super().register_all_dialects()
+        # Without the installed entry point (running from a source tree), add ours
+        # here; registering it twice would raise.
+        if "autodiff" not in self.ctx.registered_dialect_names:
+            from gradir.dialects.autodiff import Autodiff
+
+            self.ctx.load_dialect(Autodiff)
+
+    def register_all_passes(self):
+        super().register_all_passes()
+        for name, factory in gradir_passes().items():
+            if name not in self.available_passes:
+                self.register_pass(name, factory)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
+        super().register_all_arguments(arg_parser)
+        arg_parser.error = _one_line_usage_error(arg_parser)  # type: ignore[method-assign]
+        arg_parser.add_argument(
+            "--pipeline",
+            metavar="NAME",
+            help="run a named pipeline after any -p passes: "
+            + "; ".join(f"{p.name}: {p.description}" for p in PIPELINES.values()),
+        )
+        arg_parser.add_argument(
+            "--emit",
+            choices=("mlir", "ptx"),
+            default="mlir",
+            help="with --pipeline gpu: print MLIR (default) or the kernels' PTX text",
+        )
+        arg_parser.add_argument(
+            "--gpu-chip", default="sm_90", help="GPU target chip (default sm_90)"
+        )
+        arg_parser.add_argument(
+            "--gpu-features",
+            default="+ptx80",
+            help="PTX features for the GPU target (default +ptx80)",
+        )
+        arg_parser.add_argument(
+            "--gpu-report",
+            action="store_true",
+            help="with --pipeline gpu: print a per-kernel report instead of IR",
+        )
+        arg_parser.add_argument(
+            "--debug", action="store_true", help="show Python tracebacks on errors"
+        )
+
+    def setup_pipeline(self):
+        try:
+            self.pipeline = PassPipeline.parse_spec(
+                self.available_passes, self.args.passes, self._verify_between_passes
+            )
+        except ValueError as error:
+            raise PipelineError(f"{error} (see --help for the available passes)") from error
+        self.named_pipeline = (
+            get_pipeline(self.args.pipeline) if self.args.pipeline else None
+        )
+
+    def _verify_between_passes(
+        self,
+        previous: ModulePass | None,
+        module: ModuleOp,
+        _next: ModulePass | None,
+    ) -> None:
+        if self.args.disable_verify:
+            return
+        context = f"after pass '{previous.name}'" if previous else ""
+        verify_module(module, context)
+
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp:
+        text = chunk.read().decode("utf-8", errors="replace")
+        # Keep line numbers true to the whole file when --split-input-file cut it.
+        return parse_module(self.ctx, "\n" * start_offset + text, self.get_input_name())
+
+    def process_module(self, module: ModuleOp) -> str:
+        """Verify, run -p passes and the named pipeline; return the printed result."""
+        verify_module(module)
+        self.pipeline.apply(self.ctx, module)
+        if self.named_pipeline is not None:
+            from gradir.tools.pipeline_runner import run_named_pipeline
+
+            return run_named_pipeline(self, module)
+        return self.output_resulting_program(module)
+
+    def run_to_text(self) -> str:
+        chunks, file_extension = self.prepare_input()
+        outputs: list[str] = []
+        for index, (chunk, offset) in enumerate(chunks):
+            if index > 0:
+                outputs.append("// -----\n")
+            try:
+                module = self.parse_chunk(chunk, file_extension, offset)
+                outputs.append(self.process_module(module))
+            except GradirError as error:
+                if not self.args.verify_diagnostics:
+                    raise
+                outputs.append(f"{error}\n")
+            finally:
+                chunk.close()
+        return "".join(outputs)
+
+    def run(self):
+        text = self.run_to_text()
+        if self.args.output_file is None:
+            sys.stdout.write(text)
+        else:
+            with open(self.args.output_file, "w") as stream:
+                stream.write(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    try:
+        AutodiffOptMain(args=argv).run()
+    except GradirError as error:
+        if debug:
+            traceback.print_exc()
+        print(str(error), file=sys.stderr)
+        return 1
+    except (OSError, UnicodeDecodeError) as error:
+        if debug:
+            traceback.print_exc()
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # a bug in gradir or xDSL: still one line
+        if debug:
+            traceback.print_exc()
+        message = " ".join(str(error).split()) or type(error).__name__
+        print(
+            f"error: internal error ({type(error).__name__}): {message} "
+            "(rerun with --debug for a traceback)",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
