@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import traceback
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from io import StringIO
@@ -19,6 +18,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gradir.errors import GradirError, PipelineError
+from gradir.tools.cli import OneLineArgumentParser, run_cli
 from gradir.tools.pass_registry import gradir_passes
 from gradir.tools.pipelines import PIPELINES, get_pipeline
 from gradir.tools.source import parse_module
@@ -30,15 +30,6 @@ def gradir_version() -> str:
         return version("gradir")
     except PackageNotFoundError:
         return "unknown"
-
-
-def _one_line_usage_error(parser: argparse.ArgumentParser):
-    """Usage errors as one `error:` line and exit status 1, like every other error."""
-
-    def error(message: str):
-        parser.exit(1, f"error: {message} (see --help)\n")
-
-    return error
 
 
 class AutodiffOptMain(xDSLOptMain):
@@ -68,7 +59,7 @@ class AutodiffOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)
-        arg_parser.error = _one_line_usage_error(arg_parser)  # type: ignore[method-assign]
+        arg_parser.error = OneLineArgumentParser.error.__get__(arg_parser)  # type: ignore[method-assign]
         arg_parser.add_argument(
             "--pipeline",
             metavar="NAME",
@@ -164,33 +155,7 @@ class AutodiffOptMain(xDSLOptMain):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in argv
-    try:
-        AutodiffOptMain(args=argv).run()
-    except GradirError as error:
-        if debug:
-            traceback.print_exc()
-        print(str(error), file=sys.stderr)
-        return 1
-    except (OSError, UnicodeDecodeError) as error:
-        if debug:
-            traceback.print_exc()
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except Exception as error:  # a bug in gradir or xDSL: still one line
-        if debug:
-            traceback.print_exc()
-        message = " ".join(str(error).split()) or type(error).__name__
-        print(
-            f"error: internal error ({type(error).__name__}): {message} "
-            "(rerun with --debug for a traceback)",
-            file=sys.stderr,
-        )
-        return 1
-    return 0
+    return run_cli(lambda args: AutodiffOptMain(args=args).run(), argv)
 
 
 if __name__ == "__main__":

@@ -43,3 +43,41 @@ def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp
         raise SourceError(
             " ".join(error.msg.split()), f"{where.file}:{where.line}:{where.col}"
         ) from error
+
+
+def make_context() -> Context:
+    """A context with every dialect xDSL knows plus the autodiff dialect."""
+    from xdsl.universe import Universe
+
+    ctx = Context()
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, factory)
+    if "autodiff" not in ctx.registered_dialect_names:
+        from gradir.dialects.autodiff import Autodiff
+
+        ctx.load_dialect(Autodiff)
+    return ctx
+
+
+def load_module(source, ctx: Context | None = None) -> ModuleOp:
+    """A fresh `ModuleOp` from `.mlir` text, a path to a `.mlir` file, or a `ModuleOp`
+    (cloned, so callers' modules are never modified)."""
+    import os
+
+    if isinstance(source, ModuleOp):
+        return source.clone()
+    if isinstance(source, os.PathLike) or (
+        isinstance(source, str) and "\n" not in source and source.strip().endswith(".mlir")
+    ):
+        path = os.fspath(source)
+        try:
+            with open(path, encoding="utf-8") as stream:
+                text = stream.read()
+        except OSError as error:
+            raise SourceError(f"cannot read {path}: {error.strerror}") from error
+        return parse_module(ctx or make_context(), text, path)
+    if isinstance(source, str):
+        return parse_module(ctx or make_context(), source, "<string>")
+    raise SourceError(
+        f"expected .mlir text, a path or an xDSL ModuleOp, got {type(source).__name__}"
+    )

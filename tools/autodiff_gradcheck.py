@@ -1,0 +1,51 @@
+"""`autodiff-gradcheck FILE --entry NAME [--wrt 0,1]`: check reverse and forward
+mode of a function against central finite differences in float64 (exit 1 on a
+mismatch)."""
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from gradir.tools.cli import OneLineArgumentParser, run_cli
+from gradir.tools.gradcheck import DEFAULT_ATOL, DEFAULT_EPS, DEFAULT_RTOL, gradcheck
+
+
+def _parser() -> OneLineArgumentParser:
+    parser = OneLineArgumentParser(prog="autodiff-gradcheck", description=__doc__.splitlines()[0])
+    parser.add_argument("file", help=".mlir file")
+    parser.add_argument("--entry", required=True, help="function to check")
+    parser.add_argument("--wrt", help="comma-separated argument indices (default: every float tensor)")
+    parser.add_argument("--inputs", nargs="*", metavar="NPY", help="one .npy per argument (default: random, positive)")
+    parser.add_argument("--eps", type=float, default=DEFAULT_EPS, help=f"finite-difference step (default {DEFAULT_EPS})")
+    parser.add_argument("--atol", type=float, default=DEFAULT_ATOL, help=f"absolute tolerance (default {DEFAULT_ATOL})")
+    parser.add_argument("--rtol", type=float, default=DEFAULT_RTOL, help=f"relative tolerance (default {DEFAULT_RTOL})")
+    parser.add_argument("--seed", type=int, default=0, help="seed of random inputs and directions")
+    parser.add_argument("--debug", action="store_true", help="show Python tracebacks on errors")
+    return parser
+
+
+def _run(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    wrt = None
+    if args.wrt:
+        try:
+            wrt = [int(i) for i in args.wrt.split(",")]
+        except ValueError:
+            _parser().error(f"--wrt expects comma-separated integers, got '{args.wrt}'")
+    inputs = [np.load(p, allow_pickle=False) for p in args.inputs] if args.inputs else None
+    result = gradcheck(
+        args.file, args.entry, inputs, wrt,
+        eps=args.eps, atol=args.atol, rtol=args.rtol, seed=args.seed,
+    )  # fmt: skip
+    print(result.report())
+    return 0 if result.ok else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_cli(_run, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

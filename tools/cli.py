@@ -1,0 +1,45 @@
+"""What every gradir CLI shares: one-line errors, exit status 1, `--debug` tracebacks."""
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+
+from gradir.errors import GradirError
+
+
+class OneLineArgumentParser(argparse.ArgumentParser):
+    """Usage errors as one `error:` line and exit status 1, like every other error."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(1, f"error: {message} (see --help)\n")
+
+
+def run_cli(body: Callable[[list[str]], int | None], argv: Sequence[str] | None) -> int:
+    """Run `body(argv)`; turn any exception into one line on stderr and status 1."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    try:
+        return body(argv) or 0
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:
+        if debug:
+            traceback.print_exc()
+        print(one_line_message(error), file=sys.stderr)
+        return 1
+
+
+def one_line_message(error: Exception) -> str:
+    """The single line a user sees for `error`."""
+    if isinstance(error, GradirError):
+        return " ".join(str(error).split())
+    if isinstance(error, (OSError, UnicodeDecodeError)):
+        return f"error: {error}"
+    # A bug in gradir or a library: still one line.
+    detail = " ".join(str(error).split()) or type(error).__name__
+    return (
+        f"error: internal error ({type(error).__name__}): {detail} "
+        "(rerun with --debug for a traceback)"
+    )

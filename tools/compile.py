@@ -1,0 +1,57 @@
+"""`gradir.compile`: an autodiff program to something you can call.
+
+The module runs the `linalg` pipeline's xDSL passes (derivatives generated,
+lowered to linalg on tensors), then goes to MLIR 22 for the chosen target.
+"""
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+
+from gradir.errors import PipelineError
+from gradir.tools.pass_registry import gradir_passes
+from gradir.tools.pipelines import LINALG_PASSES, get_pipeline, run_xdsl_passes
+from gradir.tools.source import load_module, make_context
+from gradir.tools.verify import verify_module
+
+TARGETS = ("cpu", "cuda")
+
+
+def available_passes() -> dict:
+    """xDSL's passes plus gradir's, by CLI name."""
+    from xdsl.transforms import get_all_passes
+
+    return get_all_passes() | gradir_passes()
+
+
+def lower_to_linalg(source, ctx: Context | None = None) -> ModuleOp:
+    """Parse/clone `source`, verify it, and run the `linalg` pipeline's passes on it."""
+    ctx = ctx or make_context()
+    module = load_module(source, ctx)
+    verify_module(module)
+    get_pipeline("linalg")  # clear error if a pass of the pipeline is missing
+
+    def verify_after(previous, module, _next):
+        if previous is not None:
+            verify_module(module, f"after pass '{previous.name}'")
+
+    run_xdsl_passes(ctx, module, LINALG_PASSES, available_passes(), verify_after)
+    return module
+
+
+def compile(source, target: str = "cpu", **options):
+    """Compile an autodiff program for `target` ("cpu" or "cuda").
+
+    `cpu` returns a `CpuExecutable` (`.call(name, *arrays)`, `exe.name(*arrays)`);
+    `cuda` returns a `CudaProgram` (`.ptx`, `.host_module`, `.launch_configs`,
+    `.call`, which needs a CUDA driver)."""
+    if target not in TARGETS:
+        raise PipelineError(f"unknown target '{target}' (valid targets: {', '.join(TARGETS)})")
+    module = lower_to_linalg(source)
+    if target == "cpu":
+        from gradir.gpu_backend.cpu_runtime import CpuExecutable
+
+        return CpuExecutable(module, **options)
+    from gradir.gpu_backend.cuda_program import CudaProgram
+
+    return CudaProgram(module, **options)

@@ -1,0 +1,252 @@
+"""`gradir.gradcheck`: reverse- and forward-mode derivatives against central
+finite differences, in float64, through the real CPU pipeline.
+
+The program is promoted to f64 first (a f32 program cannot be checked by
+finite differences), then three functions are compiled together: the function
+itself, a `autodiff.vjp` wrapper and a `autodiff.jvp` wrapper. Tolerances are
+PyTorch's gradcheck defaults.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.func import FuncOp
+
+from gradir.dialects.type_checks import is_float_tensor
+from gradir.errors import ArgumentError
+from gradir.tools.source import load_module, make_context
+
+DEFAULT_EPS = 1e-6
+DEFAULT_ATOL = 1e-5
+DEFAULT_RTOL = 1e-3
+MAX_CHECKED_ENTRIES = 4096
+"""Per wrt argument; larger arguments are checked on a random sample of entries."""
+
+_LOW_PRECISION_FLOAT = re.compile(r"(?<=[x<\s(,:])(?:f16|bf16|f32)\b")
+
+
+def promote_to_f64(module: ModuleOp) -> ModuleOp:
+    """The same program with every f16/bf16/f32 type replaced by f64."""
+    text = _LOW_PRECISION_FLOAT.sub("f64", str(module))
+    return load_module(text, make_context())
+
+
+@dataclass
+class EntryCheck:
+    """One compared quantity: a gradient of one argument or a tangent of one result."""
+
+    mode: str
+    """`vjp` (reverse mode) or `jvp` (forward mode)."""
+    what: str
+    max_abs_error: float
+    worst_index: tuple[int, ...]
+    analytic: float
+    numeric: float
+    checked_entries: int
+    ok: bool
+
+    def describe(self) -> str:
+        status = "ok" if self.ok else "MISMATCH"
+        return (
+            f"{self.mode} {self.what}: {status}, max abs error {self.max_abs_error:.3g} "
+            f"at index {list(self.worst_index)} (analytic {self.analytic:.10g}, "
+            f"numeric {self.numeric:.10g}; {self.checked_entries} entries)"
+        )
+
+
+@dataclass
+class GradcheckResult:
+    function: str
+    wrt: tuple[int, ...]
+    checks: list[EntryCheck] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(check.ok for check in self.checks)
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    @property
+    def worst(self) -> EntryCheck | None:
+        """The check with the largest error relative to its tolerance."""
+        return max(self.checks, key=lambda c: (not c.ok, c.max_abs_error), default=None)
+
+    def report(self) -> str:
+        lines = [check.describe() for check in self.checks]
+        verdict = "passed" if self.ok else "FAILED"
+        lines.append(f"gradcheck of @{self.function} (wrt {list(self.wrt)}): {verdict}")
+        return "\n".join(lines)
+
+
+def _signature_text(types) -> str:
+    return ", ".join(str(t) for t in types)
+
+
+def _wrapper_functions(function: FuncOp, wrt: Sequence[int]) -> str:
+    """Text of `__gradcheck_vjp` and `__gradcheck_jvp` calling the entry ops on `function`."""
+    inputs = list(function.function_type.inputs.data)
+    outputs = list(function.function_type.outputs.data)
+    wrt_types = [inputs[i] for i in wrt]
+    wrt_attr = "array<i64: " + ", ".join(str(i) for i in wrt) + ">"
+    name = function.sym_name.data
+
+    def wrapper(kind: str, extra: list, results: list) -> str:
+        params = [f"%a{i}: {t}" for i, t in enumerate(inputs)]
+        params += [f"%e{i}: {t}" for i, t in enumerate(extra)]
+        operands = [f"%a{i}" for i in range(len(inputs))] + [f"%e{i}" for i in range(len(extra))]
+        names = [f"%r{i}" for i in range(len(results))]
+        return (
+            f"func.func @__gradcheck_{kind}({', '.join(params)}) -> ({_signature_text(results)}) {{\n"
+            f"  {', '.join(names)} = autodiff.{kind} @{name}({', '.join(operands)}) "
+            f"{{wrt = {wrt_attr}}} : ({_signature_text(inputs + extra)}) -> ({_signature_text(results)})\n"
+            f"  func.return {', '.join(names)} : {_signature_text(results)}\n"
+            "}\n"
+        )
+
+    return wrapper("vjp", outputs, outputs + wrt_types) + wrapper(
+        "jvp", wrt_types, outputs + outputs
+    )
+
+
+def random_inputs(function: FuncOp, seed: int = 0) -> list[np.ndarray]:
+    """Positive floats in [0.25, 1.25) (safe for log/sqrt/pow), random booleans
+    for i1, small integers otherwise."""
+    rng = np.random.default_rng(seed)
+    arrays = []
+    for type_ in function.function_type.inputs.data:
+        assert isinstance(type_, TensorType)
+        shape = tuple(type_.get_shape())
+        element = str(type_.element_type)
+        if element == "i1":
+            arrays.append(rng.integers(0, 2, size=shape).astype(np.bool_))
+        elif element.startswith("i"):
+            arrays.append(rng.integers(0, 4, size=shape).astype(np.int64 if element == "i64" else np.int32))
+        else:
+            arrays.append(rng.uniform(0.25, 1.25, size=shape).astype(np.float64))
+    return arrays
+
+
+def _compare(
+    mode: str, what: str, analytic: np.ndarray, numeric: np.ndarray, indices, atol, rtol
+) -> EntryCheck:
+    analytic = np.asarray(analytic, dtype=np.float64)
+    numeric = np.asarray(numeric, dtype=np.float64)
+    error = np.abs(analytic - numeric)
+    excess = error - (atol + rtol * np.abs(numeric))
+    if error.size == 0:
+        return EntryCheck(mode, what, 0.0, (), 0.0, 0.0, 0, True)
+    flat = int(np.argmax(excess)) if np.any(excess > 0) else int(np.argmax(error))
+    worst = indices[flat] if indices is not None else np.unravel_index(flat, error.shape)
+    return EntryCheck(
+        mode,
+        what,
+        float(error.max()),
+        tuple(int(i) for i in worst),
+        float(analytic.reshape(-1)[flat]),
+        float(numeric.reshape(-1)[flat]),
+        int(error.size),
+        bool(np.all(excess <= 0) and np.all(np.isfinite(analytic))),
+    )
+
+
+def gradcheck(
+    source,
+    function: str,
+    inputs: Sequence[np.ndarray] | None = None,
+    wrt: Sequence[int] | None = None,
+    *,
+    eps: float = DEFAULT_EPS,
+    atol: float = DEFAULT_ATOL,
+    rtol: float = DEFAULT_RTOL,
+    seed: int = 0,
+    modes: Sequence[str] = ("vjp", "jvp"),
+) -> GradcheckResult:
+    """Check reverse mode (`vjp`) and forward mode (`jvp`) of `function` against
+    central finite differences in float64; see `GradcheckResult.report()`."""
+    from gradir.tools.compile import compile as compile_module
+
+    module = promote_to_f64(load_module(source))
+    candidates = [op for op in module.ops if isinstance(op, FuncOp) and op.sym_name.data == function]
+    if not candidates:
+        raise ArgumentError(f"no function @{function} in the module")
+    callee = candidates[0]
+    input_types = list(callee.function_type.inputs.data)
+    if wrt is None:
+        wrt = [i for i, t in enumerate(input_types) if is_float_tensor(t)]
+    wrt = tuple(int(i) for i in wrt)
+    for index in wrt:
+        if not 0 <= index < len(input_types) or not is_float_tensor(input_types[index]):
+            raise ArgumentError(f"wrt index {index} does not name a float tensor argument of @{function}")
+    if any(not is_float_tensor(t) for t in callee.function_type.outputs.data):
+        raise ArgumentError(f"@{function} must return only float tensors to be gradchecked")
+
+    text = str(module)
+    text = text[: text.rstrip().rfind("}")] + _wrapper_functions(callee, wrt) + "}\n"
+    exe = compile_module(load_module(text, make_context()), target="cpu")
+
+    if inputs is None:
+        arguments = random_inputs(callee, seed)
+    else:
+        if len(inputs) != len(input_types):
+            raise ArgumentError(
+                f"@{function} takes {len(input_types)} arguments, {len(inputs)} inputs given"
+            )
+        arguments = [
+            np.asarray(a, dtype=np.float64) if is_float_tensor(t) else np.asarray(a)
+            for a, t in zip(inputs, input_types)
+        ]
+    rng = np.random.default_rng(seed + 1)
+    outputs = exe.call(function, *arguments)
+    result = GradcheckResult(function, wrt)
+
+    if "vjp" in modes:
+        cotangents = [rng.standard_normal(np.shape(o)) for o in outputs]
+        vjp = exe.call("__gradcheck_vjp", *arguments, *cotangents)
+        gradients = vjp[len(outputs):]
+
+        def objective(args) -> float:
+            values = exe.call(function, *args)
+            return float(sum(np.sum(c * v) for c, v in zip(cotangents, values)))
+
+        for position, index in enumerate(wrt):
+            base = arguments[index]
+            entries = list(np.ndindex(base.shape))
+            if len(entries) > MAX_CHECKED_ENTRIES:
+                picks = rng.choice(len(entries), MAX_CHECKED_ENTRIES, replace=False)
+                entries = [entries[p] for p in sorted(picks)]
+            numeric = np.empty(len(entries))
+            for k, entry in enumerate(entries):
+                shifted = [a.copy() if i == index else a for i, a in enumerate(arguments)]
+                shifted[index][entry] = base[entry] + eps
+                plus = objective(shifted)
+                shifted[index][entry] = base[entry] - eps
+                minus = objective(shifted)
+                numeric[k] = (plus - minus) / (2 * eps)
+            analytic = np.array([gradients[position][e] for e in entries])
+            result.checks.append(
+                _compare("vjp", f"gradient of argument {index}", analytic, numeric, entries, atol, rtol)
+            )
+
+    if "jvp" in modes:
+        tangents = [rng.standard_normal(arguments[i].shape) for i in wrt]
+        jvp = exe.call("__gradcheck_jvp", *arguments, *tangents)
+        analytic_tangents = jvp[len(outputs):]
+
+        def shifted_by(sign: float):
+            args = list(arguments)
+            for index, tangent in zip(wrt, tangents):
+                args[index] = arguments[index] + sign * eps * tangent
+            return exe.call(function, *args)
+
+        plus, minus = shifted_by(1.0), shifted_by(-1.0)
+        for k, (p, m) in enumerate(zip(plus, minus)):
+            numeric = (p - m) / (2 * eps)
+            result.checks.append(
+                _compare("jvp", f"tangent of result {k}", analytic_tangents[k], numeric, None, atol, rtol)
+            )
+    return result
