@@ -438,8 +438,8 @@ def _check_dims(dims: Sequence[int], rank: int, what: str = "dim") -> None:
 
 
 class ReductionOp(ShapeOp):
-    """Base of `sum`, `mean`, `max`: reduce over `dims` (all dims when absent),
-    keeping them as size 1 when `keepdim`."""
+    """Base of `sum`, `mean`, `max`: reduce over `dims` (all dims when absent;
+    none when empty), keeping them as size 1 when `keepdim`."""
 
     dims = opt_prop_def(DenseArrayBase.constr(i64))
     """The reduced dimensions; absent means every dimension."""
@@ -479,12 +479,7 @@ class ReductionOp(ShapeOp):
     def verify_(self) -> None:
         operand, _ = self._checked_types()
         if self.dims is not None:
-            dims = tuple(self.dims.get_values())
-            if not dims:
-                raise VerifyException(
-                    "dims must not be empty (omit dims to reduce every dimension)"
-                )
-            _check_dims(dims, len(operand))
+            _check_dims(tuple(self.dims.get_values()), len(operand))
         expected = reduced_shape(operand, self.reduced_dims(), self.keeps_dims)
         _expect_result_shape(
             expected,

@@ -88,7 +88,7 @@ def _signature_text(types) -> str:
 
 
 def _wrapper_functions(function: FuncOp, wrt: Sequence[int]) -> str:
-    """Text of `__gradcheck_vjp` and `__gradcheck_jvp` calling the entry ops on `function`."""
+    """Text of `__gradcheck_vjp_<f>` and `__gradcheck_jvp_<f>` calling the entry ops on `function`."""
     inputs = list(function.function_type.inputs.data)
     outputs = list(function.function_type.outputs.data)
     wrt_types = [inputs[i] for i in wrt]
@@ -101,7 +101,7 @@ def _wrapper_functions(function: FuncOp, wrt: Sequence[int]) -> str:
         operands = [f"%a{i}" for i in range(len(inputs))] + [f"%e{i}" for i in range(len(extra))]
         names = [f"%r{i}" for i in range(len(results))]
         return (
-            f"func.func @__gradcheck_{kind}({', '.join(params)}) -> ({_signature_text(results)}) {{\n"
+            f"func.func @__gradcheck_{kind}_{name}({', '.join(params)}) -> ({_signature_text(results)}) {{\n"
             f"  {', '.join(names)} = autodiff.{kind} @{name}({', '.join(operands)}) "
             f"{{wrt = {wrt_attr}}} : ({_signature_text(inputs + extra)}) -> ({_signature_text(results)})\n"
             f"  func.return {', '.join(names)} : {_signature_text(results)}\n"
@@ -154,6 +154,123 @@ def _compare(
     )
 
 
+class GradChecker:
+    """Compiles the f64-promoted program once, with vjp/jvp wrappers for each
+    `(function, wrt)` to check, so many functions share one compilation."""
+
+    def __init__(self, source, functions: Sequence[tuple[str, Sequence[int] | None]]):
+        from gradir.tools.compile import compile as compile_module
+
+        module = promote_to_f64(load_module(source))
+        by_name = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)}
+        self.callees: dict[str, FuncOp] = {}
+        self.wrt: dict[str, tuple[int, ...]] = {}
+        wrappers = []
+        for function, wrt in functions:
+            if function not in by_name:
+                raise ArgumentError(f"no function @{function} in the module")
+            callee = by_name[function]
+            input_types = list(callee.function_type.inputs.data)
+            if wrt is None:
+                wrt = [i for i, t in enumerate(input_types) if is_float_tensor(t)]
+            wrt = tuple(int(i) for i in wrt)
+            for index in wrt:
+                if not 0 <= index < len(input_types) or not is_float_tensor(input_types[index]):
+                    raise ArgumentError(
+                        f"wrt index {index} does not name a float tensor argument of @{function}"
+                    )
+            if any(not is_float_tensor(t) for t in callee.function_type.outputs.data):
+                raise ArgumentError(f"@{function} must return only float tensors to be gradchecked")
+            self.callees[function] = callee
+            self.wrt[function] = wrt
+            wrappers.append(_wrapper_functions(callee, wrt))
+        text = str(module)
+        text = text[: text.rstrip().rfind("}")] + "".join(wrappers) + "}\n"
+        self.executable = compile_module(load_module(text, make_context()), target="cpu")
+
+    def check(
+        self,
+        function: str,
+        inputs: Sequence[np.ndarray] | None = None,
+        *,
+        eps: float = DEFAULT_EPS,
+        atol: float = DEFAULT_ATOL,
+        rtol: float = DEFAULT_RTOL,
+        seed: int = 0,
+        modes: Sequence[str] = ("vjp", "jvp"),
+    ) -> GradcheckResult:
+        exe = self.executable
+        callee, wrt = self.callees[function], self.wrt[function]
+        input_types = list(callee.function_type.inputs.data)
+        if inputs is None:
+            arguments = random_inputs(callee, seed)
+        else:
+            if len(inputs) != len(input_types):
+                raise ArgumentError(
+                    f"@{function} takes {len(input_types)} arguments, {len(inputs)} inputs given"
+                )
+            arguments = [
+                np.asarray(a, dtype=np.float64) if is_float_tensor(t) else np.asarray(a)
+                for a, t in zip(inputs, input_types)
+            ]
+        rng = np.random.default_rng(seed + 1)
+        outputs = exe.call(function, *arguments)
+        result = GradcheckResult(function, wrt)
+        if "vjp" in modes:
+            result.checks += self._check_vjp(function, arguments, outputs, rng, eps, atol, rtol)
+        if "jvp" in modes:
+            result.checks += self._check_jvp(function, arguments, outputs, rng, eps, atol, rtol)
+        return result
+
+    def _check_vjp(self, function, arguments, outputs, rng, eps, atol, rtol) -> list[EntryCheck]:
+        exe, wrt = self.executable, self.wrt[function]
+        cotangents = [rng.standard_normal(np.shape(o)) for o in outputs]
+        gradients = exe.call(f"__gradcheck_vjp_{function}", *arguments, *cotangents)[len(outputs):]
+
+        def objective(args) -> float:
+            values = exe.call(function, *args)
+            return float(sum(np.sum(c * v) for c, v in zip(cotangents, values)))
+
+        checks = []
+        for position, index in enumerate(wrt):
+            base = arguments[index]
+            entries = list(np.ndindex(base.shape))
+            if len(entries) > MAX_CHECKED_ENTRIES:
+                picks = rng.choice(len(entries), MAX_CHECKED_ENTRIES, replace=False)
+                entries = [entries[p] for p in sorted(picks)]
+            numeric = np.empty(len(entries))
+            shifted = list(arguments)
+            for k, entry in enumerate(entries):
+                shifted[index] = base.copy()
+                shifted[index][entry] = base[entry] + eps
+                plus = objective(shifted)
+                shifted[index][entry] = base[entry] - eps
+                minus = objective(shifted)
+                numeric[k] = (plus - minus) / (2 * eps)
+            analytic = np.array([gradients[position][e] for e in entries])
+            checks.append(
+                _compare("vjp", f"gradient of argument {index}", analytic, numeric, entries, atol, rtol)
+            )
+        return checks
+
+    def _check_jvp(self, function, arguments, outputs, rng, eps, atol, rtol) -> list[EntryCheck]:
+        exe, wrt = self.executable, self.wrt[function]
+        tangents = [rng.standard_normal(arguments[i].shape) for i in wrt]
+        analytic = exe.call(f"__gradcheck_jvp_{function}", *arguments, *tangents)[len(outputs):]
+
+        def shifted_by(sign: float):
+            args = list(arguments)
+            for index, tangent in zip(wrt, tangents):
+                args[index] = arguments[index] + sign * eps * tangent
+            return exe.call(function, *args)
+
+        plus, minus = shifted_by(1.0), shifted_by(-1.0)
+        return [
+            _compare("jvp", f"tangent of result {k}", analytic[k], (p - m) / (2 * eps), None, atol, rtol)
+            for k, (p, m) in enumerate(zip(plus, minus))
+        ]
+
+
 def gradcheck(
     source,
     function: str,
@@ -168,85 +285,7 @@ def gradcheck(
 ) -> GradcheckResult:
     """Check reverse mode (`vjp`) and forward mode (`jvp`) of `function` against
     central finite differences in float64; see `GradcheckResult.report()`."""
-    from gradir.tools.compile import compile as compile_module
-
-    module = promote_to_f64(load_module(source))
-    candidates = [op for op in module.ops if isinstance(op, FuncOp) and op.sym_name.data == function]
-    if not candidates:
-        raise ArgumentError(f"no function @{function} in the module")
-    callee = candidates[0]
-    input_types = list(callee.function_type.inputs.data)
-    if wrt is None:
-        wrt = [i for i, t in enumerate(input_types) if is_float_tensor(t)]
-    wrt = tuple(int(i) for i in wrt)
-    for index in wrt:
-        if not 0 <= index < len(input_types) or not is_float_tensor(input_types[index]):
-            raise ArgumentError(f"wrt index {index} does not name a float tensor argument of @{function}")
-    if any(not is_float_tensor(t) for t in callee.function_type.outputs.data):
-        raise ArgumentError(f"@{function} must return only float tensors to be gradchecked")
-
-    text = str(module)
-    text = text[: text.rstrip().rfind("}")] + _wrapper_functions(callee, wrt) + "}\n"
-    exe = compile_module(load_module(text, make_context()), target="cpu")
-
-    if inputs is None:
-        arguments = random_inputs(callee, seed)
-    else:
-        if len(inputs) != len(input_types):
-            raise ArgumentError(
-                f"@{function} takes {len(input_types)} arguments, {len(inputs)} inputs given"
-            )
-        arguments = [
-            np.asarray(a, dtype=np.float64) if is_float_tensor(t) else np.asarray(a)
-            for a, t in zip(inputs, input_types)
-        ]
-    rng = np.random.default_rng(seed + 1)
-    outputs = exe.call(function, *arguments)
-    result = GradcheckResult(function, wrt)
-
-    if "vjp" in modes:
-        cotangents = [rng.standard_normal(np.shape(o)) for o in outputs]
-        vjp = exe.call("__gradcheck_vjp", *arguments, *cotangents)
-        gradients = vjp[len(outputs):]
-
-        def objective(args) -> float:
-            values = exe.call(function, *args)
-            return float(sum(np.sum(c * v) for c, v in zip(cotangents, values)))
-
-        for position, index in enumerate(wrt):
-            base = arguments[index]
-            entries = list(np.ndindex(base.shape))
-            if len(entries) > MAX_CHECKED_ENTRIES:
-                picks = rng.choice(len(entries), MAX_CHECKED_ENTRIES, replace=False)
-                entries = [entries[p] for p in sorted(picks)]
-            numeric = np.empty(len(entries))
-            for k, entry in enumerate(entries):
-                shifted = [a.copy() if i == index else a for i, a in enumerate(arguments)]
-                shifted[index][entry] = base[entry] + eps
-                plus = objective(shifted)
-                shifted[index][entry] = base[entry] - eps
-                minus = objective(shifted)
-                numeric[k] = (plus - minus) / (2 * eps)
-            analytic = np.array([gradients[position][e] for e in entries])
-            result.checks.append(
-                _compare("vjp", f"gradient of argument {index}", analytic, numeric, entries, atol, rtol)
-            )
-
-    if "jvp" in modes:
-        tangents = [rng.standard_normal(arguments[i].shape) for i in wrt]
-        jvp = exe.call("__gradcheck_jvp", *arguments, *tangents)
-        analytic_tangents = jvp[len(outputs):]
-
-        def shifted_by(sign: float):
-            args = list(arguments)
-            for index, tangent in zip(wrt, tangents):
-                args[index] = arguments[index] + sign * eps * tangent
-            return exe.call(function, *args)
-
-        plus, minus = shifted_by(1.0), shifted_by(-1.0)
-        for k, (p, m) in enumerate(zip(plus, minus)):
-            numeric = (p - m) / (2 * eps)
-            result.checks.append(
-                _compare("jvp", f"tangent of result {k}", analytic_tangents[k], numeric, None, atol, rtol)
-            )
-    return result
+    checker = GradChecker(source, [(function, wrt)])
+    return checker.check(
+        function, inputs, eps=eps, atol=atol, rtol=rtol, seed=seed, modes=modes
+    )

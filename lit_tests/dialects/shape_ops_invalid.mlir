@@ -113,10 +113,11 @@ func.func @f(%a: tensor<2x4xf32>) -> tensor<2x1xf32> {
 
 // -----
 
-func.func @f(%a: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  // CHECK: error: 'autodiff.sum' op dims must not be empty (omit dims to reduce every dimension)
-  %0 = autodiff.sum %a {dims = array<i64>} : tensor<2x4xf32> -> tensor<2x4xf32>
-  return %0 : tensor<2x4xf32>
+func.func @f(%a: tensor<2x4xf32>) -> tensor<f32> {
+  // An empty `dims` reduces nothing (omit `dims` to reduce every dimension).
+  // CHECK: error: 'autodiff.sum' op result shape scalar does not match the reduced shape (keepdim = false) 2x4
+  %0 = autodiff.sum %a {dims = array<i64>} : tensor<2x4xf32> -> tensor<f32>
+  return %0 : tensor<f32>
 }
 
 // -----
