@@ -1,0 +1,502 @@
+"""The GPU pipeline: linalg/tensor/arith/math on tensors -> gpu -> NVVM -> PTX in `gpu.binary`.
+
+Every stage is a function on an `mlir.ir.Module` that rewrites it in place and returns it, so a
+user can stop anywhere and continue with their own passes:
+
+1. `bufferize_for_gpu` -- named ops generalised and elementwise chains fused (the CPU pipeline's
+   tensor stage), one-shot bufferization with identity layouts, results as out-parameters.
+2. `map_to_gpu` -- every linalg op, copy and constant of a host function becomes its own
+   `gpu.launch` (`gpu_mapping` chooses the thread layout per op); buffers become `gpu.alloc`/
+   `gpu.dealloc`. Anything that would still touch tensor data on the host is an error.
+3. `outline_kernels` -- `gpu-kernel-outlining`: launches become `gpu.func`s in `gpu.module`s.
+   `to_gpu_dialect` is stages 1-3.
+4. `to_nvvm_binary` -- `gpu-lower-to-nvvm-pipeline`: NVVM, PTX (`cubin-format=isa`) in
+   `gpu.binary`, host code in the LLVM dialect calling the `mgpu*` runtime.
+
+`launches_to_host_loops` turns the stage-2 launches back into loops so the very same kernel
+bodies can run on a CPU (how the tests check the kernels' numerics without a GPU).
+"""
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, gpu, memref, scf
+
+from gradir.errors import PipelineError
+from gradir.gpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule
+from gradir.gpu_backend.gpu_mapping import Nest, TilePolicy, clone_body, index, map_nest, nest_of_generic
+from gradir.gpu_backend.mlir_bridge import location_text, run_pipeline, walk_ops
+
+TENSOR_PIPELINE = (
+    "func.func(convert-elementwise-to-linalg), linalg-fuse-elementwise-ops, canonicalize, cse"
+)
+
+# No CSE between `_one_fill_per_use` and bufferization: it would merge the fills again.
+BUFFER_PIPELINE = (
+    "linalg-generalize-named-ops, linalg-fuse-elementwise-ops,"
+    "eliminate-empty-tensors,"
+    "one-shot-bufferize{bufferize-function-boundaries"
+    " function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
+    "canonicalize, cse"
+)
+
+LAUNCH_CLEANUP_PIPELINE = "canonicalize, cse, gpu-launch-sink-index-computations"
+
+OUTLINING_PIPELINE = "gpu-kernel-outlining, func.func(gpu-async-region), canonicalize, cse"
+
+NVVM_PIPELINE = (
+    "gpu-lower-to-nvvm-pipeline{{cubin-chip={chip} cubin-features={features}"
+    " cubin-format=isa opt-level={opt_level} kernel-bare-ptr-calling-convention=true}}"
+)
+
+VIEW_OPS = {
+    "memref.expand_shape",
+    "memref.collapse_shape",
+    "memref.subview",
+    "memref.cast",
+    "memref.reinterpret_cast",
+    "memref.reshape",
+    "memref.view",
+}
+"""Ops that only make a new descriptor for existing memory: fine on the host."""
+
+HOST_OPS = VIEW_OPS | {
+    "func.return",
+    "func.call",
+    "arith.constant",
+    "memref.alloc",
+    "memref.dealloc",
+    "gpu.launch",
+    "gpu.memcpy",
+    "memref.get_global",  # only as the source of a gpu.memcpy to the device
+}
+"""Everything a host function may still hold after `map_to_gpu`: no op reads tensor data."""
+
+
+def _functions(module: ir.Module) -> list[ir.Operation]:
+    return [
+        op.operation
+        for op in module.body.operations
+        if op.operation.name == "func.func" and len(op.regions[0].blocks) > 0
+    ]
+
+
+def _walk(root: ir.Operation, names: set[str]) -> list[ir.Operation]:
+    """Like `mlir_bridge.walk_ops`, under one op (a function) instead of a whole module."""
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name in names:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit)
+    return found
+
+
+def _read_only_arguments(module: ir.Module) -> None:
+    """Bufferization may otherwise write into an argument's buffer, i.e. the caller's input."""
+    false = ir.BoolAttr.get(False)
+    for function in _functions(module):
+        count = len(function.regions[0].blocks[0].arguments)
+        attributes = (
+            list(function.attributes["arg_attrs"]) if "arg_attrs" in function.attributes
+            else [ir.DictAttr.get({})] * count
+        )
+        function.attributes["arg_attrs"] = ir.ArrayAttr.get([
+            ir.DictAttr.get({**{a.name: a.attr for a in ir.DictAttr(d)}, "bufferization.writable": false})
+            for d in attributes
+        ])
+
+
+def _one_fill_per_use(module: ir.Module) -> None:
+    """Give each use of a `linalg.fill` its own copy of it.
+
+    A fill shared by two reductions would bufferize to one filled buffer copied for the
+    second; one fill per use lets `map_to_gpu` fold each into its reduction's initial value.
+    """
+    for fill in walk_ops(module, {"linalg.fill"}):
+        for use in list(fill.result.uses)[1:]:
+            user = use.owner.operation
+            clone = fill.clone(ir.InsertionPoint(user))
+            user.operands[use.operand_number] = clone.results[0]
+
+
+def bufferize_for_gpu(module: ir.Module) -> ir.Module:
+    """Stage 1: tensors -> memrefs with every op a `linalg.generic`; results as out-params."""
+    with module.context:
+        _read_only_arguments(module)
+        apply_schedule(module, TENSOR_SCHEDULE, "gpu-tensor")
+        run_pipeline(module, TENSOR_PIPELINE, "gpu-tensor")
+        _one_fill_per_use(module)
+        run_pipeline(module, BUFFER_PIPELINE, "gpu-bufferize")
+    return module
+
+
+# ---------------------------------------------------------------- stage 2: map_to_gpu
+
+
+def buffer_root(value: ir.Value) -> ir.Value:
+    """The buffer a (possibly viewed) memref value lives in."""
+    while not isinstance(value.owner, ir.Block) and value.owner.name in VIEW_OPS:
+        value = value.owner.operands[0]
+    return value
+
+
+def _fill_value(op: ir.Operation) -> ir.Value | None:
+    """The scalar a `linalg.generic` writes everywhere (a generalised fill), else None."""
+    if op.name != "linalg.generic" or len(op.opview.outputs) != 1 or len(op.opview.inputs) > 1:
+        return None
+    if any("reduction" in str(a) for a in op.attributes["iterator_types"]):
+        return None
+    body = op.regions[0].blocks[0]
+    yielded = list(body.operations)[-1].operands[0]
+    if len(op.opview.inputs) == 1 and yielded == body.arguments[0]:
+        scalar = op.opview.inputs[0]
+        return None if isinstance(scalar.type, ir.ShapedType) else scalar
+    owner = yielded.owner
+    inside = owner == body if isinstance(owner, ir.Block) else owner.operation.block == body
+    return None if inside else yielded
+
+
+def _fold_fills(block: ir.Block) -> list[tuple[ir.Operation, dict[int, ir.Value]]]:
+    """Reductions whose outputs were just filled: start from the fill value, drop the fill.
+
+    A fill folds when it is the last op before the reduction that touches the output's
+    buffer (through any view), so nothing else can observe the filled values. Returns each
+    reduction with its output index -> initial value (a list: operations hash by content).
+    """
+    ops = [op.operation for op in block.operations]
+    folded: list[tuple[ir.Operation, dict[int, ir.Value]]] = []
+    dead: list[ir.Operation] = []
+    for position, op in enumerate(ops):
+        if op.name != "linalg.generic":
+            continue
+        if not any("reduction" in str(a) for a in op.attributes["iterator_types"]):
+            continue
+        input_roots = {buffer_root(v) for v in op.opview.inputs if isinstance(v.type, ir.MemRefType)}
+        for output, buffer in enumerate(op.opview.outputs):
+            root = buffer_root(buffer)
+            if root in input_roots:  # the reduction also reads the filled values as an input
+                continue
+            for previous in reversed(ops[:position]):
+                if previous in dead or not any(
+                    isinstance(v.type, ir.MemRefType) and buffer_root(v) == root
+                    for v in previous.operands
+                ):
+                    continue
+                value = _fill_value(previous)
+                if value is not None and previous.opview.outputs[0] == buffer:
+                    if not folded or folded[-1][0] != op:
+                        folded.append((op, {}))
+                    folded[-1][1][output] = value
+                    dead.append(previous)
+                break
+    for op in dead:
+        op.erase()
+    return folded
+
+
+def _splat_fill(buffer: ir.Value, value: ir.Attribute, policy: TilePolicy) -> None:
+    """A launch writing `value` to every element of `buffer`."""
+    shape = ir.MemRefType(buffer.type).shape
+    identity = ir.AffineMap.get_identity(len(shape))
+    element_type = ir.MemRefType(buffer.type).element_type
+    nest = Nest(list(shape), [], [buffer], [identity], 0, None, buffer.location)
+    map_nest(nest, lambda args, dims: [arith.ConstantOp(element_type, value).result], policy)
+
+
+def _copy(source: ir.Value, target: ir.Value, policy: TilePolicy) -> None:
+    """A launch copying `source` to `target` elementwise (views of any layout)."""
+    shape = ir.MemRefType(target.type).shape
+    identity = ir.AffineMap.get_identity(len(shape))
+    nest = Nest(list(shape), [], [source, target], [identity, identity], 1, None, target.location)
+    map_nest(nest, lambda args, dims: [args[0]], policy)
+
+
+def _constants_to_device(module: ir.Module, function: ir.Operation, policy: TilePolicy) -> None:
+    """`memref.get_global` reads host memory: splats become fills, the rest a copy to the device."""
+    globals_by_name = {
+        ir.StringAttr(op.attributes["sym_name"]).value: op
+        for op in module.body.operations
+        if op.operation.name == "memref.global"
+    }
+    for get in _walk(function, {"memref.get_global"}):
+        name = ir.FlatSymbolRefAttr(get.attributes["name"]).value
+        initial = globals_by_name[name].attributes["initial_value"]
+        with ir.InsertionPoint(get), get.location:
+            buffer = memref.alloc(ir.MemRefType(get.result.type), [], [])
+        get.result.replace_all_uses_with(buffer)
+        splat = isinstance(initial, ir.DenseElementsAttr) and initial.is_splat
+        with ir.InsertionPoint(get), get.location:
+            if splat:
+                _splat_fill(buffer, initial.get_splat_value(), policy)
+            else:
+                gpu.MemcpyOp(None, [], buffer, get.result)
+        if splat:
+            get.erase()
+        else:
+            get.move_before(buffer.owner)  # the copy reads the host global
+
+
+def _top_level_user(op: ir.Operation, block: ir.Block) -> ir.Operation:
+    op = op.operation
+    while op.block != block:
+        op = op.parent.operation
+    return op
+
+
+def _buffers_to_device(function: ir.Operation) -> None:
+    """memref.alloc -> gpu.alloc, freed with gpu.dealloc right after the last top-level user."""
+    block = function.regions[0].blocks[0]
+    for op in _walk(function, {"memref.dealloc"}):
+        op.erase()  # every buffer gets its gpu.dealloc below
+    # Operations hash by content in these bindings (changing an operand changes the hash):
+    # compare them, never use them as keys.
+    top_level = [op.operation for op in block.operations]
+    for alloc in _walk(function, {"memref.alloc"}):
+        buffer_type = alloc.result.type
+        if not ir.MemRefType(buffer_type).has_static_shape:
+            raise PipelineError(
+                "gpu-map: dynamic allocations are not supported on the GPU",
+                location_text(alloc.location),
+            )
+        users = [alloc]
+        pending = [alloc.result]
+        while pending:
+            value = pending.pop()
+            for use in value.uses:
+                user = _top_level_user(use.owner, block)
+                users.append(user)
+                if user.name in VIEW_OPS:
+                    pending.append(user.result)
+        last = max(users, key=top_level.index)
+        with ir.InsertionPoint(alloc), alloc.location:
+            device = gpu.AllocOp(buffer_type, None, [], [], []).memref
+        alloc.result.replace_all_uses_with(device)
+        with ir.InsertionPoint.after(last) if last.name != "func.return" else ir.InsertionPoint(last):
+            gpu.DeallocOp(None, [], device, loc=alloc.location)
+        alloc.erase()
+
+
+def _check_host(function: ir.Operation) -> None:
+    block = function.regions[0].blocks[0]
+    for op in block.operations:
+        if op.operation.name not in HOST_OPS:
+            raise PipelineError(
+                f"gpu-map: '{op.operation.name}' would run on the host; only linalg ops, copies "
+                "and constants can be mapped onto the GPU",
+                location_text(op.location),
+            )
+
+
+def map_to_gpu(module: ir.Module, policy: TilePolicy | None = None) -> ir.Module:
+    """Stage 2: one `gpu.launch` (two for a split reduction) per op; buffers on the device."""
+    policy = policy or TilePolicy()
+    with module.context, ir.Location.unknown():
+        for function in _functions(module):
+            block = function.regions[0].blocks[0]
+            _constants_to_device(module, function, policy)
+            folded = _fold_fills(block)
+            for op in [op.operation for op in block.operations]:
+                if op.name == "memref.copy":
+                    with ir.InsertionPoint(op), op.location:
+                        _copy(op.operands[0], op.operands[1], policy)
+                    op.erase()
+                elif op.name == "linalg.generic":
+                    nest = nest_of_generic(op.opview)
+                    nest.initial_values = next((i for o, i in folded if o == op), {})
+                    with ir.InsertionPoint(op), op.location:
+                        map_nest(nest, clone_body(nest), policy)
+                    op.erase()
+                elif op.name.startswith("linalg."):
+                    raise PipelineError(
+                        f"gpu-map: '{op.name}' was not generalised", location_text(op.location)
+                    )
+            _check_host(function)
+            _buffers_to_device(function)
+        run_pipeline(module, LAUNCH_CLEANUP_PIPELINE, "gpu-map")
+    return module
+
+
+def outline_kernels(module: ir.Module) -> ir.Module:
+    """Stage 3: launches -> `gpu.func` kernels in `gpu.module`s, called by `gpu.launch_func`.
+
+    Kernels are renamed `<function>_<n>_<strategy>` (unique, so PTX entry names and reports
+    say which op a kernel came from), and their pointer arguments get `llvm.noalias` when the
+    launch passes distinct buffers, which lets LLVM use the read-only data cache.
+    """
+    with module.context:
+        strategies = {
+            _name(function): [
+                ir.StringAttr(launch.attributes["gradir.strategy"]).value
+                for launch in _walk(function, {"gpu.launch"})
+            ]
+            for function in _functions(module)
+        }
+    run_pipeline(module, OUTLINING_PIPELINE, "gpu-outline")
+    with module.context:
+        kernel_modules = {
+            _name(op): op.operation for op in module.body.operations if op.operation.name == "gpu.module"
+        }
+        for function in _functions(module):
+            launches = _walk(function, {"gpu.launch_func"})
+            for number, (launch, strategy) in enumerate(zip(launches, strategies[_name(function)])):
+                kernel_module = kernel_modules[ir.SymbolRefAttr(launch.attributes["kernel"]).value[0]]
+                name = f"{_name(function)}_{number}_{strategy.replace('-', '_')}"
+                kernel = kernel_module.regions[0].blocks[0].operations[0]
+                kernel_module.attributes["sym_name"] = ir.StringAttr.get(name)
+                kernel.attributes["sym_name"] = ir.StringAttr.get(name)
+                launch.attributes["kernel"] = ir.SymbolRefAttr.get([name, name])
+                _mark_noalias(launch, kernel)
+    return module
+
+
+def _name(op: ir.Operation) -> str:
+    return ir.StringAttr(op.attributes["sym_name"]).value
+
+
+def _mark_noalias(launch: ir.Operation, kernel: ir.Operation) -> None:
+    buffers = [v for v in launch.operands if isinstance(v.type, ir.MemRefType)]
+    roots = [buffer_root(v) for v in buffers]
+    if len(set(roots)) != len(roots):
+        return
+    arguments = list(kernel.regions[0].blocks[0].arguments)
+    unit = ir.UnitAttr.get()
+    attributes = [
+        ir.DictAttr.get({"llvm.noalias": unit} if isinstance(a.type, ir.MemRefType) else {})
+        for a in arguments
+    ]
+    kernel.attributes["arg_attrs"] = ir.ArrayAttr.get(attributes)
+
+
+def to_gpu_dialect(module: ir.Module, policy: TilePolicy | None = None) -> ir.Module:
+    """Stages 1-3: linalg on tensors -> host functions launching outlined kernels."""
+    return outline_kernels(map_to_gpu(bufferize_for_gpu(module), policy))
+
+
+def nvvm_pipeline(chip: str = "sm_90", features: str = "+ptx80", opt_level: int = 3) -> str:
+    return NVVM_PIPELINE.format(chip=chip, features=features, opt_level=opt_level)
+
+
+def to_nvvm_binary(
+    module: ir.Module, chip: str = "sm_90", features: str = "+ptx80", opt_level: int = 3
+) -> ir.Module:
+    """Stage 4: kernels -> NVVM -> PTX inside `gpu.binary`; host code -> LLVM dialect."""
+    run_pipeline(module, nvvm_pipeline(chip, features, opt_level), "gpu-nvvm")
+    return module
+
+
+STAGES = ("bufferize", "map", "outline", "nvvm")
+
+
+def compile_to_gpu(
+    module: ir.Module,
+    chip: str = "sm_90",
+    features: str = "+ptx80",
+    policy: TilePolicy | None = None,
+    stop_after: str = "nvvm",
+    opt_level: int = 3,
+) -> ir.Module:
+    """Run the GPU pipeline on `module` in place, up to and including stage `stop_after`."""
+    if stop_after not in STAGES:
+        raise PipelineError(f"unknown GPU stage '{stop_after}' (stages: {', '.join(STAGES)})")
+    steps = [
+        bufferize_for_gpu,
+        lambda m: map_to_gpu(m, policy),
+        outline_kernels,
+        lambda m: to_nvvm_binary(m, chip, features, opt_level),
+    ]
+    for name, step in zip(STAGES, steps):
+        step(module)
+        if name == stop_after:
+            break
+    return module
+
+
+# ---------------------------------------------------------------- CPU emulation of stage 2
+
+
+def launches_to_host_loops(module: ir.Module) -> ir.Module:
+    """Rewrite each `gpu.launch` as loops over its blocks and threads, buffers as host memory.
+
+    Valid for the kernels `map_to_gpu` emits: their threads never synchronise or communicate,
+    so running them one after another computes what the GPU computes.
+    """
+    with module.context, ir.Location.unknown():
+        for launch in walk_ops(module, {"gpu.launch"}):
+            _launch_to_loops(launch)
+        for op in walk_ops(module, {"gpu.alloc"}):
+            with ir.InsertionPoint(op), op.location:
+                buffer = memref.alloc(op.results[0].type, [], [])
+            op.results[0].replace_all_uses_with(buffer)
+            op.erase()
+        for op in walk_ops(module, {"gpu.dealloc"}):
+            with ir.InsertionPoint(op), op.location:
+                memref.dealloc(op.operands[0])
+            op.erase()
+        for op in walk_ops(module, {"gpu.memcpy"}):
+            with ir.InsertionPoint(op), op.location:
+                memref.copy(op.operands[-1], op.operands[-2])
+            op.erase()
+    return module
+
+
+def launch_sizes(launch: gpu.LaunchOp | gpu.LaunchFuncOp) -> list[ir.Value]:
+    """Grid x, y, z then block x, y, z of a `gpu.launch` or `gpu.launch_func`."""
+    return [
+        launch.gridSizeX, launch.gridSizeY, launch.gridSizeZ,
+        launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ,
+    ]
+
+
+def _launch_to_loops(launch: ir.Operation) -> None:
+    sizes = launch_sizes(launch.opview)
+    body = launch.regions[0].blocks[0]
+    ids: list[ir.Value] = []
+    with launch.location:
+        insertion = ir.InsertionPoint(launch)
+        for size in sizes:
+            with insertion:
+                loop = scf.ForOp(index(0), size, index(1))
+            with ir.InsertionPoint(loop.body):
+                terminator = scf.YieldOp([])
+            insertion = ir.InsertionPoint(terminator)
+            ids.append(loop.induction_variable)
+    for argument, value in zip(body.arguments, ids + sizes):
+        argument.replace_all_uses_with(value)
+    for op in [op.operation for op in body.operations]:
+        if op.name == "gpu.terminator":
+            op.erase()
+        else:
+            op.move_before(terminator)
+    launch.erase()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m gradir.gpu_backend.gpu_pipeline FILE [--stop-after STAGE]`: print the result."""
+    import argparse
+    import sys
+
+    from gradir.errors import GradirError
+    from gradir.gpu_backend.mlir_bridge import to_mlir_module
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("file", help="linalg-on-tensors MLIR file ('-' for stdin)")
+    parser.add_argument("--stop-after", choices=STAGES, default="nvvm")
+    parser.add_argument("--chip", default="sm_90")
+    parser.add_argument("--features", default="+ptx80")
+    args = parser.parse_args(argv)
+    try:
+        text = sys.stdin.read() if args.file == "-" else open(args.file).read()
+        module = to_mlir_module(text)
+        compile_to_gpu(module, args.chip, args.features, stop_after=args.stop_after)
+    except (GradirError, OSError) as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(module)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

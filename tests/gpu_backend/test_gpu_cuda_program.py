@@ -1,0 +1,135 @@
+"""`CudaProgram`: its host code driving a (recording) CUDA driver, and real launches on a GPU."""
+import ctypes
+
+import numpy as np
+import pytest
+
+from gpu_cases import CASES, MLP, ROW_REDUCTIONS, TRANSPOSE_AND_CONSTANTS, compiled
+from gradir.errors import ArgumentError, TargetError
+from gradir.gpu_backend.cuda_program import (
+    RUNTIME_SIGNATURES,
+    CudaProgram,
+    cuda_driver_available,
+)
+
+HAVE_DRIVER, NO_DRIVER_REASON = cuda_driver_available()
+
+
+class RecordingDriver:
+    """Stands in for libcuda: hands out host memory as 'device' memory and records every call.
+
+    Kernels are not executed (their numerics are tested by emulation); what is checked is that
+    the JIT-compiled host code loads, allocates, launches and frees as the program says.
+    """
+
+    def __init__(self):
+        self.calls: list[tuple] = []
+        self.buffers: dict[int, ctypes.Array] = {}
+        self.functions: dict[int, str] = {}
+        self.modules: dict[int, bytes] = {}
+
+    def load_module(self, ptx, opt_level):
+        handle = 0x1000 + len(self.modules)
+        self.modules[handle] = ptx
+        return handle
+
+    def unload_module(self, module):
+        self.calls.append(("unload", module))
+
+    def get_function(self, module, name):
+        handle = 0x9000 + len(self.functions)
+        self.functions[handle] = (module, name)
+        return handle
+
+    def launch(self, function, grid, block, shared_bytes, stream, params, num_params):
+        module, name = self.functions[function]
+        self.calls.append(("launch", name, grid, block, shared_bytes, num_params))
+
+    def stream_create(self):
+        return 0x77
+
+    def stream_synchronize(self, stream):
+        self.calls.append(("sync", stream))
+
+    def stream_destroy(self, stream):
+        pass
+
+    def mem_alloc(self, size):
+        buffer = ctypes.create_string_buffer(size)
+        self.buffers[ctypes.addressof(buffer)] = buffer
+        self.calls.append(("alloc", size))
+        return ctypes.addressof(buffer)
+
+    def mem_free(self, pointer):
+        del self.buffers[pointer]
+        self.calls.append(("free",))
+
+    def memcpy(self, target, source, size, stream):
+        ctypes.memmove(target, source, size)
+
+    def copy_to_device(self, pointer, array):
+        ctypes.memmove(pointer, array.ctypes.data, array.nbytes)
+
+    def copy_to_host(self, array, pointer):
+        ctypes.memmove(array.ctypes.data, pointer, array.nbytes)
+
+
+def test_host_code_loads_launches_and_frees_as_planned():
+    program = CudaProgram(MLP.text)
+    driver = RecordingDriver()
+    program.use_driver(driver)
+    arguments = MLP.inputs(np.random.default_rng(0))
+    outputs = program.call("mlp_grad", *arguments)
+    assert [o.shape for o in outputs] == [(), (784, 256), (256,), (256, 10), (10,)]
+
+    # every kernel's PTX was handed to the driver, once
+    assert sorted(p.rstrip(b"\0").decode() for p in driver.modules.values()) == sorted(
+        program.ptx.values()
+    )
+    launches = [c for c in driver.calls if c[0] == "launch"]
+    expected = [
+        (name, program.launch_configs[name].grid, program.launch_configs[name].block)
+        for name in program.kernels_of("mlp_grad")
+    ]
+    assert [(name, grid, block) for _, name, grid, block, _, _ in launches] == expected
+    assert all(shared == 0 and count >= 1 for *_, shared, count in launches)
+    # every allocation (arguments, results, temporaries) is freed; the stream is synchronised
+    assert sum(c[0] == "alloc" for c in driver.calls) == sum(c[0] == "free" for c in driver.calls)
+    assert not driver.buffers
+    assert ("sync", 0x77) in driver.calls
+    # a second call reuses the compiled host code
+    program.call("mlp_grad", *arguments)
+    assert len([c for c in driver.calls if c[0] == "launch"]) == 2 * len(expected)
+
+
+@pytest.mark.parametrize("case", [ROW_REDUCTIONS, TRANSPOSE_AND_CONSTANTS], ids=lambda c: c.name)
+def test_runtime_provides_every_symbol_the_host_code_needs(case):
+    needed = compiled(case).runtime_symbols()
+    assert {"mgpuLaunchKernel", "mgpuMemAlloc", "mgpuModuleLoadJIT"} <= needed
+    assert needed <= set(RUNTIME_SIGNATURES)
+
+
+def test_wrong_arguments_are_rejected_before_running():
+    program = compiled(ROW_REDUCTIONS)
+    with pytest.raises(ArgumentError, match="argument 0 has shape"):
+        program.emulate("f", np.zeros((3, 3), np.float32), np.zeros((64, 10), np.float32))
+    with pytest.raises(ArgumentError, match="no public function 'g'"):
+        program.call("g")
+
+
+@pytest.mark.skipif(HAVE_DRIVER, reason="a CUDA driver is present")
+def test_call_without_a_driver_is_a_clear_error():
+    program = compiled(ROW_REDUCTIONS)
+    arguments = ROW_REDUCTIONS.inputs(np.random.default_rng(0))
+    with pytest.raises(TargetError, match=r"no CUDA driver: libcuda.so.1 could not be loaded \("):
+        program.call("f", *arguments)
+
+
+@pytest.mark.skipif(not HAVE_DRIVER, reason=f"needs a CUDA GPU ({NO_DRIVER_REASON})")
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_launch_on_the_gpu_matches_numpy(case):
+    arguments = case.inputs(np.random.default_rng(0))
+    expected = case.reference(*arguments)
+    for got, want in zip(compiled(case).call(case.entry, *arguments), expected):
+        scale = max(float(np.max(np.abs(want))), 1.0)
+        np.testing.assert_allclose(got, want, rtol=case.tolerance, atol=case.tolerance * scale)

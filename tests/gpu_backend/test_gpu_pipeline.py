@@ -1,0 +1,164 @@
+"""Structure of the GPU pipeline's output: where the work runs, how it is launched."""
+import pytest
+from mlir import ir
+
+from gpu_cases import CASES, ELEMENTWISE, FULL_REDUCTIONS, MATMUL, MLP, ROW_REDUCTIONS, compiled
+from gradir.errors import PipelineError
+from gradir.gpu_backend.gpu_pipeline import (
+    HOST_OPS,
+    STAGES,
+    compile_to_gpu,
+    map_to_gpu,
+    bufferize_for_gpu,
+)
+from gradir.gpu_backend.mlir_bridge import to_mlir_module, walk_ops
+
+FLOAT_ARITHMETIC = {
+    "llvm.fadd", "llvm.fsub", "llvm.fmul", "llvm.fdiv", "llvm.frem", "llvm.fneg", "llvm.fcmp",
+    "llvm.intr.fma", "llvm.intr.fmuladd", "llvm.intr.exp", "llvm.intr.log", "llvm.intr.maxnum",
+    "llvm.intr.maximum", "llvm.intr.minnum", "llvm.intr.minimum",
+}
+
+
+def _host_op_names(module: ir.Module) -> set[str]:
+    """Names of all ops inside host functions (gpu.binary holds the kernels as data)."""
+    names = set()
+    for function in walk_ops(module, {"func.func", "llvm.func"}):
+        def visit(op):
+            names.add(op.name)
+            return ir.WalkResult.ADVANCE
+
+        function.walk(visit)
+    return names
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_host_code_never_touches_tensor_data(case):
+    """Stage 3: outside the kernels only launches, allocations, views and constants."""
+    module = to_mlir_module(compiled(case).gpu_ir)
+    for function in walk_ops(module, {"func.func"}):
+        for op in function.regions[0].blocks[0].operations:
+            allowed = HOST_OPS | {"gpu.launch_func", "gpu.alloc", "gpu.dealloc", "gpu.wait"}
+            assert op.operation.name in allowed, f"{case.name}: {op.operation.name} on the host"
+        names = _host_op_names(module)
+        assert not names & {"scf.for", "scf.parallel", "memref.load", "memref.store"}
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_lowered_host_module_has_no_malloc_and_no_float_math(case):
+    module = compiled(case).host_module
+    names = _host_op_names(module)
+    assert not names & FLOAT_ARITHMETIC, f"{case.name}: {sorted(names & FLOAT_ARITHMETIC)}"
+    callees = {
+        ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+        for op in walk_ops(module, {"llvm.call"})
+        if "callee" in op.attributes
+    }
+    defined = {
+        ir.StringAttr(f.attributes["sym_name"]).value
+        for f in walk_ops(module, {"llvm.func"})
+        if f.regions[0].blocks
+    }
+    external = callees - defined
+    assert not {"malloc", "aligned_alloc", "free"} & external
+    assert all(name.startswith("mgpu") for name in external), sorted(external)
+    assert "gpu.binary" in {op.operation.name for op in module.body.operations}
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_every_kernel_is_launched_once_with_enough_threads_per_block(case):
+    program = compiled(case)
+    assert set(program.launch_configs) == set(program.ptx)
+    for name, config in program.launch_configs.items():
+        assert config.block[0] >= 128 and config.block[1:] == (1, 1), name
+        assert config.block[0] % 32 == 0, name
+
+
+def test_full_reduction_runs_on_the_device_in_two_passes():
+    program = compiled(FULL_REDUCTIONS)
+    kernels = program.kernels_of("f")
+    assert kernels[0].endswith("split_reduce80") and kernels[1].endswith("split_combine")
+    assert program.launch_configs[kernels[0]].threads >= 80
+
+
+def test_row_reduction_over_the_innermost_dim_is_split_and_column_sum_is_not():
+    kernels = compiled(ROW_REDUCTIONS).kernels_of("f")
+    assert [k.split("_", 2)[2] for k in kernels] == [
+        "split_reduce32",  # 64 rows x 256: 32 partial sums per row
+        "split_combine",
+        "reduce",  # 64 rows x 10: one thread per row
+        "split_reduce8",  # 256 columns x 64 rows
+        "split_combine",
+    ]
+
+
+def test_matmul_is_one_register_tiled_kernel_with_fma():
+    program = compiled(MATMUL)
+    (kernel,) = program.ptx
+    assert "tile4x2" in kernel
+    ptx = program.ptx[kernel]
+    assert ptx.count("fma.rn.f32") >= 8
+    assert "ld.global.nc" in ptx  # noalias arguments: read-only cache
+    assert program.launch_configs[kernel].threads == 64 * 256 // 8
+
+
+def test_fills_fold_into_reductions():
+    names = compiled(MLP).kernels_of("mlp_grad")
+    assert len(names) == 22
+    gpu_ir = compiled(MLP).gpu_ir
+    assert "memref.copy" not in gpu_ir
+
+
+def test_stages_stop_where_asked():
+    seen = []
+    for stage, marker in zip(STAGES, ["linalg.generic", "gpu.launch ", "gpu.launch_func", "gpu.binary"]):
+        module = to_mlir_module(ELEMENTWISE.text)
+        compile_to_gpu(module, stop_after=stage)
+        text = str(module)
+        assert marker in text, stage
+        seen.append(text)
+    assert "gpu.module" not in seen[1] and "gpu.binary" not in seen[2]
+
+
+def test_unknown_stage_is_an_error():
+    with pytest.raises(PipelineError, match="unknown GPU stage 'ptx'"):
+        compile_to_gpu(to_mlir_module(ELEMENTWISE.text), stop_after="ptx")
+
+
+def test_host_loops_are_refused_not_left_on_the_host():
+    source = """
+func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%t = %x) -> tensor<8xf32> {
+    %e = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+        outs(%t : tensor<8xf32>) {
+    ^bb0(%o: f32):
+      %v = math.exp %o : f32
+      linalg.yield %v : f32
+    } -> tensor<8xf32>
+    scf.yield %e : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}
+"""
+    module = bufferize_for_gpu(to_mlir_module(source))
+    with pytest.raises(PipelineError, match="'scf.for' would run on the host"):
+        map_to_gpu(module)
+
+
+def test_dynamic_shapes_are_refused():
+    source = """
+func.func @f(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %e = math.exp %x : tensor<?xf32>
+  return %e : tensor<?xf32>
+}
+"""
+    with pytest.raises(PipelineError, match="static shapes only|dynamic"):
+        compile_to_gpu(to_mlir_module(source), stop_after="map")
+
+
+def test_sm_80_kernels_target_sm_80():
+    program = compiled(MATMUL, chip="sm_80")
+    assert all(".target sm_80" in text for text in program.ptx.values())
