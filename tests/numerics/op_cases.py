@@ -133,7 +133,7 @@ def all_cases() -> list[OpCase]:
             cases.append(reduction_case(op, shape, dims, keepdim))
     for op in ["softmax", "log_softmax"]:
         cases += [softmax_case(op, (3, 4), 1), softmax_case(op, (3, 4), 0), softmax_case(op, (2, 3, 4), 2)]
-    cases += [select_case((2, 1), (2, 3), (3,)), select_case((3,), (3,), (3,)), select_case((), (2, 2), ())]
+    cases += [select_case((2, 1), (2, 3), (3,)), select_case((3,), (3,), (3,)), select_case((1,), (2, 2), ())]
     return [case.renamed(f"case{i}") for i, case in enumerate(cases)]
 
 

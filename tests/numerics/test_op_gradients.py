@@ -48,3 +48,17 @@ def test_gradcheck_catches_a_wrong_derivative(monkeypatch):
     result = gradir.gradcheck(source, "f", modes=("vjp",))
     assert not result.ok
     assert "MISMATCH" in result.report()
+
+
+def test_zero_dim_boolean_argument_is_a_clear_error():
+    """Known limitation of the CPU pipeline: in the derivative of a select with a
+    0-d i1 condition, the condition must be stored in memory, which MLIR 22's
+    memref-to-LLVM lowering cannot do; gradir says so instead of crashing."""
+    source = """
+    func.func @f(%c: tensor<i1>, %x: tensor<2xf64>, %y: tensor<f64>) -> tensor<2xf64> {
+      %r = autodiff.select %c, %x, %y : (tensor<i1>, tensor<2xf64>, tensor<f64>) -> tensor<2xf64>
+      func.return %r : tensor<2xf64>
+    }
+    """
+    with pytest.raises(gradir.PipelineError, match="boolean .i1. tensor would be stored in memory"):
+        gradir.gradcheck(source, "f", wrt=[1, 2])

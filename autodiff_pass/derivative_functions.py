@@ -1,0 +1,342 @@
+"""The derivative functions of one module, generated once per (kind, callee, wrt).
+
+Entry ops (`autodiff.grad`, `autodiff.vjp`, `autodiff.jvp`) and differentiated
+`func.call`s all ask this table for a function; it builds each one on first
+request and hands out the same function afterwards.
+
+Naming: `<callee>_<kind>_<wrt indices joined by _>`, e.g. `f_vjp_0_1`,
+`f_grad_1`, `f_jvp_0` (`f_vjp` when `wrt` is empty). A function generated for a
+`func.call` whose results are only partly differentiated (a result nobody
+differentiates gets no cotangent / tangent) adds `_results_<indices>`, e.g.
+`f_vjp_0_results_1`. A clash with an existing symbol appends `__<n>`. Every
+generated function carries `autodiff.derivative = {kind = "vjp", of = @f,
+wrt = array<i64: 0, 1>, results = array<i64: 0>}`, which is how a later pass
+run (and `autodiff-split`) recognises it. Signatures:
+
+* `vjp`: (callee arguments, one cotangent per differentiated result) ->
+  (callee results, one gradient per `wrt` argument);
+* `grad`: (callee arguments) -> (one gradient per `wrt` argument); it seeds 1
+  and calls the `vjp` function;
+* `jvp`: (callee arguments, one tangent per `wrt` argument) ->
+  (callee results, one tangent per differentiated result).
+
+The differentiated results are, unless a call site says otherwise, all
+float-tensor results. Before a callee is differentiated, the entry ops inside
+it are replaced by calls (innermost derivatives first), so higher-order
+derivatives are derivatives of ordinary functions; a derivative that needs
+itself is an error.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DictionaryAttr,
+    FunctionType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    UnregisteredOp,
+    i64,
+)
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import VerifyException
+
+from gradir.autodiff_pass.lower_grad_of import inline_grad_of_ops
+from gradir.dialects.autodiff import EntryOp, GradOp, JvpOp, VjpOp
+from gradir.dialects.type_checks import is_float_tensor
+from gradir.errors import DifferentiationError, error_at
+
+DERIVATIVE_ATTR = "autodiff.derivative"
+"""Discardable attribute marking a generated derivative function."""
+
+
+def display_name(op: Operation) -> str:
+    """The op's name as written in the source, also for unregistered ops."""
+    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+
+
+def float_result_indices(function: FuncOp) -> tuple[int, ...]:
+    """The results of `function` that can have cotangents / tangents."""
+    outputs = function.function_type.outputs.data
+    return tuple(i for i, type_ in enumerate(outputs) if is_float_tensor(type_))
+
+
+@dataclass(frozen=True)
+class DerivativeKey:
+    """What a generated function computes; one function per key."""
+
+    kind: str
+    """"vjp", "grad" or "jvp"."""
+    callee: str
+    """The differentiated function."""
+    wrt: tuple[int, ...]
+    """Differentiated arguments."""
+    results: tuple[int, ...]
+    """Differentiated results (with cotangents for vjp, tangents for jvp)."""
+
+    def name(self, all_results: tuple[int, ...]) -> str:
+        parts = [self.callee, self.kind, *(str(index) for index in self.wrt)]
+        if self.results != all_results:
+            parts += ["results", *(str(index) for index in self.results)]
+        return "_".join(parts)
+
+    def signature(self, callee: FuncOp) -> tuple[list[Attribute], list[Attribute]]:
+        """(argument types, result types) of the generated function."""
+        inputs = list(callee.function_type.inputs.data)
+        outputs = list(callee.function_type.outputs.data)
+        result_types = [outputs[i] for i in self.results]
+        wrt_types = [inputs[i] for i in self.wrt]
+        if self.kind == "vjp":
+            return inputs + result_types, outputs + wrt_types
+        if self.kind == "grad":
+            return inputs, wrt_types
+        assert self.kind == "jvp"
+        return inputs + wrt_types, outputs + result_types
+
+    def as_attribute(self) -> DictionaryAttr:
+        return DictionaryAttr(
+            {
+                "kind": StringAttr(self.kind),
+                "of": SymbolRefAttr(self.callee),
+                "wrt": DenseArrayBase.from_list(i64, list(self.wrt)),
+                "results": DenseArrayBase.from_list(i64, list(self.results)),
+            }
+        )
+
+    @staticmethod
+    def of_function(function: FuncOp) -> DerivativeKey | None:
+        """The key of a generated function, None for other functions."""
+        info = function.attributes.get(DERIVATIVE_ATTR)
+        if not isinstance(info, DictionaryAttr):
+            return None
+        kind, callee, wrt, results = (
+            info.data.get(key) for key in ("kind", "of", "wrt", "results")
+        )
+        if not (
+            isinstance(kind, StringAttr)
+            and isinstance(callee, SymbolRefAttr)
+            and isinstance(wrt, DenseArrayBase)
+            and isinstance(results, DenseArrayBase)
+        ):
+            return None
+        return DerivativeKey(
+            kind.data,
+            callee.string_value(),
+            tuple(wrt.get_values()),
+            tuple(results.get_values()),
+        )
+
+
+BodyBuilder = Callable[["DerivativeFunctions", FuncOp, FuncOp, DerivativeKey], None]
+"""Fills a generated function's body: (table, callee, new function, key)."""
+
+
+def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> list[SSAValue]:
+    """Append a copy of `callee`'s body to `block` (its arguments replaced by
+    `arguments`, the bodies of `grad_of` ops left by an earlier derivative
+    inlined: they are ordinary differentiable code) and return the values the
+    copy returns; its `func.return` is not kept."""
+    if len(callee.body.blocks) != 1:
+        raise error_at(
+            DifferentiationError,
+            callee,
+            f"cannot differentiate @{callee.sym_name.data}: "
+            "functions with more than one block are not supported",
+        )
+    value_map: dict[SSAValue, SSAValue] = dict(zip(callee.args, arguments, strict=True))
+    for op in callee.body.block.ops:
+        block.add_op(op.clone(value_map))
+    inline_grad_of_ops(block)
+    terminator = block.last_op
+    assert isinstance(terminator, ReturnOp)
+    returned = list(terminator.arguments)
+    Rewriter.erase_op(terminator)
+    return returned
+
+
+def name_arguments(function: FuncOp, callee: FuncOp, extra: str) -> None:
+    """Readable argument names: the callee's, then `extra` for the rest."""
+    for index, argument in enumerate(function.args):
+        if index < len(callee.args):
+            argument.name_hint = callee.args[index].name_hint
+        else:
+            argument.name_hint = extra
+
+
+class DerivativeFunctions:
+    """The table of generated derivative functions of one module."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self._symbols: dict[str, Operation] = {}
+        self._generated: dict[DerivativeKey, FuncOp] = {}
+        self._last_inserted: dict[str, Operation] = {}
+        self._preparing: set[str] = set()
+        self._prepared: set[str] = set()
+        self._lowering: list[EntryOp] = []
+        """Entry ops being lowered, innermost last (to locate a cycle)."""
+        for op in module.ops:
+            name = op.properties.get("sym_name")
+            if isinstance(name, StringAttr):
+                self._symbols[name.data] = op
+            if isinstance(op, FuncOp) and (key := DerivativeKey.of_function(op)) is not None:
+                self._generated[key] = op
+
+    # -- looking things up ---------------------------------------------------
+
+    def symbol(self, name: str) -> Operation | None:
+        return self._symbols.get(name)
+
+    def callee(self, user: Operation, symbol: SymbolRefAttr) -> FuncOp:
+        """The function `user` names, with a body; errors are located at `user`."""
+        name = symbol.string_value()
+        found = self._symbols.get(name)
+        if not isinstance(found, FuncOp):
+            raise error_at(
+                DifferentiationError, user, f"callee @{name} is not a function of this module"
+            )
+        if not found.body.blocks:
+            raise error_at(
+                DifferentiationError,
+                user,
+                f"differentiation of '{user.name}' is not supported: "
+                f"callee @{name} has no body",
+            )
+        return found
+
+    def check_wrt(
+        self, callee: FuncOp, wrt: Sequence[int] | None, user: Operation
+    ) -> tuple[int, ...]:
+        """`wrt` checked against `callee` (default: every float-tensor argument)."""
+        inputs = callee.function_type.inputs.data
+        if wrt is None:
+            return tuple(i for i, type_ in enumerate(inputs) if is_float_tensor(type_))
+        for index in wrt:
+            if not 0 <= index < len(inputs) or not is_float_tensor(inputs[index]):
+                raise error_at(
+                    DifferentiationError,
+                    user,
+                    f"wrt index {index} does not name a float-tensor argument "
+                    f"of @{callee.sym_name.data}",
+                )
+        if len(set(wrt)) != len(wrt):
+            raise error_at(DifferentiationError, user, f"wrt indices {list(wrt)} repeat")
+        return tuple(wrt)
+
+    # -- the three kinds -------------------------------------------------------
+    # The body builders import this module, so they are imported on first use.
+
+    def vjp(
+        self, callee: FuncOp, wrt: Sequence[int], results: Sequence[int] | None = None
+    ) -> FuncOp:
+        from gradir.autodiff_pass.reverse_mode import build_vjp_body
+
+        return self._get_or_build("vjp", callee, wrt, results, build_vjp_body)
+
+    def grad(self, callee: FuncOp, wrt: Sequence[int]) -> FuncOp:
+        from gradir.autodiff_pass.reverse_mode import build_grad_body
+
+        self.vjp(callee, wrt)  # first, so that it is placed before the grad function
+        return self._get_or_build("grad", callee, wrt, None, build_grad_body)
+
+    def jvp(
+        self, callee: FuncOp, wrt: Sequence[int], results: Sequence[int] | None = None
+    ) -> FuncOp:
+        from gradir.autodiff_pass.forward_mode import build_jvp_body
+
+        return self._get_or_build("jvp", callee, wrt, results, build_jvp_body)
+
+    def _get_or_build(
+        self,
+        kind: str,
+        callee: FuncOp,
+        wrt: Sequence[int],
+        results: Sequence[int] | None,
+        build: BodyBuilder,
+    ) -> FuncOp:
+        callee_name = callee.sym_name.data
+        all_results = float_result_indices(callee)
+        key = DerivativeKey(
+            kind, callee_name, tuple(wrt), all_results if results is None else tuple(results)
+        )
+        if (existing := self._generated.get(key)) is not None:
+            return existing
+        self.prepare(callee)
+        inputs, outputs = key.signature(callee)
+        function = FuncOp(
+            self._unique_name(key.name(all_results)),
+            FunctionType.from_lists(inputs, outputs),
+            Region(Block(arg_types=inputs)),
+        )
+        function.attributes[DERIVATIVE_ATTR] = key.as_attribute()
+        name_arguments(function, callee, "tangent" if kind == "jvp" else "cotangent")
+        anchor = self._last_inserted.get(callee_name, callee)
+        Rewriter.insert_op(function, InsertPoint.after(anchor))
+        self._last_inserted[callee_name] = function
+        self._symbols[function.sym_name.data] = function
+        # Registered before its body exists, so a recursive callee finds it.
+        self._generated[key] = function
+        build(self, callee, function, key)
+        return function
+
+    def _unique_name(self, name: str) -> str:
+        candidate, count = name, 0
+        while candidate in self._symbols:
+            count += 1
+            candidate = f"{name}__{count}"
+        return candidate
+
+    # -- entry ops -----------------------------------------------------------
+
+    def prepare(self, callee: FuncOp) -> None:
+        """Replace the entry ops inside `callee` by calls, so it can be differentiated."""
+        name = callee.sym_name.data
+        if name in self._prepared:
+            return
+        if name in self._preparing:
+            raise error_at(
+                DifferentiationError,
+                self._lowering[-1] if self._lowering else callee,
+                f"the derivative of @{name} depends on itself "
+                "(an entry op inside it needs that derivative)",
+            )
+        self._preparing.add(name)
+        for op in list(callee.walk()):
+            if isinstance(op, EntryOp):
+                self.lower_entry_op(op)
+        self._preparing.discard(name)
+        self._prepared.add(name)
+
+    def lower_entry_op(self, op: EntryOp) -> None:
+        """Replace `op` by a call to its derivative function."""
+        callee = self.callee(op, op.callee)
+        try:
+            wrt = op.wrt_indices(tuple(callee.function_type.inputs.data))
+        except VerifyException as error:
+            raise error_at(DifferentiationError, op, str(error)) from error
+        self._lowering.append(op)
+        if isinstance(op, GradOp):
+            function = self.grad(callee, wrt)
+        elif isinstance(op, VjpOp):
+            function = self.vjp(callee, wrt)
+        else:
+            assert isinstance(op, JvpOp)
+            function = self.jvp(callee, wrt)
+        self._lowering.pop()
+        call = CallOp(function.sym_name.data, list(op.args), list(op.result_types))
+        call.location = op.location
+        Rewriter.replace_op(op, call)
+
+
+def lower_entry_ops(module: ModuleOp, kinds: tuple[type[EntryOp], ...]) -> None:
+    """Replace every entry op of the given kinds in `module` by a call to its
+    derivative function."""
+    functions = DerivativeFunctions(module)
+    for op in list(module.walk()):
+        if isinstance(op, kinds) and op.parent is not None:
+            functions.lower_entry_op(op)

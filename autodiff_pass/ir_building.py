@@ -1,0 +1,71 @@
+"""Cheap construction of the AD ops, for passes that create one per forward op.
+
+The IRDL `__init__` of an op builds its operand/result lists generically and is
+several times slower than `Operation.create`; on a 50k-op function the
+reverse walk spends most of its time there. These helpers create the same ops
+directly; dead code is swept in one backward pass. Python's cyclic garbage collector likewise keeps re-scanning the
+growing IR while a pass allocates it, so passes pause it while they run.
+"""
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.rewriter import Rewriter
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
+
+from gradir.dialects.autodiff import AutogradAddOp, AutogradZeroOp, GradOfOp, YieldOp
+
+
+def autograd_add(a: SSAValue, b: SSAValue) -> AutogradAddOp:
+    return AutogradAddOp.create(operands=[a, b], result_types=[a.type])
+
+
+def autograd_zero(type_: Attribute) -> AutogradZeroOp:
+    return AutogradZeroOp.create(result_types=[type_])
+
+
+def grad_of(
+    name: str, grads: Sequence[SSAValue], result_types: Sequence[Attribute], body: Region
+) -> GradOfOp:
+    return GradOfOp.create(
+        operands=grads,
+        result_types=result_types,
+        properties={"name": StringAttr(name)},
+        regions=[body],
+    )
+
+
+def yield_(values: Sequence[SSAValue]) -> YieldOp:
+    return YieldOp.create(operands=values)
+
+
+def erase_dead_code(block: Block) -> None:
+    """Erase the ops of `block` (and of the single-block regions nested in it)
+    whose results nobody reads and which have no other effect. One backward
+    sweep is exact here: in a single block every use comes after its
+    definition, so by the time an op is reached all its users were decided.
+    (xDSL's `region_dce` reaches the same result by iterating to a fixed point.)"""
+    for op in reversed(list(block.ops)):
+        if is_trivially_dead(op):
+            Rewriter.erase_op(op)
+            continue
+        for region in op.regions:
+            for nested in region.blocks:
+                erase_dead_code(nested)
+
+
+@contextmanager
+def paused_garbage_collection() -> Iterator[None]:
+    """Run the body with the cyclic GC off (restored afterwards); IR objects
+    are long-lived, so collections during a pass only cost time."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

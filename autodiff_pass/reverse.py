@@ -1,0 +1,31 @@
+"""`autodiff-reverse`: reverse mode for `autodiff.grad` and `autodiff.vjp`.
+
+Each entry op is replaced by a `func.call` to a derivative function generated
+once per (callee, wrt) (see `derivative_functions` for names and signatures,
+`reverse_mode` for the body: primal copy, then one `grad_of` per active op in
+reverse order, gradients summed with `autograd_add`, missing ones
+`autograd_zero`). Entry ops inside a differentiated function are lowered
+first, so grad of grad and Hessian-vector products work.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from gradir.autodiff_pass.derivative_functions import lower_entry_ops
+from gradir.autodiff_pass.ir_building import paused_garbage_collection
+from gradir.dialects.autodiff import GradOp, VjpOp
+
+
+@dataclass(frozen=True)
+class AutodiffReversePass(ModulePass):
+    """Replace `autodiff.grad` / `autodiff.vjp` by calls to generated reverse-mode functions."""
+
+    name = "autodiff-reverse"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with paused_garbage_collection():
+            lower_entry_ops(op, (GradOp, VjpOp))

@@ -1,0 +1,206 @@
+"""Reverse mode: the body of a generated `vjp` (and `grad`) function.
+
+The `vjp` function first runs a copy of the callee (the primal), then walks
+the active ops backwards (PyTorch's addReverseInline). Each active op gets one
+`autodiff.grad_of` named after it: its operands are the gradients flowing into
+the op's results (`autograd_zero` where none arrived), its region's arguments
+stand for them, the op's derivative rule fills the region, and `autodiff.yield`
+returns the gradients of the op's active inputs. Gradients meeting at a value
+are summed with `autodiff.autograd_add`. A differentiated `func.call` becomes a
+`grad_of "func.call"` calling the callee's own `vjp` function, generated per
+callee and active arguments; `autograd_add` in the primal (from an earlier
+derivative) passes its gradient to both sides.
+
+The result is cleaned like PyTorch's Optimize: CSE (which also lets backward
+code reuse the primal's values), then DCE and removal of unread gradients.
+Constants are rematerialised in the backward by `autodiff-split` rather than
+captured.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from xdsl.builder import Builder
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from gradir.autodiff_pass import registry
+from gradir.autodiff_pass.activity import Activity, analyze_activity, carries_derivative
+from gradir.autodiff_pass.derivative_functions import copy_primal, display_name
+from gradir.autodiff_pass.ir_building import (
+    autograd_add,
+    autograd_zero,
+    erase_dead_code,
+    grad_of,
+    yield_,
+)
+from gradir.autodiff_pass.scoped_cse import scoped_cse
+from gradir.autodiff_pass.specialize_zero import drop_unread_gradients
+from gradir.dialects.autodiff import AutogradAddOp
+from gradir.errors import DifferentiationError, RuleError, error_at
+
+if TYPE_CHECKING:
+    from gradir.autodiff_pass.derivative_functions import DerivativeFunctions, DerivativeKey
+
+
+class ReverseWalk:
+    """The gradient map (value -> its gradient so far) and the backward emission."""
+
+    def __init__(self, functions: DerivativeFunctions, activity: Activity, block: Block):
+        self.functions = functions
+        self.activity = activity
+        self.block = block
+        """The backward code is appended to this block."""
+        self.gradients: dict[SSAValue, SSAValue] = {}
+
+    def accumulate(self, value: SSAValue, gradient: SSAValue) -> None:
+        """Add `gradient` to the gradient of `value`."""
+        previous = self.gradients.get(value)
+        if previous is not None:
+            add = autograd_add(previous, gradient)
+            self.block.add_op(add)
+            gradient = add.result
+        self.gradients[value] = gradient
+
+    def gradient_or_zero(self, value: SSAValue) -> SSAValue:
+        gradient = self.gradients.get(value)
+        if gradient is None:
+            zero = autograd_zero(value.type)
+            self.block.add_op(zero)
+            gradient = zero.result
+        return gradient
+
+    def visit(self, op: Operation) -> None:
+        """Emit the backward of one active op."""
+        if isinstance(op, AutogradAddOp):
+            gradient = self.gradients.get(op.result)
+            if gradient is not None:
+                for operand in (op.a, op.b):
+                    if self.activity.is_active(operand):
+                        self.accumulate(operand, gradient)
+        elif isinstance(op, CallOp):
+            self._visit_call(op)
+        else:
+            self._visit_with_rule(op)
+
+    def _emit_grad_of(
+        self,
+        name: str,
+        op: Operation,
+        output_grads: Sequence[SSAValue],
+        body: Block,
+        input_grads: Sequence[SSAValue | None],
+    ) -> None:
+        """Close `body` with a yield of the active inputs' gradients, wrap it in
+        a `grad_of` and accumulate its results into the inputs' gradients."""
+        kept = [
+            (operand, grad)
+            for operand, grad in zip(op.operands, input_grads, strict=True)
+            if grad is not None and self.activity.is_active(operand)
+        ]
+        body.add_op(yield_([grad for _, grad in kept]))
+        op_grad = grad_of(name, output_grads, [grad.type for _, grad in kept], Region(body))
+        self.block.add_op(op_grad)
+        for (operand, _), result in zip(kept, op_grad.results):
+            self.accumulate(operand, result)
+
+    def _visit_with_rule(self, op: Operation) -> None:
+        name = display_name(op)
+        rule = registry.get_rule(name)
+        if rule is None:
+            raise error_at(
+                DifferentiationError, op, f"differentiation of '{name}' is not supported"
+            )
+        if not any(result in self.gradients for result in op.results):
+            return  # linear: no gradient in, no gradient out
+        output_grads = [self.gradient_or_zero(result) for result in op.results]
+        body = Block(arg_types=[grad.type for grad in output_grads])
+        for argument in body.args:
+            argument.name_hint = "grad"
+        input_grads = list(rule.emit_vjp(Builder(InsertPoint.at_end(body)), op, list(body.args)))
+        if len(input_grads) != len(op.operands):
+            raise error_at(
+                RuleError,
+                op,
+                f"the reverse rule of '{name}' returned {len(input_grads)} gradients "
+                f"for {len(op.operands)} operands",
+            )
+        self._emit_grad_of(name, op, output_grads, body, input_grads)
+
+    def _visit_call(self, op: CallOp) -> None:
+        """`grad_of "func.call"` whose body calls the callee's vjp function,
+        made for the active arguments and the results that have gradients."""
+        callee = self.functions.callee(op, op.callee)
+        active = [i for i, value in enumerate(op.arguments) if self.activity.is_active(value)]
+        seeded = [i for i, result in enumerate(op.results) if result in self.gradients]
+        if not seeded:
+            return
+        callee_vjp = self.functions.vjp(callee, active, seeded)
+        output_grads = [self.gradients[op.results[i]] for i in seeded]
+        body = Block(arg_types=[grad.type for grad in output_grads])
+        for argument in body.args:
+            argument.name_hint = "grad"
+        call = CallOp(
+            callee_vjp.sym_name.data,
+            [*op.arguments, *body.args],
+            list(callee_vjp.function_type.outputs.data),
+        )
+        body.add_op(call)
+        callee_grads = iter(call.results[len(op.results) :])
+        input_grads = [next(callee_grads) if i in active else None for i in range(len(op.operands))]
+        self._emit_grad_of("func.call", op, output_grads, body, input_grads)
+
+
+def build_vjp_body(
+    functions: DerivativeFunctions, callee: FuncOp, function: FuncOp, key: DerivativeKey
+) -> None:
+    """Fill `function` (arguments: callee's, then one cotangent per result in
+    `key.results`) with the primal followed by the reverse walk; it returns the
+    callee's results, then the gradients of the `key.wrt` arguments."""
+    block = function.body.block
+    argument_count = len(callee.function_type.inputs.data)
+    arguments, cotangents = block.args[:argument_count], block.args[argument_count:]
+    returned = copy_primal(callee, block, arguments)
+
+    wrt_arguments = [arguments[index] for index in key.wrt]
+    differentiated_results = [returned[index] for index in key.results]
+    activity = analyze_activity(block, wrt_arguments, differentiated_results)
+    active_ops = activity.active_ops(block)
+
+    walk = ReverseWalk(functions, activity, block)
+    for value, cotangent in zip(differentiated_results, cotangents, strict=True):
+        if activity.is_active(value):
+            walk.accumulate(value, cotangent)
+    for op in reversed(active_ops):
+        walk.visit(op)
+    gradients = [walk.gradient_or_zero(argument) for argument in wrt_arguments]
+    block.add_op(ReturnOp(*returned, *gradients))
+    optimize(function)
+
+
+def build_grad_body(
+    functions: DerivativeFunctions, callee: FuncOp, function: FuncOp, key: DerivativeKey
+) -> None:
+    """Fill `function` with: seed 1, call the vjp function, return the gradients."""
+    callee_vjp = functions.vjp(callee, key.wrt)
+    block = function.body.block
+    (loss_type,) = callee.function_type.outputs.data
+    assert isinstance(loss_type, TensorType)
+    seed = ConstantOp(DenseIntOrFPElementsAttr.from_list(loss_type, [1.0]))
+    call = CallOp(
+        callee_vjp.sym_name.data,
+        [*block.args, seed.result],
+        list(callee_vjp.function_type.outputs.data),
+    )
+    block.add_ops([seed, call, ReturnOp(*call.results[1:])])
+
+
+def optimize(function: FuncOp) -> None:
+    """PyTorch's Optimize for a generated function: CSE, unread gradients, DCE."""
+    scoped_cse(function)
+    drop_unread_gradients(function.body.block)
+    erase_dead_code(function.body.block)

@@ -1,0 +1,136 @@
+"""`autodiff-specialize-zero`: propagate AutogradZero through the reverse code.
+
+A backward is linear, so a zero gradient flowing in gives zero gradients out
+(PyTorch's specializeAutogradZero): `autograd_add` with a zero side is its
+other side, a `grad_of` whose operands are all zero yields zeros, and the
+gradients nobody reads are dropped, so their backward code disappears.
+Only AD ops are touched: unused user ops stay (no general DCE here).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
+
+from gradir.autodiff_pass.ir_building import autograd_zero, paused_garbage_collection
+from gradir.dialects.autodiff import AutogradAddOp, AutogradZeroOp, GradOfOp, YieldOp
+
+
+def is_zero(value: SSAValue) -> bool:
+    return isinstance(value.owner, AutogradZeroOp)
+
+
+class FoldAutogradAddOfZero(RewritePattern):
+    """`autograd_add(zero, b) -> b`, `autograd_add(a, zero) -> a` (so zero + zero -> zero)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AutogradAddOp, rewriter: PatternRewriter) -> None:
+        if is_zero(op.a):
+            rewriter.replace(op, [], [op.b])
+        elif is_zero(op.b):
+            rewriter.replace(op, [], [op.a])
+
+
+class GradOfOfZeros(RewritePattern):
+    """A `grad_of` whose operands are all zero has zero results (linearity)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GradOfOp, rewriter: PatternRewriter) -> None:
+        if not op.grads or not all(is_zero(grad) for grad in op.grads):
+            return
+        zeros = [autograd_zero(result.type) for result in op.results]
+        rewriter.replace(op, zeros, [zero.result for zero in zeros])
+
+
+def narrow_grad_of(op: GradOfOp, rewriter: PatternRewriter) -> None:
+    """Remove the results of `op` nobody reads, and the backward code that only
+    computed them; `op` goes away when none is read."""
+    read = [index for index, result in enumerate(op.results) if result.first_use is not None]
+    if len(read) == len(op.results):
+        return
+    if not read:
+        rewriter.erase(op)
+        return
+    block = op.body.block
+    terminator = block.last_op
+    assert isinstance(terminator, YieldOp)
+    terminator.operands = [terminator.values[index] for index in read]
+    narrowed = GradOfOp.create(
+        operands=op.grads,
+        result_types=[op.results[index].type for index in read],
+        properties=dict(op.properties),
+        regions=[op.detach_region(op.body)],
+    )
+    new_results: list[SSAValue | None] = [None] * len(op.results)
+    for position, index in enumerate(read):
+        new_results[index] = narrowed.results[position]
+    rewriter.replace(op, narrowed, new_results)
+    for nested in reversed(list(block.ops)):
+        if is_trivially_dead(nested):
+            rewriter.erase(nested)
+
+
+class DropUnreadGradOfResults(RewritePattern):
+    """Remove the gradients of a `grad_of` that nobody reads, and with them the
+    backward code computing them; a `grad_of` with no read result goes away."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GradOfOp, rewriter: PatternRewriter) -> None:
+        narrow_grad_of(op, rewriter)
+
+
+class EraseUnreadAutogradOps(RewritePattern):
+    """Unread `autograd_zero` / `autograd_add` are bookkeeping left by the folds above."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: AutogradZeroOp | AutogradAddOp, rewriter: PatternRewriter
+    ) -> None:
+        if op.result.first_use is None:
+            rewriter.erase(op)
+
+
+SPECIALIZE_ZERO_PATTERNS: tuple[RewritePattern, ...] = (
+    FoldAutogradAddOfZero(),
+    GradOfOfZeros(),
+    DropUnreadGradOfResults(),
+    EraseUnreadAutogradOps(),
+)
+
+
+def drop_unread_gradients(block: Block) -> None:
+    """Narrow every `grad_of` of `block` to the gradients that are read (one
+    backward sweep, so a gradient read only by dropped code is dropped too)."""
+    for op in reversed(list(block.ops)):
+        if isinstance(op, GradOfOp):
+            narrow_grad_of(op, PatternRewriter(op))
+
+
+def specialize_zero(region: Region) -> None:
+    """Apply the zero-propagation patterns to `region` until nothing changes."""
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(list(SPECIALIZE_ZERO_PATTERNS), dce_enabled=False),
+        walk_reverse=True,
+    ).rewrite_region(region)
+
+
+@dataclass(frozen=True)
+class AutodiffSpecializeZeroPass(ModulePass):
+    """Fold AutogradZero away: zero sides of sums, all-zero `grad_of`s, unread gradients."""
+
+    name = "autodiff-specialize-zero"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with paused_garbage_collection():
+            specialize_zero(op.body)

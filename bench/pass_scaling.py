@@ -1,0 +1,246 @@
+"""How the AD passes scale: generated DAGs of 1k, 10k and 50k forward ops.
+
+Each program is one function of `n` forward ops on tensor<16xf32> (unary and
+binary elementwise ops; every op reads the previous value and, for fan-out,
+one of the 16 before it; a `sum` makes the loss) and an `autodiff.grad` of it
+w.r.t. its four arguments. The timed pipeline is the issue's
+
+    autodiff-reverse,autodiff-specialize-zero,cse,dce
+
+run in-process on a freshly parsed module (parsing and printing not timed;
+best of `--repeat` runs). Times are CPU time of this process
+(`time.process_time`), so other load on a shared machine does not count;
+the wall-clock total is recorded too. Reported per size: microseconds per forward op, the
+time of each pass, and the size of the backward after cleanup: the ops of the
+generated vjp function that are not the primal copy, counted with and without
+the `grad_of`/`yield` wrappers (the latter is the code that runs once
+`autodiff-lower-grad-of` inlines them). Targets: <= 200 us per forward op,
+growth 1k -> 10k <= 12x, backward/forward ops <= 3.
+
+xDSL 0.74's `cse` copies its table of known ops for every nested region, which
+is quadratic with one `grad_of` region per forward op; the "scoped cse" column
+reruns the pipeline with `gradir.autodiff_pass.scoped_cse` in its place (the
+same CSE with chained scopes) to separate that cost from gradir's own.
+
+    python bench/pass_scaling.py                  # writes bench/results/pass_scaling.{json,md}
+    python bench/pass_scaling.py --sizes 1000 --repeat 1 --no-write
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import random
+import time
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+
+from gradir.autodiff_pass.reverse import AutodiffReversePass
+from gradir.autodiff_pass.scoped_cse import ScopedCommonSubexpressionElimination
+from gradir.autodiff_pass.specialize_zero import AutodiffSpecializeZeroPass
+from gradir.dialects.autodiff import GradOfOp, YieldOp
+from gradir.tools.autodiff_opt import AutodiffOptMain
+from gradir.tools.source import parse_module
+
+RESULTS = Path(__file__).resolve().parent / "results"
+PIPELINE = "autodiff-reverse,autodiff-specialize-zero,cse,dce"
+TARGET_US_PER_OP = 200.0
+TARGET_GROWTH = 12.0
+TARGET_RATIO = 3.0
+
+TENSOR = "tensor<16xf32>"
+UNARY = ("exp", "sin", "tanh", "neg")
+BINARY = ("add", "mul", "sub")
+
+
+def generate(forward_ops: int, seed: int = 0) -> str:
+    """The benchmark program with `forward_ops` forward ops (the final sum included)."""
+    rng = random.Random(seed)
+    t = TENSOR
+    lines = [f"func.func @f(%p0: {t}, %p1: {t}, %p2: {t}, %p3: {t}) -> tensor<f32> {{"]
+    values = ["%p0", "%p1", "%p2", "%p3"]
+    for index in range(forward_ops - 1):
+        previous = values[-1]
+        if rng.random() < 0.4:
+            op = rng.choice(UNARY)
+            lines.append(f"  %v{index} = autodiff.{op} {previous} : {t}")
+        else:
+            op = rng.choice(BINARY)
+            other = values[rng.randrange(max(0, len(values) - 16), len(values))]
+            lines.append(f"  %v{index} = autodiff.{op} {previous}, {other} : ({t}, {t}) -> {t}")
+        values.append(f"%v{index}")
+    lines.append(f"  %loss = autodiff.sum {values[-1]} : {t} -> tensor<f32>")
+    lines.append("  return %loss : tensor<f32>\n}")
+    lines.append(
+        f"func.func @main(%p0: {t}, %p1: {t}, %p2: {t}, %p3: {t}) -> ({t}, {t}, {t}, {t}) {{\n"
+        f"  %g0, %g1, %g2, %g3 = autodiff.grad @f(%p0, %p1, %p2, %p3)"
+        f" : ({t}, {t}, {t}, {t}) -> ({t}, {t}, {t}, {t})\n"
+        f"  return %g0, %g1, %g2, %g3 : {t}, {t}, {t}, {t}\n}}"
+    )
+    return "\n".join(lines)
+
+
+def pipeline(scoped_cse: bool) -> list[ModulePass]:
+    cse = ScopedCommonSubexpressionElimination() if scoped_cse else CommonSubexpressionElimination()
+    return [AutodiffReversePass(), AutodiffSpecializeZeroPass(), cse, DeadCodeElimination()]
+
+
+def body_ops(module: ModuleOp, name: str) -> list[Operation]:
+    function = next(
+        op for op in module.ops if isinstance(op, FuncOp) and op.sym_name.data == name
+    )
+    return [op for op in function.walk() if op is not function and op.name != "func.return"]
+
+
+def backward_size(module: ModuleOp) -> tuple[int, int]:
+    """(all backward ops, backward ops without grad_of/yield wrappers)."""
+    primal = len(body_ops(module, "f"))
+    generated = body_ops(module, "f_vjp_0_1_2_3")
+    wrappers = sum(isinstance(op, GradOfOp | YieldOp) for op in generated)
+    return len(generated) - primal, len(generated) - primal - wrappers
+
+
+def run_once(text: str, scoped_cse: bool) -> tuple[dict[str, float], float, ModuleOp]:
+    """CPU seconds per pass, wall-clock seconds in all, and the module."""
+    ctx = AutodiffOptMain(args=[]).ctx
+    module = parse_module(ctx, text)
+    seconds: dict[str, float] = {}
+    wall_start = time.perf_counter()
+    for module_pass in pipeline(scoped_cse):
+        start = time.process_time()
+        module_pass.apply(ctx, module)
+        seconds[module_pass.name] = time.process_time() - start
+    return seconds, time.perf_counter() - wall_start, module
+
+
+def best_of(
+    text: str, repeat: int, scoped_cse: bool
+) -> tuple[dict[str, float], float, tuple[int, int]]:
+    best: dict[str, float] = {}
+    best_wall = float("inf")
+    counts = (0, 0)
+    for _ in range(repeat):
+        seconds, wall, module = run_once(text, scoped_cse)
+        if not best or sum(seconds.values()) < sum(best.values()):
+            best = seconds
+        best_wall = min(best_wall, wall)
+        counts = backward_size(module)
+        del module
+        gc.collect()
+    return best, best_wall, counts
+
+
+def measure(forward_ops: int, repeat: int) -> dict:
+    text = generate(forward_ops)
+    seconds, wall, (backward, compute) = best_of(text, repeat, scoped_cse=False)
+    scoped, _, _ = best_of(text, repeat, scoped_cse=True)
+    total, total_scoped = sum(seconds.values()), sum(scoped.values())
+    return {
+        "forward_ops": forward_ops,
+        "seconds": total,
+        "wall_seconds": wall,
+        "us_per_forward_op": total / forward_ops * 1e6,
+        "pass_us_per_forward_op": {k: v / forward_ops * 1e6 for k, v in seconds.items()},
+        "scoped_cse_seconds": total_scoped,
+        "scoped_cse_us_per_forward_op": total_scoped / forward_ops * 1e6,
+        "backward_ops": backward,
+        "backward_compute_ops": compute,
+        "backward_per_forward_op": backward / forward_ops,
+        "backward_compute_per_forward_op": compute / forward_ops,
+    }
+
+
+def table(results: list[dict]) -> str:
+    lines = [
+        "| forward ops | CPU s (wall s) | us/op | reverse | specialize-zero | cse | dce "
+        "| us/op, scoped cse | backward ops per op (without wrappers) |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in results:
+        per_pass = r["pass_us_per_forward_op"]
+        lines.append(
+            f"| {r['forward_ops']:,} | {r['seconds']:.1f} ({r['wall_seconds']:.1f}) "
+            f"| {r['us_per_forward_op']:.0f} "
+            f"| {per_pass['autodiff-reverse']:.0f} | {per_pass['autodiff-specialize-zero']:.0f} "
+            f"| {per_pass['cse']:.0f} | {per_pass['dce']:.0f} "
+            f"| {r['scoped_cse_us_per_forward_op']:.0f} "
+            f"| {r['backward_per_forward_op']:.2f} ({r['backward_compute_per_forward_op']:.2f}) |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def summary(results: list[dict]) -> dict:
+    by_size = {r["forward_ops"]: r for r in results}
+    growth = scoped_growth = None
+    if 1_000 in by_size and 10_000 in by_size:
+        small, large = by_size[1_000], by_size[10_000]
+        growth = large["seconds"] / small["seconds"]
+        scoped_growth = large["scoped_cse_seconds"] / small["scoped_cse_seconds"]
+    worst_us = max(r["us_per_forward_op"] for r in results)
+    worst_ratio = max(r["backward_compute_per_forward_op"] for r in results)
+    return {
+        "growth_1k_to_10k": growth,
+        "growth_1k_to_10k_scoped_cse": scoped_growth,
+        "worst_us_per_forward_op": worst_us,
+        "worst_backward_compute_per_forward_op": worst_ratio,
+        "targets": {
+            "us_per_forward_op": TARGET_US_PER_OP,
+            "growth_1k_to_10k": TARGET_GROWTH,
+            "backward_compute_per_forward_op": TARGET_RATIO,
+        },
+        "met": {
+            "us_per_forward_op": worst_us <= TARGET_US_PER_OP,
+            "growth_1k_to_10k": growth is not None and growth <= TARGET_GROWTH,
+            "backward_compute_per_forward_op": worst_ratio <= TARGET_RATIO,
+        },
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,50000")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per size below 50k (best kept)")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args()
+    measure(50, 1)  # warm-up: loads the derivative rules and imports lazily loaded code
+    results = []
+    for size in (int(size) for size in args.sizes.split(",")):
+        results.append(measure(size, args.repeat if size < 50_000 else 1))
+        print(f"{size:>7,} forward ops: {results[-1]['us_per_forward_op']:.0f} us/op", flush=True)
+    report = {
+        "pipeline": PIPELINE,
+        "machine": f"{platform.machine()}, {platform.python_implementation()} "
+        f"{platform.python_version()}",
+        "results": results,
+        **summary(results),
+    }
+    growth, scoped_growth = report["growth_1k_to_10k"], report["growth_1k_to_10k_scoped_cse"]
+    text = table(results)
+    if growth is not None:
+        text += f"\nGrowth 1k -> 10k: {growth:.1f}x (with the scoped cse: {scoped_growth:.1f}x).\n"
+    text += (
+        f"Targets: <= {TARGET_US_PER_OP:.0f} us per forward op, growth <= {TARGET_GROWTH:.0f}x, "
+        f"<= {TARGET_RATIO:.0f} backward ops (without wrappers) per forward op; "
+        f"met: {report['met']}.\n"
+    )
+    print(text)
+    if not args.no_write:
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / "pass_scaling.json").write_text(json.dumps(report, indent=2) + "\n")
+        (RESULTS / "pass_scaling.md").write_text(
+            f"# AD pass scaling\n\nPipeline `{PIPELINE}` on generated DAGs "
+            f"(`python bench/pass_scaling.py`; {report['machine']}). Microseconds per "
+            "forward op, total and per pass; \"scoped cse\" is the same pipeline with "
+            "the linear CSE; backward ops per forward op after cleanup.\n\n" + text
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""The CPU pipeline: linalg/tensor/arith/math on tensors down to the LLVM dialect.
+
+`lower_to_llvm` runs these stages on an `mlir.ir.Module` (every textual
+pipeline is a constant below, so it can be replayed with other tools):
+
+1. `cpu_schedule.TENSOR_SCHEDULE`, then `TENSOR_PIPELINE` -- arith/math on
+   whole tensors become `linalg.generic`s, named elementwise ops are
+   generalised, and each chain of elementwise generics fuses into one loop
+   nest: no intermediate tensor is written to memory. Generics that are
+   really matmuls or transposes are then given back their names.
+2. `BUFFER_PIPELINE` -- one-shot bufferization across function boundaries
+   with identity layouts; tensor results become trailing out-parameters
+   (`memref` arguments the caller allocates) and temporaries are freed.
+   Public functions' arguments are marked read-only first, so an input
+   buffer is never updated in place.
+3. `cpu_schedule.vector_schedule` -- contractions and transposes are tiled
+   and vectorised (register-blocked FMA matmuls, shuffled 16x16 transposes).
+4. `LOOP_PIPELINE` -- everything else becomes `scf.for` loops that LLVM's
+   loop vectoriser handles at `opt_level=3`. The combiners of reductions are
+   marked reassociative so they vectorise too, and f32 exp/log/tanh are
+   rewritten into branch-free arithmetic (`cpu_math_approximation`) instead
+   of scalar libm calls.
+5. `LLVM_PIPELINE` -- every remaining dialect to `llvm`. The data pointer of
+   each memref argument of a public function is marked `noalias`.
+
+Calling convention of the result: each public function `f` keeps its tensor
+arguments as memref arguments, followed by one memref out-parameter per
+result, and has an `llvm.emit_c_interface` wrapper `_mlir_ciface_f` taking a
+pointer to a memref descriptor per argument. Inputs are read-only and must
+not overlap the outputs.
+"""
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import linalg
+from xdsl.dialects.builtin import ModuleOp
+
+from gradir.gpu_backend.cpu_booleans import (
+    reject_boolean_buffers,
+    store_boolean_results_as_bytes,
+    widen_boolean_boundaries,
+)
+from gradir.gpu_backend.cpu_math_approximation import approximate_math
+from gradir.gpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule, vector_schedule
+from gradir.gpu_backend.mlir_bridge import (
+    public_functions,
+    run_pipeline,
+    to_mlir_module,
+    walk_ops,
+)
+
+TENSOR_PIPELINE = (
+    "inline, symbol-dce,"
+    "func.func(convert-elementwise-to-linalg),"
+    "linalg-fuse-elementwise-ops,"
+    "linalg-specialize-generic-ops,"
+    "canonicalize, cse"
+)
+
+BUFFER_PIPELINE = (
+    "canonicalize, eliminate-empty-tensors,"
+    "one-shot-bufferize{bufferize-function-boundaries"
+    " function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
+    "canonicalize, cse,"
+    "buffer-deallocation-pipeline"
+)
+
+LOOP_PIPELINE = (
+    "func.func(convert-linalg-to-loops),"
+    "convert-vector-to-scf,"
+    "expand-strided-metadata, lower-affine,"
+    "canonicalize, cse,"
+    "func.func(math-extend-to-supported-types{target-type=f32})"
+)
+
+LLVM_PIPELINE = (
+    "convert-scf-to-cf,"
+    "func.func(arith-expand),"
+    "finalize-memref-to-llvm,"
+    "convert-math-to-llvm, convert-math-to-libm,"
+    "convert-vector-to-llvm,"
+    "convert-arith-to-llvm, convert-index-to-llvm,"
+    "convert-cf-to-llvm, convert-ub-to-llvm,"
+    "convert-func-to-llvm,"
+    "reconcile-unrealized-casts,"
+    "canonicalize, cse"
+)
+
+# Linalg ops whose arith combiners may be reassociated (summation order).
+_REDUCING_OPS = {
+    "linalg.generic", "linalg.reduce", "linalg.matvec", "linalg.vecmat", "linalg.dot",
+    "linalg.batch_matvec", "linalg.batch_vecmat",
+}
+_COMBINERS = {
+    "arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
+}
+
+
+def _function_argument_count(function: ir.Operation) -> int:
+    return len(function.regions[0].blocks[0].arguments)
+
+
+def add_argument_attribute(function: ir.Operation, index: int, name: str, value: ir.Attribute) -> None:
+    """Set attribute `name` on argument `index` of a `func.func` or `llvm.func`."""
+    if "arg_attrs" in function.attributes:
+        dictionaries = [ir.DictAttr(entry) for entry in ir.ArrayAttr(function.attributes["arg_attrs"])]
+    else:
+        dictionaries = [ir.DictAttr.get({}) for _ in range(_function_argument_count(function))]
+    old = dictionaries[index]
+    entries = {old[position].name: old[position].attr for position in range(len(old))}
+    entries[name] = value
+    dictionaries[index] = ir.DictAttr.get(entries)
+    function.attributes["arg_attrs"] = ir.ArrayAttr.get(dictionaries)
+
+
+def _prepare_public_functions(module: ir.Module) -> None:
+    """C-interface wrappers for the runtime; read-only tensor arguments.
+
+    Bufferization would otherwise be free to update an argument's buffer in
+    place, that is, to overwrite the caller's input array.
+    """
+    for function in public_functions(module):
+        function.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
+        for index, argument in enumerate(function.regions[0].blocks[0].arguments):
+            if isinstance(argument.type, ir.RankedTensorType):
+                add_argument_attribute(function, index, "bufferization.writable", ir.BoolAttr.get(False))
+
+
+def _is_reduction(op: ir.Operation) -> bool:
+    if op.name != "linalg.generic":
+        return True
+    return any("reduction" in str(kind) for kind in ir.ArrayAttr(op.attributes["iterator_types"]))
+
+
+def _mark_reassociative_reductions(module: ir.Module) -> None:
+    """Let LLVM reassociate reduction combiners, so that it can vectorise reductions.
+
+    The summation order then differs from a sequential loop, as in every
+    vectorised BLAS or PyTorch reduction; elementwise arithmetic stays strict.
+    """
+    fast = ir.Attribute.parse("#arith.fastmath<reassoc,contract>")
+    for op in walk_ops(module, _REDUCING_OPS):
+        if not _is_reduction(op):
+            continue
+        for body_op in op.regions[0].blocks[0].operations:
+            if body_op.name in _COMBINERS:
+                body_op.attributes["fastmath"] = fast
+
+
+def _has_identity_layout(memref_type: ir.Type) -> bool:
+    memref_type = ir.MemRefType(memref_type)
+    layout = memref_type.layout
+    identity = ir.AffineMap.get_identity(memref_type.rank)
+    return isinstance(layout, ir.AffineMapAttr) and layout.value == identity
+
+
+def copies_to_loops(module: ir.Module) -> None:
+    """Turn strided `memref.copy`s into `linalg.copy` loops.
+
+    Contiguous copies lower to a memcpy; strided ones would call `memrefCopy`
+    from libmlir_c_runner_utils, which the MLIR 22 wheel does not ship.
+    """
+    for copy in walk_ops(module, {"memref.copy"}):
+        source, target = copy.operands
+        if _has_identity_layout(source.type) and _has_identity_layout(target.type):
+            continue
+        with ir.InsertionPoint(copy), copy.location:
+            linalg.copy(source, outs=[target])
+        copy.erase()
+
+
+def _memref_ranks(module: ir.Module) -> dict[str, list[int | None]]:
+    """Per public function, the rank of each bufferized argument (None: not a memref)."""
+    ranks = {}
+    for function in public_functions(module):
+        name = ir.StringAttr(function.attributes["sym_name"]).value
+        ranks[name] = [
+            argument.type.rank if isinstance(argument.type, ir.MemRefType) else None
+            for argument in function.regions[0].blocks[0].arguments
+        ]
+    return ranks
+
+
+def _mark_noalias(module: ir.Module, memref_ranks: dict[str, list[int | None]]) -> None:
+    """`noalias` on the data pointer of every memref argument of the public functions.
+
+    Inputs are read-only and outputs are distinct buffers, so no memory is
+    written through one argument and accessed through another. Knowing that,
+    LLVM keeps reduction accumulators in registers and drops overlap checks.
+    """
+    for function in walk_ops(module, {"llvm.func"}):
+        name = ir.StringAttr(function.attributes["sym_name"]).value
+        if name not in memref_ranks or not function.regions[0].blocks:
+            continue
+        position = 0
+        for rank in memref_ranks[name]:
+            if rank is None:
+                position += 1
+                continue
+            # A memref argument expands to: allocated, aligned, offset, sizes, strides.
+            add_argument_attribute(function, position + 1, "llvm.noalias", ir.UnitAttr.get())
+            position += 3 + 2 * rank
+
+
+def lower_to_llvm(module: ir.Module) -> ir.Module:
+    """Lower a linalg-on-tensors module to the LLVM dialect, in place; returns it.
+
+    Raises PipelineError naming the failing stage: `cpu-tensor`,
+    `cpu-bufferize`, `cpu-vector-schedule`, `cpu-loops` or `cpu-llvm`.
+    """
+    with module.context, ir.Location.unknown():
+        _prepare_public_functions(module)
+        # Calls first, so that widening i1 arguments of public functions to
+        # bytes cannot leave a caller passing i1 to a widened callee.
+        run_pipeline(module, "inline", "cpu-tensor")
+        widen_boolean_boundaries(module)
+        apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
+        run_pipeline(module, TENSOR_PIPELINE, "cpu-tensor")
+        store_boolean_results_as_bytes(module)
+        run_pipeline(module, BUFFER_PIPELINE, "cpu-bufferize")
+        reject_boolean_buffers(module)
+        memref_ranks = _memref_ranks(module)
+        copies_to_loops(module)
+        _mark_reassociative_reductions(module)
+        schedule = vector_schedule(module)
+        if schedule is not None:
+            apply_schedule(module, schedule, "cpu-vector-schedule")
+        run_pipeline(module, LOOP_PIPELINE, "cpu-loops")
+        approximate_math(module)
+        run_pipeline(module, LLVM_PIPELINE, "cpu-llvm")
+        _mark_noalias(module, memref_ranks)
+    return module
+
+
+def lower_to_llvm_text(source: ModuleOp | str | ir.Module) -> str:
+    """The LLVM-dialect module for `source` as MLIR text (the CLI's `--pipeline cpu`)."""
+    module = source if isinstance(source, ir.Module) else to_mlir_module(source)
+    return str(lower_to_llvm(module))

@@ -1,0 +1,173 @@
+"""The hand-off from xDSL to upstream MLIR 22: text in, `mlir.ir.Module` out.
+
+xDSL and MLIR share the generic op syntax, so the bridge prints the xDSL module
+in generic form (with its `loc(...)` source locations, so MLIR's diagnostics
+still point into the user's file) and lets MLIR parse it. Everything MLIR
+reports on the way (parse errors, verifier failures, failed passes) comes back
+as one-line `gradir.errors.PipelineError`s instead of MLIR's multi-line dumps
+on stderr.
+"""
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+from mlir import ir, passmanager
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+
+from gradir.errors import PipelineError
+
+_Result = TypeVar("_Result")
+
+
+def generic_text(source: ModuleOp | str) -> str:
+    """MLIR text for `source`: an xDSL module is printed in generic form with locations."""
+    if isinstance(source, str):
+        return source
+    if not isinstance(source, ModuleOp):
+        raise TypeError(f"expected an xDSL ModuleOp or MLIR text, got {type(source).__name__}")
+    stream = io.StringIO()
+    Printer(stream=stream, print_generic_format=True, print_debuginfo=True).print_op(source)
+    return stream.getvalue()
+
+
+def new_context() -> ir.Context:
+    """A context with every upstream dialect and the LLVM IR translations registered."""
+    context = ir.Context()
+    context.allow_unregistered_dialects = False
+    return context
+
+
+def location_text(location: ir.Location) -> str | None:
+    """`file:line:col` for a file location (also inside fused/named/callsite ones), else None."""
+    if location.is_a_file():
+        # MLIR names text parsed from a string "-".
+        filename = "<input>" if location.filename == "-" else location.filename
+        return f"{filename}:{location.start_line}:{location.start_col}"
+    if location.is_a_fused():
+        for inner in location.locations:
+            found = location_text(inner)
+            if found:
+                return found
+    if location.is_a_name():
+        return location_text(location.child_loc)
+    if location.is_a_callsite():
+        return location_text(location.callee)
+    return None
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+def _first_line(message: str) -> str:
+    """The message of a pass-pipeline syntax error, without the echoed pipeline and caret."""
+    first = message.strip().splitlines()[0] if message.strip() else "unknown failure"
+    return _one_line(first.split(" error: ", 1)[-1])
+
+
+def diagnostic_error(diagnostic: ir.Diagnostic | ir.DiagnosticInfo, stage: str) -> PipelineError:
+    """A PipelineError for one MLIR diagnostic, prefixed with the stage that reported it."""
+    return PipelineError(f"{stage}: {_one_line(diagnostic.message)}", location_text(diagnostic.location))
+
+
+@contextmanager
+def captured_diagnostics(context: ir.Context) -> Iterator[list[ir.DiagnosticInfo]]:
+    """Collect the error diagnostics MLIR emits in `context` instead of printing them.
+
+    Parsing and pass failures already carry their diagnostics in `ir.MLIRError`;
+    this catches the ones other APIs (ExecutionEngine, the transform
+    interpreter) emit straight to the context.
+    """
+    collected: list[ir.DiagnosticInfo] = []
+
+    def handle(diagnostic: ir.Diagnostic) -> bool:
+        if diagnostic.severity == ir.DiagnosticSeverity.ERROR:
+            collected.append(ir.DiagnosticInfo(diagnostic))
+        return True
+
+    handler = context.attach_diagnostic_handler(handle)
+    try:
+        yield collected
+    finally:
+        handler.detach()
+
+
+def guarded(stage: str, context: ir.Context, action: Callable[[], _Result]) -> _Result:
+    """Run `action`, turning any MLIR failure into a PipelineError naming `stage`."""
+    with captured_diagnostics(context) as diagnostics:
+        try:
+            return action()
+        except ir.MLIRError as error:
+            if error.error_diagnostics:
+                raise diagnostic_error(error.error_diagnostics[0], stage) from None
+            raise PipelineError(f"{stage}: {_one_line(error.message)}") from None
+        except (RuntimeError, ValueError) as error:
+            if diagnostics:
+                raise diagnostic_error(diagnostics[0], stage) from None
+            raise PipelineError(f"{stage}: {_first_line(str(error))}") from None
+
+
+def to_mlir_module(source: ModuleOp | str, context: ir.Context | None = None) -> ir.Module:
+    """Parse `source` (an xDSL ModuleOp or MLIR text) into an MLIR 22 module.
+
+    The module owns a reference to `context` (a fresh one when None), which
+    stays alive as long as the module does. Parse and verifier errors raise
+    PipelineError with the source location.
+    """
+    text = generic_text(source)
+    context = context or new_context()
+    with context:
+        return guarded("mlir-parse", context, lambda: ir.Module.parse(text))
+
+
+def run_pipeline(module: ir.Module, pipeline: str, stage_name: str) -> ir.Module:
+    """Run an MLIR textual pass pipeline on `module` in place and return it.
+
+    `pipeline` is either a full `builtin.module(...)` anchor or a bare pass
+    list, which is anchored on the module. An unknown pass or a failing one
+    raises PipelineError naming `stage_name`.
+    """
+    if not pipeline.lstrip().startswith("builtin.module("):
+        pipeline = f"builtin.module({pipeline})"
+    context = module.context
+    with context:
+
+        def run() -> ir.Module:
+            manager = passmanager.PassManager.parse(pipeline)
+            manager.run(module.operation)
+            return module
+
+        return guarded(stage_name, context, run)
+
+
+def walk_ops(module: ir.Module, names: set[str]) -> list[ir.Operation]:
+    """Every op of `module` whose name is in `names`, in pre-order."""
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name in names:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    with module.context:
+        module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def public_functions(module: ir.Module) -> list[ir.Operation]:
+    """The public `func.func` definitions of `module` (declarations excluded), in order."""
+    functions = []
+    for function in walk_ops(module, {"func.func"}):
+        attributes = function.attributes
+        visibility = (
+            ir.StringAttr(attributes["sym_visibility"]).value
+            if "sym_visibility" in attributes
+            else "public"
+        )
+        if visibility == "public" and len(function.regions[0].blocks) > 0:
+            functions.append(function)
+    return functions

@@ -1,0 +1,56 @@
+// What reverse mode cannot differentiate is a one-line error at the op's location.
+// RUN: autodiff-opt %s -p autodiff-reverse --split-input-file --verify-diagnostics | filecheck %s
+
+// An op without a derivative rule on the active path.
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: autodiff-reverse-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'test.op' is not supported
+  %t = "test.op"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %t : tensor<4xf32>
+}
+func.func @main(%a: tensor<4xf32>, %ct: tensor<4xf32>) -> tensor<4xf32> {
+  %r, %da = autodiff.vjp @f(%a, %ct) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %da : tensor<4xf32>
+}
+
+// -----
+
+// The same inside a called function: the error points into the callee.
+func.func @inner(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: autodiff-reverse-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'test.op' is not supported
+  %t = "test.op"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %t : tensor<4xf32>
+}
+func.func @outer(%x: tensor<4xf32>) -> tensor<f32> {
+  %y = func.call @inner(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %s = autodiff.sum %y : tensor<4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %dx = autodiff.grad @outer(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %dx : tensor<4xf32>
+}
+
+// -----
+
+// A call on the active path to a function without a body.
+func.func private @external(tensor<4xf32>) -> tensor<4xf32>
+func.func @f(%x: tensor<4xf32>) -> tensor<f32> {
+  // CHECK: autodiff-reverse-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'func.call' is not supported: callee @external has no body
+  %y = func.call @external(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %s = autodiff.sum %y : tensor<4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %dx = autodiff.grad @f(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %dx : tensor<4xf32>
+}
+
+// -----
+
+// A function whose body asks for its own derivative.
+func.func @f(%x: tensor<f32>) -> tensor<f32> {
+  // CHECK: autodiff-reverse-invalid.mlir:[[# @LINE + 1]]:3: error: the derivative of @f depends on itself (an entry op inside it needs that derivative)
+  %d = autodiff.grad @f(%x) : (tensor<f32>) -> tensor<f32>
+  %r = autodiff.mul %d, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}

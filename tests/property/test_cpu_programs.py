@@ -1,0 +1,48 @@
+"""Random programs compiled for the CPU: the `cpu` pipeline's output is valid
+MLIR, and the gradients (reverse and forward mode, and the program's own
+`autodiff.grad`) match central finite differences in f64.
+
+Each example runs in a child process (`cpu_worker.py`) so that a crash or a
+hang in MLIR fails that example, not the session."""
+import pathlib
+import tempfile
+
+import numpy as np
+from hypothesis import given
+
+from cpu_worker import run_worker
+from program_generator import OP_FAMILIES, programs
+from property_support import child_process_settings, child_timeout, require_pipeline
+
+
+@child_process_settings(6, "GRADIR_CPU_EXAMPLES")
+@given(programs())
+def test_cpu_pipeline_output_is_valid_mlir(program):
+    require_pipeline("cpu")
+    with tempfile.TemporaryDirectory() as directory:
+        path = pathlib.Path(directory) / "program.mlir"
+        path.write_text(program.text())
+        result = run_worker("pipeline", str(path), "cpu", timeout=child_timeout())
+    assert result.passed, f"{result.report}\nprogram:\n{program.text()}"
+
+
+# Known CPU-backend limitation, found by this property: the gradient of a select
+# whose i1 condition is broadcast and then reduced needs the condition stored in
+# memory, which MLIR 22's memref-to-LLVM lowering cannot do (gradir reports it as a
+# located PipelineError; see tests/numerics/test_op_gradients.py). Until booleans
+# are stored as bytes everywhere, this property draws programs without select.
+GRADCHECKED_FAMILIES = tuple(f for f in OP_FAMILIES if f != "select")
+
+
+@child_process_settings(8, "GRADIR_GRADCHECK_EXAMPLES")
+@given(programs(families=GRADCHECKED_FAMILIES))
+def test_cpu_gradients_match_finite_differences(program):
+    require_pipeline("cpu")
+    with tempfile.TemporaryDirectory() as directory:
+        path = pathlib.Path(directory) / "program.mlir"
+        path.write_text(program.text())
+        inputs = pathlib.Path(directory) / "inputs.npz"
+        np.savez(inputs, **{f"arg{i}": a for i, a in enumerate(program.inputs(seed=0))})
+        wrt = ",".join(map(str, program.gradient_arguments))
+        result = run_worker("gradcheck", str(path), str(inputs), wrt, timeout=child_timeout())
+    assert result.passed, f"{result.report}\nprogram:\n{program.text()}"
