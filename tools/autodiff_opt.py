@@ -21,7 +21,7 @@ from gradir.errors import GradirError, PipelineError
 from gradir.tools.cli import OneLineArgumentParser, run_cli
 from gradir.tools.pass_registry import gradir_passes
 from gradir.tools.pipelines import PIPELINES, get_pipeline
-from gradir.tools.source import parse_module
+from gradir.tools.source import ensure_autodiff_dialect, parse_module
 from gradir.tools.verify import verify_module
 
 
@@ -44,12 +44,7 @@ class AutodiffOptMain(xDSLOptMain):
 
     def register_all_dialects(self):
         super().register_all_dialects()
-        # Without the installed entry point (running from a source tree), add ours
-        # here; registering it twice would raise.
-        if "autodiff" not in self.ctx.registered_dialect_names:
-            from gradir.dialects.autodiff import Autodiff
-
-            self.ctx.load_dialect(Autodiff)
+        ensure_autodiff_dialect(self.ctx)
 
     def register_all_passes(self):
         super().register_all_passes()

@@ -69,6 +69,15 @@ def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp
         ) from error
 
 
+def ensure_autodiff_dialect(ctx: Context) -> None:
+    """Load the autodiff dialect unless the installed entry point already did
+    (registering it twice would raise)."""
+    if "autodiff" not in ctx.registered_dialect_names:
+        from gradir.dialects.autodiff import Autodiff
+
+        ctx.load_dialect(Autodiff)
+
+
 def make_context() -> Context:
     """A context with every dialect xDSL knows plus the autodiff dialect."""
     from xdsl.universe import Universe
@@ -76,10 +85,7 @@ def make_context() -> Context:
     ctx = Context()
     for name, factory in Universe.get_multiverse().all_dialects.items():
         ctx.register_dialect(name, factory)
-    if "autodiff" not in ctx.registered_dialect_names:
-        from gradir.dialects.autodiff import Autodiff
-
-        ctx.load_dialect(Autodiff)
+    ensure_autodiff_dialect(ctx)
     return ctx
 
 
