@@ -2,8 +2,8 @@
 
 A value is *varied* when it depends on a differentiated argument and *useful*
 when it influences a differentiated result; it is *active* when both hold.
-Only float tensors are ever active: an `i1` mask from a comparison or an index
-carries no derivative, so dependencies through such values are cut. Only
+Only float tensors and float scalars are ever active: an `i1` mask from a
+comparison or an index carries no derivative, so dependencies through such values are cut. Only
 active ops are differentiated, so an op off the active path needs no rule.
 Both sweeps visit each op once (linear in the size of the body).
 """
@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
-from gradir.dialects.type_checks import is_float_tensor
+from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_float_tensor
 
 
 def carries_derivative(value: SSAValue) -> bool:
     """Whether `value` can have a gradient or tangent at all."""
-    return is_float_tensor(value.type)
+    return is_float_tensor(value.type) or isinstance(value.type, FLOAT_ELEMENT_TYPES)
 
 
 def op_inputs(op: Operation) -> Iterator[SSAValue]:

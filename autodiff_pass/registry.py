@@ -14,6 +14,7 @@ at the first lookup or registration.
 """
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -505,10 +506,39 @@ _rules: dict[str, DerivativeRule] | None = None
 """Every known rule by op name; loaded from RULE_FILE on first use."""
 
 
+PYTHON_RULE_MODULES = (
+    "gradir.autodiff_pass.linalg_rules",
+    "gradir.autodiff_pass.tensor_rules",
+    "gradir.autodiff_pass.generic_rules",
+)
+"""Modules of built-in Python rules (ops a formula cannot describe, such as
+`linalg.generic`); each defines `RULES`, a sequence of DerivativeRule."""
+
+
+def _python_rules() -> list[DerivativeRule]:
+    rules = []
+    for module_name in PYTHON_RULE_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            continue
+        rules.extend(module.RULES)
+    return rules
+
+
 def _all_rules() -> dict[str, DerivativeRule]:
     global _rules
     if _rules is None:
-        _rules = load_rules(RULE_FILE)
+        rules = load_rules(RULE_FILE)
+        for rule in _python_rules():
+            if rule.op_name in rules:
+                raise RuleError(
+                    f"'{rule.op_name}' has a rule in {RULE_FILE.name} and a built-in Python rule"
+                )
+            rules[rule.op_name] = rule
+        _rules = rules
     return _rules
 
 

@@ -11,6 +11,8 @@ pipeline is a constant below, so it can be replayed with other tools):
 2. `BUFFER_PIPELINE` -- one-shot bufferization across function boundaries
    with identity layouts; tensor results become trailing out-parameters
    (`memref` arguments the caller allocates) and temporaries are freed.
+   Each `scf.for` state is first made to update one buffer in place
+   (`loop_states`).
    Public functions' arguments are marked read-only first, so an input
    buffer is never updated in place.
 3. `cpu_schedule.vector_schedule` -- contractions and transposes are tiled
@@ -42,6 +44,7 @@ from gradir.gpu_backend.cpu_booleans import (
 )
 from gradir.gpu_backend.cpu_math_approximation import approximate_math
 from gradir.gpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule, vector_schedule
+from gradir.gpu_backend.loop_states import yield_loop_states_in_place
 from gradir.gpu_backend.mlir_bridge import (
     public_functions,
     run_pipeline,
@@ -218,6 +221,7 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
         run_pipeline(module, TENSOR_PIPELINE, "cpu-tensor")
         store_boolean_results_as_bytes(module)
+        yield_loop_states_in_place(module)
         run_pipeline(module, BUFFER_PIPELINE, "cpu-bufferize")
         reject_boolean_buffers(module)
         memref_ranks = _memref_ranks(module)
