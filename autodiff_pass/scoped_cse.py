@@ -95,8 +95,9 @@ def scoped_cse(op: Operation) -> None:
 
 @dataclass(frozen=True)
 class ScopedCommonSubexpressionElimination(ModulePass):
-    """xDSL's `cse`, linear on modules with many nested regions (a drop-in
-    replacement, hence the same name; gradir does not register it)."""
+    """xDSL's `cse`, linear on modules with many nested regions: a drop-in
+    replacement, registered under the same name by `autodiff-opt` and
+    `gradir.compile` (tools/pass_registry.GRADIR_REPLACEMENT_PASSES)."""
 
     name = "cse"
 

@@ -1,5 +1,6 @@
 """xDSL universe entry point: makes the autodiff dialect and gradir's passes
-visible to plain `xdsl-opt` (and to `autodiff-opt`, which builds on it)."""
+visible to plain `xdsl-opt` (and to `autodiff-opt`, which builds on it).
+`xdsl-opt` keeps xDSL's own `cse`; `autodiff-opt` uses gradir's linear one."""
 from xdsl.universe import Universe
 
 from gradir.tools.pass_registry import gradir_passes
@@ -13,5 +14,5 @@ def _autodiff_dialect():
 
 GRADIR_UNIVERSE = Universe(
     all_dialects={"autodiff": _autodiff_dialect},
-    all_passes=gradir_passes(),
+    all_passes=gradir_passes(replacements=False),
 )

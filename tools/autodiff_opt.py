@@ -49,8 +49,7 @@ class AutodiffOptMain(xDSLOptMain):
     def register_all_passes(self):
         super().register_all_passes()
         for name, factory in gradir_passes().items():
-            if name not in self.available_passes:
-                self.register_pass(name, factory)
+            self.register_pass(name, factory)  # gradir's `cse` replaces xDSL's
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)

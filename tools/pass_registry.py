@@ -31,9 +31,18 @@ GRADIR_PASS_LOCATIONS: dict[str, tuple[str, str]] = {
 }
 
 
+GRADIR_REPLACEMENT_PASSES: dict[str, tuple[str, str]] = {
+    "cse": ("gradir.autodiff_pass.scoped_cse", "ScopedCommonSubexpressionElimination"),
+}
+"""xDSL passes gradir replaces under the same name. xDSL 0.74's `cse` copies its
+table of known ops into every nested region, which is quadratic on gradient
+functions (one `grad_of` region per forward op); gradir's is the same CSE with
+chained scopes, linear in the size of the function."""
+
+
 def pass_is_available(name: str) -> bool:
     """Whether the module implementing pass `name` exists (some arrive with later work)."""
-    module_name, _ = GRADIR_PASS_LOCATIONS[name]
+    module_name, _ = (GRADIR_PASS_LOCATIONS | GRADIR_REPLACEMENT_PASSES)[name]
     return importlib.util.find_spec(module_name) is not None
 
 
@@ -44,10 +53,14 @@ def _factory(module_name: str, class_name: str) -> Callable[[], type[ModulePass]
     return load
 
 
-def gradir_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """Factories for the gradir passes whose implementation is present."""
+def gradir_passes(replacements: bool = True) -> dict[str, Callable[[], type[ModulePass]]]:
+    """Factories for the gradir passes whose implementation is present, with
+    (by default) those that replace xDSL passes of the same name. The xDSL
+    universe entry point leaves the replacements out: xDSL refuses two
+    definitions of one name."""
+    locations = GRADIR_PASS_LOCATIONS | (GRADIR_REPLACEMENT_PASSES if replacements else {})
     return {
         name: _factory(module_name, class_name)
-        for name, (module_name, class_name) in GRADIR_PASS_LOCATIONS.items()
+        for name, (module_name, class_name) in locations.items()
         if pass_is_available(name)
     }

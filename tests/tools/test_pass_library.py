@@ -37,3 +37,18 @@ def test_passes_run_in_an_xdsl_pipeline():
     assert not any(n.startswith("autodiff.") for n in names)
     assert "linalg.generic" in names
     assert not any(isinstance(op, GradOp) for op in module.walk())
+
+
+def test_cse_is_gradirs_linear_cse_in_autodiff_opt_and_compile():
+    from gradir.autodiff_pass.scoped_cse import ScopedCommonSubexpressionElimination
+    from gradir.tools.autodiff_opt import AutodiffOptMain
+    from gradir.tools.compile import available_passes
+
+    assert AutodiffOptMain(args=[]).available_passes["cse"]() is ScopedCommonSubexpressionElimination
+    assert available_passes()["cse"]() is ScopedCommonSubexpressionElimination
+
+
+def test_xdsl_universe_keeps_xdsls_cse():
+    from gradir.universe import GRADIR_UNIVERSE
+
+    assert "cse" not in GRADIR_UNIVERSE.all_passes
