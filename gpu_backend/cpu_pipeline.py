@@ -44,6 +44,7 @@ from gradir.gpu_backend.cpu_booleans import (
 )
 from gradir.gpu_backend.cpu_math_approximation import approximate_math
 from gradir.gpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule, vector_schedule
+from gradir.gpu_backend.distinct_results import copy_repeated_results
 from gradir.gpu_backend.loop_states import yield_loop_states_in_place
 from gradir.gpu_backend.mlir_bridge import (
     public_functions,
@@ -222,6 +223,7 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         run_pipeline(module, TENSOR_PIPELINE, "cpu-tensor")
         store_boolean_results_as_bytes(module)
         yield_loop_states_in_place(module)
+        copy_repeated_results(module)
         run_pipeline(module, BUFFER_PIPELINE, "cpu-bufferize")
         reject_boolean_buffers(module)
         memref_ranks = _memref_ranks(module)

@@ -24,6 +24,7 @@ from mlir.dialects import arith, gpu, memref, scf
 from gradir.errors import PipelineError
 from gradir.gpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule
 from gradir.gpu_backend.gpu_mapping import Nest, TilePolicy, clone_body, index, map_nest, nest_of_generic
+from gradir.gpu_backend.distinct_results import copy_repeated_results
 from gradir.gpu_backend.loop_states import yield_loop_states_in_place
 from gradir.gpu_backend.mlir_bridge import location_text, run_pipeline, walk_ops
 
@@ -131,6 +132,7 @@ def bufferize_for_gpu(module: ir.Module) -> ir.Module:
         run_pipeline(module, TENSOR_PIPELINE, "gpu-tensor")
         _one_fill_per_use(module)
         yield_loop_states_in_place(module)
+        copy_repeated_results(module)
         run_pipeline(module, BUFFER_PIPELINE, "gpu-bufferize")
     return module
 
