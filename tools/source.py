@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr,
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer
 
@@ -40,10 +40,14 @@ class LocatingParser(Parser):
         # (the first token would otherwise go through xDSL's own).
         super().__init__(ctx, "", name)
         self._parser_state = ParserState(LinearTimeLexer(Input(text, name)))
+        self.open_operations: list = []
+        """Start positions of the ops being parsed, innermost last."""
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.get_location()
+        self.open_operations.append(start)
         op = super().parse_operation()
+        self.open_operations.pop()
         if isinstance(op.location, UnknownLoc):
             op.location = FileLineColLoc(
                 StringAttr(start.file), IntAttr(start.line), IntAttr(start.col)
@@ -58,15 +62,33 @@ def parse_error_message(error: ParseError) -> str:
     return f"{where.file}:{where.line}:{where.col}: error: {message}"
 
 
+CONSTRUCTION_ERRORS = (VerifyException, ValueError, IndexError, KeyError, TypeError)
+"""What xDSL 0.74 can raise, instead of a ParseError, while building an op or
+attribute from well-formed tokens with the wrong contents (an i64 where a
+tensor type belongs, an unknown iterator type, an integer out of range)."""
+
+
 def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp:
     """Parse `text`; raises `SourceError` with the location on malformed IR."""
+    parser = None
     try:
-        return LocatingParser(ctx, text, filename).parse_module()
+        parser = LocatingParser(ctx, text, filename)  # lexes the first token
+        return parser.parse_module()
     except ParseError as error:
         where = error.span.get_location()
         raise SourceError(
             " ".join(error.msg.split()), f"{where.file}:{where.line}:{where.col}"
         ) from error
+    except CONSTRUCTION_ERRORS as error:
+        # Located at the start of the innermost op being parsed.
+        if parser is None:
+            raise SourceError(" ".join(str(error).split()), f"{filename}:1:1") from error
+        if parser.open_operations:
+            where = parser.open_operations[-1]
+        else:
+            where = parser._current_token.span.get_location()  # pyright: ignore[reportPrivateUsage]
+        message = " ".join(str(error).split()) or type(error).__name__
+        raise SourceError(message, f"{where.file}:{where.line}:{where.col}") from error
 
 
 def ensure_autodiff_dialect(ctx: Context) -> None:

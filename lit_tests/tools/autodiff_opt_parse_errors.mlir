@@ -1,0 +1,14 @@
+// Regressions from the mutation fuzzer: well-formed tokens with the wrong
+// contents made xDSL raise while building an op or attribute, and a redefined
+// symbol was reported without a location. Each is now one line located at the
+// op, exit status 1, nothing on stdout.
+// RUN: not autodiff-opt %S/Inputs/parse_wrong_type.mlir 2>&1 >%t.out | filecheck %s --check-prefix=TYPE; not grep . %t.out
+// RUN: not autodiff-opt %S/Inputs/parse_bad_iterator.mlir 2>&1 | filecheck %s --check-prefix=ITERATOR
+// RUN: not autodiff-opt %S/Inputs/parse_out_of_range.mlir 2>&1 | filecheck %s --check-prefix=RANGE
+// RUN: not autodiff-opt %S/Inputs/redefined_symbol.mlir 2>&1 | filecheck %s --check-prefix=SYMBOL
+
+// TYPE: parse_wrong_type.mlir:2:3: error: f32 should be of base attribute tensor
+// TYPE-NOT: {{.}}
+// ITERATOR: parse_bad_iterator.mlir:3:3: error: 'beduction' is not a valid IteratorType
+// RANGE: parse_out_of_range.mlir:2:43: error: Integer value 18446744073709551616 is out of range for type i64
+// SYMBOL: redefined_symbol.mlir:5:1: error: 'builtin.module' op Redefinition of symbol "twice"
