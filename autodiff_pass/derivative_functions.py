@@ -173,6 +173,8 @@ class DerivativeFunctions:
 
     def __init__(self, module: ModuleOp):
         self.module = module
+        self.checkpoint_every = 0
+        """Reverse loops recompute from states saved every this many iterations (0: cache all)."""
         self._symbols: dict[str, Operation] = {}
         self._generated: dict[DerivativeKey, FuncOp] = {}
         self._last_inserted: dict[str, Operation] = {}
@@ -333,10 +335,13 @@ class DerivativeFunctions:
         Rewriter.replace_op(op, call)
 
 
-def lower_entry_ops(module: ModuleOp, kinds: tuple[type[EntryOp], ...]) -> None:
+def lower_entry_ops(
+    module: ModuleOp, kinds: tuple[type[EntryOp], ...], checkpoint_every: int = 0
+) -> None:
     """Replace every entry op of the given kinds in `module` by a call to its
-    derivative function."""
+    derivative function (`checkpoint_every`: see `control_flow_reverse`)."""
     functions = DerivativeFunctions(module)
+    functions.checkpoint_every = checkpoint_every
     for op in list(module.walk()):
         if isinstance(op, kinds) and op.parent is not None:
             functions.lower_entry_op(op)

@@ -13,12 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xdsl.builder import Builder
+from xdsl.dialects import scf
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.autodiff_pass import registry
 from gradir.autodiff_pass.activity import Activity, analyze_activity
+from gradir.autodiff_pass.control_flow_forward import forward_for, forward_if
 from gradir.autodiff_pass.derivative_functions import copy_primal, display_name
 from gradir.autodiff_pass.ir_building import autograd_add, autograd_zero, erase_dead_code
 from gradir.autodiff_pass.scoped_cse import scoped_cse
@@ -52,6 +54,10 @@ class ForwardWalk:
             self._visit_autograd_add(op, builder)
         elif isinstance(op, CallOp):
             self._visit_call(op, builder)
+        elif isinstance(op, scf.ForOp):
+            forward_for(self, op)
+        elif isinstance(op, scf.IfOp):
+            forward_if(self, op)
         else:
             self._visit_with_rule(op, builder)
 

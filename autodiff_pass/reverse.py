@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
 
 from gradir.autodiff_pass.derivative_functions import lower_entry_ops
 from gradir.autodiff_pass.ir_building import paused_garbage_collection
@@ -26,6 +27,13 @@ class AutodiffReversePass(ModulePass):
 
     name = "autodiff-reverse"
 
+    checkpoint_every: int = 0
+    """`autodiff-reverse{checkpoint-every=k}`: an `scf.for` saves its state every
+    k iterations and its reverse recomputes the iterations in between, instead of
+    caching what the backward reads in every iteration (0: no checkpointing)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.checkpoint_every < 0:
+            raise PassFailedException("autodiff-reverse: checkpoint-every must be >= 0")
         with paused_garbage_collection():
-            lower_entry_ops(op, (GradOp, VjpOp))
+            lower_entry_ops(op, (GradOp, VjpOp), self.checkpoint_every)

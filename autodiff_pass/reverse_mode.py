@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.builder import Builder
+from xdsl.dialects import scf
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
@@ -30,6 +31,7 @@ from xdsl.rewriter import InsertPoint
 
 from gradir.autodiff_pass import registry
 from gradir.autodiff_pass.activity import Activity, analyze_activity, carries_derivative
+from gradir.autodiff_pass.control_flow_reverse import reverse_for, reverse_if
 from gradir.autodiff_pass.derivative_functions import copy_primal, display_name
 from gradir.autodiff_pass.ir_building import (
     autograd_add,
@@ -84,6 +86,10 @@ class ReverseWalk:
                         self.accumulate(operand, gradient)
         elif isinstance(op, CallOp):
             self._visit_call(op)
+        elif isinstance(op, scf.ForOp):
+            reverse_for(self, op, self.functions.checkpoint_every)
+        elif isinstance(op, scf.IfOp):
+            reverse_if(self, op)
         else:
             self._visit_with_rule(op)
 

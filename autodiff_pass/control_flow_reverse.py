@@ -1,0 +1,363 @@
+"""Reverse mode through `scf.for` and `scf.if` (called by `ReverseWalk`).
+
+`scf.for` (constant bounds, N iterations): the reverse is a second loop that
+runs the iterations backwards. Its body is built from a copy of the forward
+body followed by the reverse walk of that copy, seeded with the gradients of
+the yielded values (the reverse loop's iteration arguments); it yields the
+gradients of the forward iteration arguments, and accumulates the gradients
+of the loop-invariant values the body reads (weights) in further iteration
+arguments. Then every copied forward value that the backward code reads is
+either *cached* -- pushed in the forward loop onto a stack with one entry per
+iteration (`loop_cache`), and read back in reverse order -- or, when it is not
+a float value computed from operands (indices, masks, constants), recomputed
+from what is cached. Copies nothing reads are erased, so only values the
+backward really reads are cached: `tanh` caches its result, a matmul its
+inputs, an add nothing.
+
+With `checkpoint_every = k`, the forward loop caches only its iteration
+arguments every k iterations; the reverse loop runs over those segments
+backwards, and for each one recomputes its k iterations from the saved state
+with a caching copy of the loop, then reverses them: the same gradient with a
+cache of N/k states plus k iterations' values, for one more forward pass.
+
+`scf.if`: an `scf.if` on the same condition whose branches recompute their
+forward branch and reverse it, yielding the gradients of the outer values the
+branches read; gradients flow only through the branch taken.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from gradir.autodiff_pass.activity import analyze_activity, carries_derivative, op_inputs
+from gradir.autodiff_pass.ir_building import autograd_add, autograd_zero
+from gradir.autodiff_pass.loop_cache import (
+    constant_index,
+    entry_bytes,
+    index_constant,
+    mark_cache,
+    push,
+    read,
+    stack_type,
+)
+from gradir.errors import DifferentiationError, error_at
+
+if TYPE_CHECKING:
+    from gradir.autodiff_pass.reverse_mode import ReverseWalk
+
+
+def captured_values(op: Operation, walk: ReverseWalk) -> list[SSAValue]:
+    """Active values defined outside `op` that its regions read, once each."""
+    own = set(op.operands)
+    seen: dict[SSAValue, None] = {}
+    for value in op_inputs(op):
+        if value not in own and carries_derivative(value) and walk.activity.is_active(value):
+            seen.setdefault(value, None)
+    for value in seen:
+        if not isinstance(value.type, TensorType):
+            raise error_at(
+                DifferentiationError,
+                op,
+                f"reverse-mode differentiation of '{op.name}' reading an active scalar "
+                f"({value.type}) from outside its region is not supported",
+            )
+    return list(seen)
+
+
+def _zero(builder: Builder, type_) -> SSAValue:
+    return builder.insert(autograd_zero(type_)).result
+
+
+def _sub_walk(
+    walk: ReverseWalk,
+    block: Block,
+    copies: Sequence[Operation],
+    independents: Sequence[SSAValue],
+    seeds: Sequence[tuple[SSAValue, SSAValue]],
+) -> ReverseWalk:
+    """Reverse `copies` (ops of `block`), seeded with (value, gradient) pairs;
+    backward code is appended to `block`."""
+    from gradir.autodiff_pass.reverse_mode import ReverseWalk
+
+    activity = analyze_activity(block, independents, [value for value, _ in seeds])
+    sub = ReverseWalk(walk.functions, activity, block)
+    for value, gradient in seeds:
+        if activity.is_active(value):
+            sub.accumulate(value, gradient)
+    for op in reversed(copies):
+        if activity.is_active_op(op):
+            sub.visit(op)
+    return sub
+
+
+# ----------------------------------------------------------------------------
+# scf.if
+# ----------------------------------------------------------------------------
+
+
+def reverse_if(walk: ReverseWalk, op: scf.IfOp) -> None:
+    positions = [k for k, result in enumerate(op.results) if result in walk.gradients]
+    if not positions:
+        return
+    seeds = {k: walk.gradients[op.results[k]] for k in positions}
+    captured = captured_values(op, walk)
+    if not captured:
+        return
+    branches = []
+    for region in (op.true_region, op.false_region):
+        block = Block()
+        builder = Builder(InsertPoint.at_end(block))
+        if region.blocks:
+            value_map: dict[SSAValue, SSAValue] = {}
+            forward = region.block
+            copies = []
+            for inner in forward.ops:
+                if isinstance(inner, scf.YieldOp):
+                    yielded = [value_map.get(v, v) for v in inner.operands]
+                    continue
+                copies.append(inner.clone(value_map))
+                block.add_op(copies[-1])
+            sub = _sub_walk(
+                walk, block, copies, captured,
+                [(yielded[k], seeds[k]) for k in positions],
+            )  # fmt: skip
+            gradients = [sub.gradients.get(value) for value in captured]
+        else:
+            gradients = [None] * len(captured)
+        builder = Builder(InsertPoint.at_end(block))
+        values = [g if g is not None else _zero(builder, c.type) for g, c in zip(gradients, captured)]
+        block.add_op(scf.YieldOp(*values))
+        branches.append(Region(block))
+    reverse = scf.IfOp(op.cond, [value.type for value in captured], branches[0], branches[1])
+    reverse.location = op.location
+    walk.block.add_op(reverse)
+    for value, gradient in zip(captured, reverse.results):
+        walk.accumulate(value, gradient)
+
+
+# ----------------------------------------------------------------------------
+# scf.for
+# ----------------------------------------------------------------------------
+
+
+def _trip_count(loop: scf.ForOp) -> tuple[int, int, int]:
+    bounds = [constant_index(v) for v in (loop.lb, loop.ub, loop.step)]
+    if any(b is None for b in bounds):
+        raise error_at(
+            DifferentiationError,
+            loop,
+            "reverse-mode differentiation of 'scf.for' needs constant bounds and step "
+            "(its cache has one entry per iteration)",
+        )
+    lower, upper, step = bounds  # type: ignore[misc]
+    if step <= 0:
+        raise error_at(DifferentiationError, loop, "'scf.for' step must be positive")
+    return lower, step, max(0, -(-(upper - lower) // step))
+
+
+def reverse_for(walk: ReverseWalk, loop: scf.ForOp, checkpoint_every: int = 0) -> None:
+    positions = [k for k, r in enumerate(loop.results) if carries_derivative(r)]
+    if not any(loop.results[k] in walk.gradients for k in positions):
+        return
+    for k in positions:
+        if not isinstance(loop.results[k].type, TensorType):
+            raise error_at(
+                DifferentiationError,
+                loop,
+                "reverse-mode differentiation of 'scf.for' with a float scalar "
+                "iteration argument is not supported (carry a 0-d tensor)",
+            )
+    captured = captured_values(loop, walk)
+    initials = list(loop.iter_args)
+    lower, step, trips = _trip_count(loop)
+    top = Builder(InsertPoint.at_end(walk.block))
+    seeds = [walk.gradient_or_zero(loop.results[k]) for k in positions]
+    accumulators = [_zero(top, value.type) for value in captured]
+    if checkpoint_every and 0 < checkpoint_every < trips:
+        results = _checkpointed(walk, loop, positions, captured, seeds, accumulators, checkpoint_every)
+    else:
+        results = _cached(walk, loop, positions, captured, seeds, accumulators, lower, step, trips)
+    for k, gradient in zip(positions, results):
+        if walk.activity.is_active(initials[k]):
+            walk.accumulate(initials[k], gradient)
+    for value, gradient in zip(captured, results[len(positions) :]):
+        walk.accumulate(value, gradient)
+
+
+def _cached(
+    walk: ReverseWalk,
+    loop: scf.ForOp,
+    positions: list[int],
+    captured: list[SSAValue],
+    seeds: list[SSAValue],
+    accumulators: list[SSAValue],
+    lower: int,
+    step: int,
+    trips: int,
+) -> list[SSAValue]:
+    """Cache in `loop` what its reverse reads and append the reverse loop to
+    `walk.block`; returns the gradients of the iteration arguments at
+    `positions`, then of `captured`. `loop` keeps its place (its initial
+    values are read before it is rebuilt)."""
+    forward = loop.body.block
+    reverse_body = Block(arg_types=[IndexType(), *[s.type for s in seeds], *[a.type for a in accumulators]])
+    j, gradient_args = reverse_body.args[0], reverse_body.args[1:]
+    b = Builder(InsertPoint.at_end(reverse_body))
+    position = b.insert(arith.SubiOp(index_constant(b, trips - 1), j)).result
+    induction = position
+    if step != 1:
+        induction = b.insert(arith.MuliOp(induction, index_constant(b, step))).result
+    if lower != 0:
+        induction = b.insert(arith.AddiOp(induction, index_constant(b, lower))).result
+
+    # Placeholders stand for the stacks until the forward loop is rebuilt.
+    placeholders: dict[SSAValue, SSAValue] = {}
+    outer = Builder(InsertPoint.at_end(walk.block))
+
+    def cached_read(value: SSAValue, at: Builder) -> SSAValue:
+        placeholder = outer.insert(tensor.EmptyOp([], stack_type(value.type, max(trips, 1)))).tensor
+        placeholders[value] = placeholder
+        return read(at, placeholder, value.type, position)
+
+    value_map: dict[SSAValue, SSAValue] = {forward.args[0]: induction}
+    reads = {}
+    for argument in forward.args[1:]:
+        reads[argument] = value_map[argument] = cached_read(argument, b)
+    copies: list[Operation] = []
+    origin: dict[Operation, Operation] = {}
+    for op in forward.ops:
+        if isinstance(op, scf.YieldOp):
+            continue
+        copy = op.clone(value_map)
+        reverse_body.add_op(copy)
+        copies.append(copy)
+        origin[copy] = op
+    terminator = forward.last_op
+    assert isinstance(terminator, scf.YieldOp)
+    yielded = [value_map.get(v, v) for v in terminator.operands]
+    iteration_values = [reads[forward.args[1 + k]] for k in positions]
+    sub = _sub_walk(
+        walk,
+        reverse_body,
+        copies,
+        [*iteration_values, *captured],
+        [(yielded[k], g) for k, g in zip(positions, gradient_args)],
+    )
+    b = Builder(InsertPoint.at_end(reverse_body))
+    out = []
+    for value, argument in zip(iteration_values, gradient_args):
+        gradient = sub.gradients.get(value)
+        out.append(gradient if gradient is not None else _zero(b, argument.type))
+    for value, accumulator in zip(captured, gradient_args[len(positions) :]):
+        gradient = sub.gradients.get(value)
+        out.append(accumulator if gradient is None else b.insert(autograd_add(accumulator, gradient)).result)
+    reverse_body.add_op(scf.YieldOp(*out))
+
+    # Cache what the backward reads; recompute what is not a float value or
+    # does not depend on the loop's state (a slice of a loop-invariant input).
+    stateful = set(forward.args[1:])
+    for op in forward.ops:
+        if any(value in stateful for value in op_inputs(op)):
+            stateful.update(op.results)
+    copy_set = set(copies)
+    needed: set[Operation] = set()
+
+    def top_level(op: Operation) -> Operation | None:
+        while op.parent_block() is not reverse_body:
+            parent = op.parent_op()
+            if parent is None:
+                return None
+            op = parent
+        return op
+
+    for copy in reversed(copies):
+        users = {top_level(use.operation) for result in copy.results for use in result.uses}
+        if not any(user not in copy_set or user in needed for user in users):
+            continue
+        cacheable = (
+            any(result in stateful for result in origin[copy].results)
+            and not copy.regions
+            and all(carries_derivative(result) and isinstance(result.type, TensorType) for result in copy.results)
+        )
+        if cacheable:
+            at = Builder(InsertPoint.after(copy))
+            for result, original in zip(copy.results, origin[copy].results):
+                result.replace_all_uses_with(cached_read(original, at))
+        else:
+            needed.add(copy)
+    for copy in reversed(copies):
+        if copy not in needed and all(not result.uses for result in copy.results):
+            Rewriter.erase_op(copy)
+    for argument, value in reads.items():
+        if not value.uses:
+            Rewriter.erase_op(value.owner)  # type: ignore[arg-type]
+    cached = [(value, placeholders[value]) for value in placeholders if placeholders[value].uses]
+    for value, placeholder in placeholders.items():
+        if not placeholder.uses:
+            Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
+
+    stacks = _add_stacks(loop, [value for value, _ in cached], lower, step, trips)
+    for (_, placeholder), stack in zip(cached, stacks):
+        placeholder.replace_all_uses_with(stack)
+        Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
+
+    start, stop, one = (index_constant(outer, v) for v in (0, trips, 1))
+    reverse = scf.ForOp(start, stop, one, [*seeds, *accumulators], reverse_body)
+    reverse.location = loop.location
+    walk.block.add_op(reverse)
+    return list(reverse.results)
+
+
+def _add_stacks(
+    loop: scf.ForOp, values: list[SSAValue], lower: int, step: int, trips: int
+) -> list[SSAValue]:
+    """Give `loop` one stack per value of its body in `values` (block
+    arguments included), pushed every iteration; returns the filled stacks."""
+    if not values:
+        return []
+    body = loop.body.block
+    before = Builder(InsertPoint.before(loop))
+    empties = [before.insert(tensor.EmptyOp([], stack_type(v.type, max(trips, 1)))).tensor for v in values]
+    stack_arguments = [body.insert_arg(e.type, len(body.args)) for e in empties]
+    terminator = body.last_op
+    assert isinstance(terminator, scf.YieldOp)
+    at = Builder(InsertPoint.before(terminator))
+    position = body.args[0]
+    if lower != 0:
+        position = at.insert(arith.SubiOp(position, index_constant(at, lower))).result
+    if step != 1:
+        position = at.insert(arith.DivUIOp(position, index_constant(at, step))).result
+    pushed = [push(at, stack, value, position) for stack, value in zip(stack_arguments, values)]
+    new_terminator = scf.YieldOp(*terminator.operands, *pushed)
+    Rewriter.replace_op(terminator, new_terminator)
+    region = loop.detach_region(loop.body)
+    new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, *empties], region)
+    new_loop.location = loop.location
+    for name, attribute in loop.attributes.items():
+        new_loop.attributes[name] = attribute
+    count = len(loop.results)
+    Rewriter.replace_op(loop, new_loop, list(new_loop.results[:count]))
+    mark_cache(
+        new_loop,
+        sum(entry_bytes(v.type) for v in values) * max(trips, 1),
+        len(values),
+    )
+    return list(new_loop.results[count:])
+
+
+def _checkpointed(
+    walk: ReverseWalk,
+    loop: scf.ForOp,
+    positions: list[int],
+    captured: list[SSAValue],
+    seeds: list[SSAValue],
+    accumulators: list[SSAValue],
+    every: int,
+) -> list[SSAValue]:
+    raise error_at(DifferentiationError, loop, "checkpointing is not implemented")
