@@ -26,7 +26,7 @@ branches read; gradients flow only through the branch taken.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.builder import Builder
@@ -180,9 +180,14 @@ def reverse_for(walk: ReverseWalk, loop: scf.ForOp, checkpoint_every: int = 0) -
     seeds = [walk.gradient_or_zero(loop.results[k]) for k in positions]
     accumulators = [_zero(top, value.type) for value in captured]
     if checkpoint_every and 0 < checkpoint_every < trips:
-        results = _checkpointed(walk, loop, positions, captured, seeds, accumulators, checkpoint_every)
+        results = _checkpointed(
+            walk, loop, positions, captured, seeds, accumulators, lower, step, trips, checkpoint_every
+        )
     else:
-        results = _cached(walk, loop, positions, captured, seeds, accumulators, lower, step, trips)
+        results = _cached(
+            walk, loop, positions, captured, seeds, accumulators,
+            index_constant(top, lower), step, index_constant(top, trips), max(trips, 1),
+        )  # fmt: skip
     for k, gradient in zip(positions, results):
         if walk.activity.is_active(initials[k]):
             walk.accumulate(initials[k], gradient)
@@ -195,33 +200,33 @@ def _cached(
     loop: scf.ForOp,
     positions: list[int],
     captured: list[SSAValue],
-    seeds: list[SSAValue],
-    accumulators: list[SSAValue],
-    lower: int,
+    seeds: Sequence[SSAValue],
+    accumulators: Sequence[SSAValue],
+    lower: SSAValue,
     step: int,
-    trips: int,
+    trips: SSAValue,
+    capacity: int,
 ) -> list[SSAValue]:
-    """Cache in `loop` what its reverse reads and append the reverse loop to
-    `walk.block`; returns the gradients of the iteration arguments at
-    `positions`, then of `captured`. `loop` keeps its place (its initial
-    values are read before it is rebuilt)."""
+    """Cache in `loop` (`trips` <= `capacity` iterations from `lower`) what its
+    reverse reads and append the reverse loop to `walk.block`; returns the
+    gradients of the iteration arguments at `positions`, then of `captured`."""
     forward = loop.body.block
     reverse_body = Block(arg_types=[IndexType(), *[s.type for s in seeds], *[a.type for a in accumulators]])
     j, gradient_args = reverse_body.args[0], reverse_body.args[1:]
     b = Builder(InsertPoint.at_end(reverse_body))
-    position = b.insert(arith.SubiOp(index_constant(b, trips - 1), j)).result
+    outer = Builder(InsertPoint.at_end(walk.block))
+    last = outer.insert(arith.SubiOp(trips, index_constant(outer, 1))).result
+    position = b.insert(arith.SubiOp(last, j)).result
     induction = position
     if step != 1:
         induction = b.insert(arith.MuliOp(induction, index_constant(b, step))).result
-    if lower != 0:
-        induction = b.insert(arith.AddiOp(induction, index_constant(b, lower))).result
+    induction = b.insert(arith.AddiOp(induction, lower)).result
 
     # Placeholders stand for the stacks until the forward loop is rebuilt.
     placeholders: dict[SSAValue, SSAValue] = {}
-    outer = Builder(InsertPoint.at_end(walk.block))
 
     def cached_read(value: SSAValue, at: Builder) -> SSAValue:
-        placeholder = outer.insert(tensor.EmptyOp([], stack_type(value.type, max(trips, 1)))).tensor
+        placeholder = outer.insert(tensor.EmptyOp([], stack_type(value.type, capacity))).tensor
         placeholders[value] = placeholder
         return read(at, placeholder, value.type, position)
 
@@ -294,7 +299,7 @@ def _cached(
     for copy in reversed(copies):
         if copy not in needed and all(not result.uses for result in copy.results):
             Rewriter.erase_op(copy)
-    for argument, value in reads.items():
+    for value in reads.values():
         if not value.uses:
             Rewriter.erase_op(value.owner)  # type: ignore[arg-type]
     cached = [(value, placeholders[value]) for value in placeholders if placeholders[value].uses]
@@ -302,52 +307,54 @@ def _cached(
         if not placeholder.uses:
             Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
 
-    stacks = _add_stacks(loop, [value for value, _ in cached], lower, step, trips)
+    def entry(at: Builder, induction: SSAValue) -> SSAValue:
+        offset = at.insert(arith.SubiOp(induction, lower)).result
+        if step == 1:
+            return offset
+        return at.insert(arith.DivUIOp(offset, index_constant(at, step))).result
+
+    stacks = _add_stacks(loop, [value for value, _ in cached], entry, capacity)
     for (_, placeholder), stack in zip(cached, stacks):
         placeholder.replace_all_uses_with(stack)
         Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
 
-    start, stop, one = (index_constant(outer, v) for v in (0, trips, 1))
-    reverse = scf.ForOp(start, stop, one, [*seeds, *accumulators], reverse_body)
+    start, one = index_constant(outer, 0), index_constant(outer, 1)
+    reverse = scf.ForOp(start, trips, one, [*seeds, *accumulators], reverse_body)
     reverse.location = loop.location
     walk.block.add_op(reverse)
     return list(reverse.results)
 
 
 def _add_stacks(
-    loop: scf.ForOp, values: list[SSAValue], lower: int, step: int, trips: int
+    loop: scf.ForOp,
+    values: list[SSAValue],
+    entry: Callable[[Builder, SSAValue], SSAValue],
+    capacity: int,
 ) -> list[SSAValue]:
-    """Give `loop` one stack per value of its body in `values` (block
-    arguments included), pushed every iteration; returns the filled stacks."""
+    """Give `loop` one stack of `capacity` entries per value of its body in
+    `values` (block arguments included), written every iteration at
+    `entry(builder, induction variable)`; returns the filled stacks."""
     if not values:
         return []
     body = loop.body.block
     before = Builder(InsertPoint.before(loop))
-    empties = [before.insert(tensor.EmptyOp([], stack_type(v.type, max(trips, 1)))).tensor for v in values]
+    empties = [before.insert(tensor.EmptyOp([], stack_type(v.type, capacity))).tensor for v in values]
     stack_arguments = [body.insert_arg(e.type, len(body.args)) for e in empties]
     terminator = body.last_op
     assert isinstance(terminator, scf.YieldOp)
     at = Builder(InsertPoint.before(terminator))
-    position = body.args[0]
-    if lower != 0:
-        position = at.insert(arith.SubiOp(position, index_constant(at, lower))).result
-    if step != 1:
-        position = at.insert(arith.DivUIOp(position, index_constant(at, step))).result
+    position = entry(at, body.args[0])
     pushed = [push(at, stack, value, position) for stack, value in zip(stack_arguments, values)]
-    new_terminator = scf.YieldOp(*terminator.operands, *pushed)
-    Rewriter.replace_op(terminator, new_terminator)
-    region = loop.detach_region(loop.body)
+    Rewriter.replace_op(terminator, scf.YieldOp(*terminator.operands, *pushed))
+    region = loop.body
+    loop.detach_region(region)
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, *empties], region)
     new_loop.location = loop.location
     for name, attribute in loop.attributes.items():
         new_loop.attributes[name] = attribute
     count = len(loop.results)
     Rewriter.replace_op(loop, new_loop, list(new_loop.results[:count]))
-    mark_cache(
-        new_loop,
-        sum(entry_bytes(v.type) for v in values) * max(trips, 1),
-        len(values),
-    )
+    mark_cache(new_loop, sum(entry_bytes(v.type) for v in values) * capacity, len(values))
     return list(new_loop.results[count:])
 
 
@@ -358,6 +365,66 @@ def _checkpointed(
     captured: list[SSAValue],
     seeds: list[SSAValue],
     accumulators: list[SSAValue],
+    lower: int,
+    step: int,
+    trips: int,
     every: int,
 ) -> list[SSAValue]:
-    raise error_at(DifferentiationError, loop, "checkpointing is not implemented")
+    """The forward loop saves its state every `every` iterations; the reverse
+    runs over the segments backwards, recomputing each with a caching copy of
+    the loop started from its saved state, then reversing that copy."""
+    from gradir.autodiff_pass.reverse_mode import ReverseWalk
+
+    segments = -(-trips // every)
+    segment_loop = loop.clone()  # the forward loop before it saves states
+
+    body = Block(arg_types=[IndexType(), *[v.type for v in (*seeds, *accumulators)]])
+    b = Builder(InsertPoint.at_end(body))
+    outer = Builder(InsertPoint.at_end(walk.block))
+    segment = b.insert(arith.SubiOp(index_constant(b, segments - 1), body.args[0])).result
+    first = b.insert(arith.MuliOp(segment, index_constant(b, every))).result
+    left = b.insert(arith.SubiOp(index_constant(b, trips), first)).result
+    count = b.insert(arith.MinUIOp(left, index_constant(b, every))).result
+    segment_lower = b.insert(arith.MuliOp(first, index_constant(b, step))).result
+    segment_lower = b.insert(arith.AddiOp(segment_lower, index_constant(b, lower))).result
+    span = b.insert(arith.MuliOp(count, index_constant(b, step))).result
+    segment_upper = b.insert(arith.AddiOp(segment_lower, span)).result
+
+    # Saved states: every iteration argument, written at the first iteration
+    # of each segment (the others write a scratch entry at the end).
+    placeholders = [
+        outer.insert(tensor.EmptyOp([], stack_type(a.type, segments + 1))).tensor
+        for a in loop.body.block.args[1:]
+    ]
+    state = [read(b, p, a.type, segment) for p, a in zip(placeholders, loop.body.block.args[1:])]
+    segment_loop.operands = [segment_lower, segment_upper, segment_loop.step, *state]
+    body.add_op(segment_loop)
+
+    inner = ReverseWalk(walk.functions, walk.activity, body)
+    gradients = _cached(
+        inner, segment_loop, positions, captured, body.args[1 : 1 + len(seeds)],
+        body.args[1 + len(seeds) :], segment_lower, step, count, every,
+    )  # fmt: skip
+    body.add_op(scf.YieldOp(*gradients))
+
+    def saved_entry(at: Builder, induction: SSAValue) -> SSAValue:
+        offset = at.insert(arith.SubiOp(induction, index_constant(at, lower))).result
+        if step != 1:
+            offset = at.insert(arith.DivUIOp(offset, index_constant(at, step))).result
+        quotient = at.insert(arith.DivUIOp(offset, index_constant(at, every))).result
+        remainder = at.insert(arith.RemUIOp(offset, index_constant(at, every))).result
+        zero = index_constant(at, 0)
+        starts = at.insert(arith.CmpiOp(remainder, zero, "eq")).result
+        scratch = index_constant(at, segments)
+        return at.insert(arith.SelectOp(starts, quotient, scratch)).result
+
+    stacks = _add_stacks(loop, list(loop.body.block.args[1:]), saved_entry, segments + 1)
+    for placeholder, stack in zip(placeholders, stacks):
+        placeholder.replace_all_uses_with(stack)
+        Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
+
+    start, stop, one = (index_constant(outer, v) for v in (0, segments, 1))
+    reverse = scf.ForOp(start, stop, one, [*seeds, *accumulators], body)
+    reverse.location = segment_loop.location
+    walk.block.add_op(reverse)
+    return list(reverse.results)

@@ -19,8 +19,14 @@ from gradir.gpu_backend.mlir_bridge import walk_ops
 
 
 def yield_loop_states_in_place(module: ir.Module) -> None:
-    """Make each tensor yielded by an `scf.for` land in its iteration argument."""
+    """Make each tensor yielded by an `scf.for` land in its iteration argument,
+    each loop starting from its own `tensor.empty` (CSE merges identical ones,
+    and two loops forced to update one buffer in place would conflict)."""
     for loop in walk_ops(module, {"scf.for"}):
+        for position, initial in enumerate(list(loop.operands)[3:], start=3):
+            owner = initial.owner if isinstance(initial, ir.OpResult) else None
+            if owner is not None and owner.name == "tensor.empty":
+                loop.operands[position] = owner.clone(ir.InsertionPoint(loop)).results[0]
         body = loop.regions[0].blocks[0]
         terminator = list(body.operations)[-1]
         iteration_arguments = list(body.arguments)[1:]
@@ -29,6 +35,9 @@ def yield_loop_states_in_place(module: ir.Module) -> None:
         ):
             if not isinstance(value.type, ir.RankedTensorType) or value == argument:
                 continue
+            producer = value.owner if isinstance(value, ir.OpResult) else None
+            if producer is not None and producer.name == "scf.for":
+                continue  # an inner loop updating this state: already in place
             with ir.InsertionPoint(terminator), terminator.location:
                 stored = bufferization.MaterializeInDestinationOp(value.type, value, argument)
             terminator.operands[position] = stored.result

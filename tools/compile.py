@@ -24,8 +24,9 @@ def available_passes() -> dict:
     return get_all_passes() | gradir_passes()
 
 
-def lower_to_linalg(source, ctx: Context | None = None) -> ModuleOp:
-    """Parse/clone `source`, verify it, and run the `linalg` pipeline's passes on it."""
+def lower_to_linalg(source, ctx: Context | None = None, checkpoint_every: int = 0) -> ModuleOp:
+    """Parse/clone `source`, verify it, and run the `linalg` pipeline's passes on
+    it (`checkpoint_every`: the `autodiff-reverse` option, for loops)."""
     ctx = ctx or make_context()
     module = load_module(source, ctx)
     verify_module(module)
@@ -35,19 +36,24 @@ def lower_to_linalg(source, ctx: Context | None = None) -> ModuleOp:
         if previous is not None:
             verify_module(module, f"after pass '{previous.name}'")
 
-    run_xdsl_passes(ctx, module, LINALG_PASSES, available_passes(), verify_after)
+    options = {"autodiff-reverse": {"checkpoint_every": checkpoint_every}}
+    run_xdsl_passes(ctx, module, LINALG_PASSES, available_passes(), verify_after, options)
     return module
 
 
-def compile(source, target: str = "cpu", **options):
+def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
     """Compile an autodiff program for `target` ("cpu" or "cuda").
+
+    `checkpoint_every=k` makes reverse-mode `scf.for` loops save their state
+    every k iterations and recompute in between instead of caching every
+    iteration (see `autodiff-reverse{checkpoint-every=k}`).
 
     `cpu` returns a `CpuExecutable` (`.call(name, *arrays)`, `exe.name(*arrays)`);
     `cuda` returns a `CudaProgram` (`.ptx`, `.host_module`, `.launch_configs`,
     `.call`, which needs a CUDA driver)."""
     if target not in TARGETS:
         raise PipelineError(f"unknown target '{target}' (valid targets: {', '.join(TARGETS)})")
-    module = lower_to_linalg(source)
+    module = lower_to_linalg(source, checkpoint_every=checkpoint_every)
     if target == "cpu":
         from gradir.gpu_backend.cpu_runtime import CpuExecutable
 

@@ -158,7 +158,12 @@ class GradChecker:
     """Compiles the f64-promoted program once, with vjp/jvp wrappers for each
     `(function, wrt)` to check, so many functions share one compilation."""
 
-    def __init__(self, source, functions: Sequence[tuple[str, Sequence[int] | None]]):
+    def __init__(
+        self,
+        source,
+        functions: Sequence[tuple[str, Sequence[int] | None]],
+        checkpoint_every: int = 0,
+    ):
         from gradir.tools.compile import compile as compile_module
 
         module = promote_to_f64(load_module(source))
@@ -186,7 +191,9 @@ class GradChecker:
             wrappers.append(_wrapper_functions(callee, wrt))
         text = str(module)
         text = text[: text.rstrip().rfind("}")] + "".join(wrappers) + "}\n"
-        self.executable = compile_module(load_module(text, make_context()), target="cpu")
+        self.executable = compile_module(
+            load_module(text, make_context()), target="cpu", checkpoint_every=checkpoint_every
+        )
 
     def check(
         self,
@@ -282,10 +289,12 @@ def gradcheck(
     rtol: float = DEFAULT_RTOL,
     seed: int = 0,
     modes: Sequence[str] = ("vjp", "jvp"),
+    checkpoint_every: int = 0,
 ) -> GradcheckResult:
     """Check reverse mode (`vjp`) and forward mode (`jvp`) of `function` against
-    central finite differences in float64; see `GradcheckResult.report()`."""
-    checker = GradChecker(source, [(function, wrt)])
+    central finite differences in float64; see `GradcheckResult.report()`.
+    `checkpoint_every` is passed to `autodiff-reverse` (loops)."""
+    checker = GradChecker(source, [(function, wrt)], checkpoint_every)
     return checker.check(
         function, inputs, eps=eps, atol=atol, rtol=rtol, seed=seed, modes=modes
     )

@@ -95,11 +95,13 @@ def run_xdsl_passes(
     pass_names: tuple[str, ...],
     available: dict,
     callback=None,
+    options: dict[str, dict] | None = None,
 ) -> None:
-    """Run xDSL passes by name on `module` (in place)."""
+    """Run xDSL passes by name on `module` (in place); `options[name]` are the
+    keyword arguments of pass `name`."""
     passes: list[ModulePass] = []
     for name in pass_names:
         if name not in available:
             raise PipelineError(f"unknown pass '{name}'")
-        passes.append(available[name]()())
+        passes.append(available[name]()(**(options or {}).get(name, {})))
     PassPipeline(tuple(passes), callback).apply(ctx, module)
