@@ -1,0 +1,39 @@
+// What reverse mode cannot do with loops is a one-line error at the loop.
+// RUN: autodiff-opt %s -p autodiff-reverse --split-input-file --verify-diagnostics | filecheck %s
+
+// Bounds unknown at compile time: the cache needs one entry per iteration.
+func.func @f(%x: tensor<3xf32>, %n: index) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:3: error: reverse-mode differentiation of 'scf.for' needs constant bounds and step (its cache has one entry per iteration)
+  %y = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
+    %a = autodiff.tanh %acc : tensor<3xf32>
+    scf.yield %a : tensor<3xf32>
+  }
+  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @g(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
+  %g = autodiff.grad @f(%x, %n) : (tensor<3xf32>, index) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+
+// -----
+
+// An op without a rule inside a loop body is located at that op.
+func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %y = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
+    // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:5: error: differentiation of 'test.op' is not supported
+    %a = "test.op"(%acc) : (tensor<3xf32>) -> tensor<3xf32>
+    scf.yield %a : tensor<3xf32>
+  }
+  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @g(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %g = autodiff.grad @f(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}

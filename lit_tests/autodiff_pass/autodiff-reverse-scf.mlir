@@ -1,0 +1,95 @@
+// Reverse mode through scf.for and scf.if.
+// RUN: autodiff-opt %s --split-input-file -p autodiff-reverse | filecheck %s
+// RUN: autodiff-opt %s --split-input-file -p 'autodiff-reverse{checkpoint-every=2}' | filecheck %s --check-prefix=CKPT
+
+// A loop: the forward loop pushes the state (read by mul's gradient) and tanh's
+// result (read by tanh's gradient) onto stacks; the reverse loop runs the
+// iterations backwards reading them, carries the state's gradient and sums the
+// loop-invariant weight's gradient in an iteration argument.
+func.func @loop(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %y = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
+    %a = autodiff.mul %acc, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %t = autodiff.tanh %a : tensor<3xf32>
+    scf.yield %t : tensor<3xf32>
+  }
+  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @dloop(%x: tensor<3xf32>, %w: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %g:2 = autodiff.grad @loop(%x, %w) : (tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  return %g#0, %g#1 : tensor<3xf32>, tensor<3xf32>
+}
+// CHECK-LABEL: func.func @loop_vjp_0_1(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<3xf32>, %[[W:[^:]*]]: tensor<3xf32>, %[[CT:[^:]*]]: tensor<f32>)
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK:         %[[Y:[^,]*]], %[[STATES:[^,]*]], %[[TANHS:[^ ]*]] = scf.for %[[I:[^ ]*]] = %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[X]], %[[S1:[^ ]*]] = %[[EMPTY]], %[[S2:[^ ]*]] = %[[EMPTY]]) -> (tensor<3xf32>, tensor<4x3xf32>, tensor<4x3xf32>)
+// CHECK:           %[[A:.*]] = autodiff.mul %[[ACC]], %[[W]]
+// CHECK:           %[[T:.*]] = autodiff.tanh %[[A]]
+// CHECK:           %[[P1:.*]] = tensor.insert_slice %[[ACC]] into %[[S1]][%{{.*}}, 0] [1, 3] [1, 1]
+// CHECK:           %[[P2:.*]] = tensor.insert_slice %[[T]] into %[[S2]][%{{.*}}, 0] [1, 3] [1, 1]
+// CHECK:           scf.yield %[[T]], %[[P1]], %[[P2]]
+// CHECK:         } {autodiff.cache = {bytes = 96 : i64, values = 2 : i64}}
+// CHECK:         %[[SEED:.*]] = autodiff.grad_of "autodiff.sum"(%[[CT]])
+// CHECK:         %[[ZERO:.*]] = autodiff.autograd_zero : tensor<3xf32>
+// CHECK:         %[[GX:[^,]*]], %[[GW:[^ ]*]] = scf.for %[[J:[^ ]*]] = %{{.*}} iter_args(%[[G:[^ ]*]] = %[[SEED]], %[[GACC:[^ ]*]] = %[[ZERO]])
+// CHECK:           %[[K:.*]] = arith.subi %{{.*}}, %[[J]] : index
+// CHECK-DAG:       %[[STATE:.*]] = tensor.extract_slice %[[STATES]][%[[K]], 0] [1, 3] [1, 1]
+// CHECK-DAG:       %[[TANH:.*]] = tensor.extract_slice %[[TANHS]][%[[K]], 0] [1, 3] [1, 1]
+// CHECK:           autodiff.grad_of "autodiff.tanh"(%[[G]])
+// CHECK:             autodiff.mul %[[TANH]], %[[TANH]]
+// CHECK:           %[[GSTATE:[^,]*]], %[[GWI:[^ ]*]] = autodiff.grad_of "autodiff.mul"
+// CHECK:             autodiff.mul %{{.*}}, %[[W]]
+// CHECK:             autodiff.mul %{{.*}}, %[[STATE]]
+// CHECK:           %[[SUM:.*]] = autodiff.autograd_add %[[GACC]], %[[GWI]]
+// CHECK:           scf.yield %[[GSTATE]], %[[SUM]]
+// CHECK:         func.return %{{.*}}, %[[GX]], %[[GW]]
+
+// With checkpoint-every=2 the forward loop saves only its state, at the first
+// iteration of each segment (3 entries: 2 segments and a scratch entry), and
+// the reverse loop over segments recomputes each with a caching copy.
+// CKPT-LABEL: func.func @loop_vjp_0_1(
+// CKPT:         scf.for
+// CKPT:           arith.remui
+// CKPT:           arith.select
+// CKPT:           tensor.insert_slice %{{.*}} into %{{.*}} [1, 3] [1, 1] : tensor<3xf32> into tensor<3x3xf32>
+// CKPT:         } {autodiff.cache = {bytes = 36 : i64, values = 1 : i64}}
+// CKPT:         scf.for
+// CKPT:           tensor.extract_slice %{{.*}} : tensor<3x3xf32> to tensor<3xf32>
+// CKPT:           scf.for
+// CKPT:           } {autodiff.cache = {bytes = 48 : i64, values = 2 : i64}}
+// CKPT:           scf.for
+
+// -----
+
+// A branch: the reverse is an scf.if on the same condition; the taken branch
+// recomputes its forward values and reverses them, the other passes the
+// gradient through.
+func.func @branch(%x: tensor<3xf32>, %c: i1) -> tensor<f32> {
+  %y = scf.if %c -> (tensor<3xf32>) {
+    %e = autodiff.exp %x : tensor<3xf32>
+    scf.yield %e : tensor<3xf32>
+  } else {
+    scf.yield %x : tensor<3xf32>
+  }
+  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @dbranch(%x: tensor<3xf32>, %c: i1) -> tensor<3xf32> {
+  %g = autodiff.grad @branch(%x, %c) {wrt = array<i64: 0>} : (tensor<3xf32>, i1) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+// CHECK-LABEL: func.func @branch_vjp_0(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<3xf32>, %[[C:[^:]*]]: i1, %[[CT:[^:]*]]: tensor<f32>)
+// CHECK:         %[[SEED:.*]] = autodiff.grad_of "autodiff.sum"(%[[CT]])
+// CHECK:         %[[G:.*]] = scf.if %[[C]] -> (tensor<3xf32>) {
+// CHECK:           %[[E:.*]] = autodiff.exp %[[X]]
+// CHECK:           %[[GE:.*]] = autodiff.grad_of "autodiff.exp"(%[[SEED]])
+// CHECK:             autodiff.mul %{{.*}}, %[[E]]
+// CHECK:           scf.yield %[[GE]]
+// CHECK:         } else {
+// CHECK:           scf.yield %[[SEED]]
+// CHECK:         }
+// CHECK:         func.return %{{.*}}, %[[G]]
