@@ -26,10 +26,11 @@ from enum import Enum
 from typing import NoReturn, Union
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, math, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     IntegerType,
     TensorType,
 )
@@ -41,6 +42,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from gradir.dialects import autodiff
 from gradir.dialects.shape_rules import broadcast_shapes, element_count, reduced_shape
+from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES
 
 
 class FormulaError(Exception):
@@ -272,6 +274,37 @@ def _constant_like(value: float) -> Function:
     return Function((LIKE,), lambda e, like: e.constant(like.type, value))
 
 
+def is_scalar(value: object) -> bool:
+    """A float scalar SSA value (an element inside a `linalg.generic` body)."""
+    return isinstance(value, SSAValue | Zero) and isinstance(value.type, FLOAT_ELEMENT_TYPES)
+
+
+SCALAR_OPS: dict[str, Callable[..., Operation]] = {
+    "neg": arith.NegfOp, "exp": math.ExpOp, "log": math.LogOp, "sqrt": math.SqrtOp,
+    "rsqrt": math.RsqrtOp, "sin": math.SinOp, "cos": math.CosOp, "tanh": math.TanhOp,
+    "abs": math.AbsFOp, "add": arith.AddfOp, "sub": arith.SubfOp, "mul": arith.MulfOp,
+    "div": arith.DivfOp, "pow": math.PowFOp, "maximum": arith.MaximumfOp,
+    "minimum": arith.MinimumfOp,
+}  # fmt: skip
+"""The arith/math op a function is on float scalars."""
+
+COMPARISONS = {"gt": "ogt", "ge": "oge", "lt": "olt", "le": "ole", "eq": "oeq", "ne": "une"}
+
+
+def _cast(e: Emitter, x: SSAValue, like: Tensor) -> Value:
+    """`x` converted (`arith.extf`/`arith.truncf`) to the element type of `like`."""
+    source = x.type.element_type if isinstance(x.type, TensorType) else x.type
+    target_element = like.type.element_type if isinstance(like.type, TensorType) else like.type
+    if source == target_element:
+        return x
+    if isinstance(x.type, TensorType):
+        target: Attribute = TensorType(target_element, x.type.get_shape())
+    else:
+        target = target_element
+    widen = source.bitwidth < target_element.bitwidth  # type: ignore[union-attr]
+    return e.insert(arith.ExtFOp(x, target) if widen else arith.TruncFOp(x, target))
+
+
 FUNCTIONS: dict[str, Function] = {
     "neg": _op(autodiff.NegOp), "exp": _op(autodiff.ExpOp), "log": _op(autodiff.LogOp),
     "sqrt": _op(autodiff.SqrtOp), "rsqrt": _op(autodiff.RsqrtOp), "sin": _op(autodiff.SinOp),
@@ -304,6 +337,7 @@ FUNCTIONS: dict[str, Function] = {
     ),
     "gt": _compare("ogt"), "ge": _compare("oge"), "lt": _compare("olt"),
     "le": _compare("ole"), "eq": _compare("oeq"), "ne": _compare("une"),
+    "cast": Function((X, LIKE), _cast),
     "zeros_like": _constant_like(0.0),
     "ones_like": _constant_like(1.0),
     "full_like": Function(
@@ -455,18 +489,23 @@ class Emitter:
         return self.builder.insert(op).results[0]
 
     def constant(self, type_: Attribute, value: float) -> SSAValue:
-        """A splat `arith.constant` of tensor type `type_`."""
-        if not isinstance(type_, TensorType):
-            raise FormulaError(f"a constant needs a tensor type, got {type_}")
+        """A splat `arith.constant` of tensor type `type_`, or a scalar one."""
         key = (type_, float(value))
         if key not in self._constants:
-            attr = DenseIntOrFPElementsAttr.from_list(type_, [float(value)])
-            self._constants[key] = self.insert(arith.ConstantOp(attr))
+            if isinstance(type_, TensorType):
+                attr = DenseIntOrFPElementsAttr.from_list(type_, [float(value)])
+                self._constants[key] = self.insert(arith.ConstantOp(attr))
+            elif isinstance(type_, FLOAT_ELEMENT_TYPES):
+                self._constants[key] = self.insert(arith.ConstantOp(FloatAttr(float(value), type_)))
+            else:
+                raise FormulaError(f"a constant needs a tensor or float type, got {type_}")
         return self._constants[key]
 
     def compare(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         """An i1 mask `lhs <predicate> rhs` (broadcasting): one `linalg.generic`
         around `arith.cmpf`, since xDSL 0.74's `arith.cmpf` only verifies on scalars."""
+        if is_scalar(lhs) and is_scalar(rhs):
+            return self.insert(arith.CmpfOp(lhs, rhs, predicate))
         lhs_shape, rhs_shape = _shape(lhs), _shape(rhs)
         shape = broadcast_shapes(lhs_shape, rhs_shape)
         if shape is None:
@@ -517,7 +556,36 @@ class Emitter:
         if decided is not None:
             return decided
         self._type_numbers(function, arguments)
-        return function.emit(self, *(arguments[param.name] for param in function.params))
+        values = [arguments[param.name] for param in function.params]
+        if any(is_scalar(v) for v in values if isinstance(v, SSAValue)):
+            return self._emit_scalar(call.function, values)
+        return function.emit(self, *values)
+
+    def _emit_scalar(self, name: str, values: list[Value]) -> Value:
+        """`name` on float scalars (inside a `linalg.generic` body): arith/math ops."""
+        if name in SCALAR_OPS:
+            return self.insert(SCALAR_OPS[name](*values))
+        if name in ("reshape", "broadcast_to", "sum_to_size"):
+            return values[0]
+        if name in ("zeros_like", "ones_like"):
+            return self.constant(values[0].type, 0.0 if name == "zeros_like" else 1.0)  # type: ignore[union-attr]
+        if name == "full_like":
+            return self.constant(values[0].type, values[1])  # type: ignore[arg-type, union-attr]
+        if name in COMPARISONS:
+            return self.compare(COMPARISONS[name], values[0], values[1])  # type: ignore[arg-type]
+        if name == "select":
+            return self.insert(arith.SelectOp(*values))
+        if name == "sigmoid":
+            x = values[0]
+            one = self.constant(x.type, 1.0)  # type: ignore[union-attr]
+            exp = self.insert(math.ExpOp(self.insert(arith.NegfOp(x))))
+            return self.insert(arith.DivfOp(one, self.insert(arith.AddfOp(one, exp))))
+        if name == "relu":
+            x = values[0]
+            return self.insert(arith.MaximumfOp(x, self.constant(x.type, 0.0)))  # type: ignore[union-attr]
+        if name == "cast":
+            return _cast(self, values[0], values[1])  # type: ignore[arg-type]
+        raise FormulaError(f"'{name}' has no scalar form (it needs tensors)")
 
     def _pass_zeros(
         self, name: str, function: Function, arguments: dict[str, Value]
@@ -543,7 +611,7 @@ class Emitter:
                 return x
             if function.zeros == "add" or not isinstance(y, SSAValue):
                 return y
-            return self.insert(autodiff.NegOp(y))
+            return self.insert(arith.NegfOp(y) if is_scalar(y) else autodiff.NegOp(y))
         return Zero()
 
     def _type_numbers(self, function: Function, arguments: dict[str, Value]) -> None:

@@ -23,6 +23,7 @@ from typing import NoReturn
 
 import yaml
 from xdsl.builder import Builder
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import IRDLOperation, OpDef
@@ -256,7 +257,15 @@ class FormulaForward:
 # Loading the rule file
 # ----------------------------------------------------------------------------
 
-_OPS = {op_class.name: op_class for op_class in FORWARD_OPS}
+_STANDARD_OPS = (
+    arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.NegfOp, arith.MaximumfOp,
+    arith.MinimumfOp, arith.SelectOp, arith.ExtFOp, arith.TruncFOp,
+    math.ExpOp, math.LogOp, math.Log1pOp, math.SqrtOp, math.RsqrtOp, math.SinOp, math.CosOp,
+    math.TanhOp, math.ErfOp, math.PowFOp, math.AbsFOp,
+)  # fmt: skip
+"""Ops of other dialects whose rules are entries of the rule file (full names)."""
+
+_OPS = {op_class.name: op_class for op_class in (*FORWARD_OPS, *_STANDARD_OPS)}
 _SIGNATURE = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*\(([^()]*)\)\s*$")
 
 
