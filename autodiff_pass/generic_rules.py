@@ -186,8 +186,8 @@ def generic_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
     candidates = list(range(len(inputs))) + ([] if reduction else [len(inputs) + j for j in range(len(outputs))])
     for k in candidates:
         operand = op.operands[k]
-        if not carries_derivative(operand):
-            continue
+        if not carries_derivative(operand) or not op.body.block.args[k].uses:
+            continue  # not a float, or the body never reads it
         positions = _projected_permutation(maps[k])
         if positions is None:
             _fail(op, f"operand #{k} has an indexing map that is not a projected permutation")

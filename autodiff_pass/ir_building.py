@@ -12,8 +12,8 @@ import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from xdsl.dialects.builtin import StringAttr
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
@@ -50,12 +50,24 @@ def erase_dead_code(block: Block) -> None:
     definition, so by the time an op is reached all its users were decided.
     (xDSL's `region_dce` reaches the same result by iterating to a fixed point.)"""
     for op in reversed(list(block.ops)):
-        if is_trivially_dead(op):
+        if is_trivially_dead(op) or _is_unused_tensor_linalg_op(op):
             Rewriter.erase_op(op)
             continue
         for region in op.regions:
             for nested in region.blocks:
                 erase_dead_code(nested)
+
+
+def _is_unused_tensor_linalg_op(op: Operation) -> bool:
+    """A linalg op on tensors only (destination-passing style: no effect but its
+    results) whose results nobody reads. xDSL cannot tell: `linalg.yield`
+    declares no effects, so every generic looks effectful."""
+    return (
+        op.name.startswith("linalg.")
+        and bool(op.results)
+        and all(not result.uses for result in op.results)
+        and all(isinstance(value.type, TensorType) for value in (*op.operands, *op.results))
+    )
 
 
 @contextmanager

@@ -1,0 +1,78 @@
+// Standard ops reverse mode cannot differentiate: one located line each.
+// RUN: autodiff-opt %s -p autodiff-reverse --split-input-file --verify-diagnostics | filecheck %s
+
+#rows = affine_map<(i, j) -> (i, j)>
+#all = affine_map<(i, j) -> ()>
+// A reduction whose combiner is not an addition.
+func.func @product(%x: tensor<3x4xf32>, %init: tensor<f32>) -> tensor<f32> {
+  // CHECK: standard-rules-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'linalg.generic': a reduction must yield arith.addf(expression, accumulator) (use linalg.reduce for max/min)
+  %r = linalg.generic {indexing_maps = [#rows, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%x : tensor<3x4xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%u: f32, %acc: f32):
+    %n = arith.mulf %u, %acc : f32
+    linalg.yield %n : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func @g(%x: tensor<3x4xf32>, %init: tensor<f32>) -> tensor<3x4xf32> {
+  %d = autodiff.grad @product(%x, %init) {wrt = array<i64: 0>} : (tensor<3x4xf32>, tensor<f32>) -> tensor<3x4xf32>
+  return %d : tensor<3x4xf32>
+}
+
+// -----
+
+#rows = affine_map<(i, j) -> (i, j)>
+// An op without a rule inside the body.
+func.func @atan(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %e = tensor.empty() : tensor<3x4xf32>
+  // CHECK: standard-rules-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'linalg.generic': its body's 'math.atan' has no derivative rule
+  %r = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<3x4xf32>) outs(%e : tensor<3x4xf32>) {
+  ^bb0(%u: f32, %o: f32):
+    %a = math.atan %u : f32
+    linalg.yield %a : f32
+  } -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
+func.func @g(%x: tensor<3x4xf32>, %ct: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %r, %d = autodiff.vjp @atan(%x, %ct) : (tensor<3x4xf32>, tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>)
+  return %d : tensor<3x4xf32>
+}
+
+// -----
+
+#diag = affine_map<(i) -> (i, i)>
+#vec = affine_map<(i) -> (i)>
+// An operand read through a map that is not a projected permutation (the diagonal).
+func.func @diagonal(%x: tensor<4x4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  // CHECK: standard-rules-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'linalg.generic': operand #0 has an indexing map that is not a projected permutation
+  %r = linalg.generic {indexing_maps = [#diag, #vec], iterator_types = ["parallel"]}
+      ins(%x : tensor<4x4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%u: f32, %o: f32):
+    %s = math.sin %u : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func @g(%x: tensor<4x4xf32>, %ct: tensor<4xf32>) -> tensor<4x4xf32> {
+  %r, %d = autodiff.vjp @diagonal(%x, %ct) : (tensor<4x4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4x4xf32>)
+  return %d : tensor<4x4xf32>
+}
+
+// -----
+
+// A linalg.reduce whose combiner is a product.
+func.func @reduce_product(%x: tensor<3x4xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: standard-rules-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'linalg.reduce' needs a body combining element and accumulator with one arith.addf, arith.maximumf or arith.minimumf
+  %r = linalg.reduce ins(%x : tensor<3x4xf32>) outs(%init : tensor<4xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %p = arith.mulf %in, %acc : f32
+      linalg.yield %p : f32
+    }
+  return %r : tensor<4xf32>
+}
+func.func @g(%x: tensor<3x4xf32>, %init: tensor<4xf32>, %ct: tensor<4xf32>) -> tensor<3x4xf32> {
+  %r, %d = autodiff.vjp @reduce_product(%x, %init, %ct) {wrt = array<i64: 0>} : (tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<3x4xf32>)
+  return %d : tensor<3x4xf32>
+}
