@@ -43,10 +43,18 @@ I1 = IntegerType(1)
 # ----------------------------------------------------------------------------
 
 
-def test_rule_file_covers_every_forward_op():
+def test_rule_file_covers_every_forward_op_and_the_standard_ops():
     rules = registry.load_rules()
-    assert set(rules) == {op_class.name for op_class in ad.FORWARD_OPS}
+    autodiff_rules = {name for name in rules if name.startswith("autodiff.")}
+    assert autodiff_rules == {op_class.name for op_class in ad.FORWARD_OPS}
+    assert set(rules) - autodiff_rules == {op_class.name for op_class in registry._STANDARD_OPS}
     assert all(rule.reverse is not None and rule.forward is not None for rule in rules.values())
+
+
+def test_builtin_python_rules_are_loaded():
+    for name in ("linalg.generic", "linalg.matmul", "linalg.reduce", "tensor.extract_slice"):
+        rule = registry.get_rule(name)
+        assert rule is not None and rule.reverse is not None and rule.forward is not None
 
 
 INVALID = sorted((FIXTURES / "invalid").glob("*.yaml"))
