@@ -185,10 +185,71 @@ def dims_of(expr: ir.AffineExpr) -> set[int]:
     return set()
 
 
+def through_views(value: ir.Value, indices: list[ir.Value]) -> tuple[ir.Value, list[ir.Value]]:
+    """The buffer under a chain of `memref.subview`s of `value`, and the indices
+    there of element `indices` of `value`. Kernels then take the whole buffer (a
+    plain static memref, as the bare-pointer convention needs) and the offsets
+    (host integers, such as a loop's slice position) as scalar arguments."""
+    while not isinstance(value.owner, ir.Block) and value.owner.name == "memref.subview":
+        view = value.owner
+        source = view.operands[0]
+        offsets = _view_parameters(view, "static_offsets", "offsets")
+        strides = _view_parameters(view, "static_strides", "strides")
+        sizes = list(ir.DenseI64ArrayAttr(view.attributes["static_sizes"]))
+        kept = _kept_dims(sizes, ir.MemRefType(value.type).shape)
+        source_indices: list[ir.Value] = []
+        position = 0
+        for dim, (offset, stride) in enumerate(zip(offsets, strides)):
+            if dim in kept:
+                scaled = indices[position] if stride == 1 else arith.muli(indices[position], _as_index(stride))
+                source_indices.append(arith.addi(_as_index(offset), scaled) if offset != 0 else scaled)
+                position += 1
+            else:
+                source_indices.append(_as_index(offset))
+        value, indices = source, source_indices
+    return value, indices
+
+
+def _view_parameters(view: ir.Operation, static: str, dynamic: str) -> list:
+    """Static ints, or the dynamic operand where the static entry is the dynamic marker."""
+    values = list(ir.DenseI64ArrayAttr(view.attributes[static]))
+    operands = iter(getattr(view.opview, dynamic))
+    dynamic_marker = ir.ShapedType.get_dynamic_stride_or_offset()
+    return [next(operands) if v == dynamic_marker else v for v in values]
+
+
+def _kept_dims(sizes: list[int], result_shape: list[int]) -> set[int]:
+    """Which source dims a (rank-reducing) subview keeps: matched greedily, dropped dims are 1."""
+    if len(sizes) == len(result_shape):
+        return set(range(len(sizes)))
+    kept, position = set(), 0
+    for dim, size in enumerate(sizes):
+        if position < len(result_shape) and size == result_shape[position] and (
+            len(sizes) - dim > len(result_shape) - position or size != 1
+        ):
+            kept.add(dim)
+            position += 1
+    return kept
+
+
+def _as_index(value) -> ir.Value:
+    return index(value) if isinstance(value, int) else value
+
+
+def load_element(value: ir.Value, indices: list[ir.Value]) -> ir.Value:
+    buffer, indices = through_views(value, indices)
+    return memref.load(buffer, indices)
+
+
+def store_element(element: ir.Value, value: ir.Value, indices: list[ir.Value]) -> None:
+    buffer, indices = through_views(value, indices)
+    memref.store(element, buffer, indices)
+
+
 def load_operand(value: ir.Value, amap: ir.AffineMap, dims: Sequence[ir.Value]) -> ir.Value:
     if not isinstance(value.type, ir.MemRefType):
         return value  # a scalar operand (e.g. the value of linalg.fill)
-    return memref.load(value, apply_map(amap, dims))
+    return load_element(value, apply_map(amap, dims))
 
 
 def loop_nest(
@@ -333,13 +394,13 @@ def _output_initial(nest: Nest, output: int, dims: list[ir.Value]) -> ir.Value:
     if output in nest.initial_values:
         return nest.initial_values[output]
     position = nest.num_inputs + output
-    return memref.load(nest.operands[position], apply_map(nest.maps[position], dims))
+    return load_element(nest.operands[position], apply_map(nest.maps[position], dims))
 
 
 def _store_outputs(nest: Nest, values: Sequence[ir.Value], dims: list[ir.Value]) -> None:
     for output, value in enumerate(values):
         position = nest.num_inputs + output
-        memref.store(value, nest.operands[position], apply_map(nest.maps[position], dims))
+        store_element(value, nest.operands[position], apply_map(nest.maps[position], dims))
 
 
 def map_elementwise(nest: Nest, payload: Payload, policy: TilePolicy) -> None:

@@ -74,6 +74,16 @@ HOST_OPS = VIEW_OPS | {
 }
 """Everything a host function may still hold after `map_to_gpu`: no op reads tensor data."""
 
+HOST_CONTROL_FLOW = {"scf.for", "scf.yield"}
+"""Loops stay on the host (their bodies launch kernels); their bounds are host integers."""
+
+HOST_INDEX_OPS = {
+    "arith.addi", "arith.subi", "arith.muli", "arith.divui", "arith.remui", "arith.divsi",
+    "arith.remsi", "arith.cmpi", "arith.select", "arith.minui", "arith.maxui", "arith.minsi",
+    "arith.maxsi", "arith.index_cast",
+}  # fmt: skip
+"""Integer arithmetic on loop indices (offsets of slices): allowed on the host."""
+
 
 def _functions(module: ir.Module) -> list[ir.Operation]:
     return [
@@ -251,14 +261,15 @@ def _top_level_user(op: ir.Operation, block: ir.Block) -> ir.Operation:
 
 
 def _buffers_to_device(function: ir.Operation) -> None:
-    """memref.alloc -> gpu.alloc, freed with gpu.dealloc right after the last top-level user."""
-    block = function.regions[0].blocks[0]
+    """memref.alloc -> gpu.alloc, freed with gpu.dealloc right after the last user
+    in the alloc's own block (a loop body's buffers live for one iteration)."""
     for op in _walk(function, {"memref.dealloc"}):
         op.erase()  # every buffer gets its gpu.dealloc below
-    # Operations hash by content in these bindings (changing an operand changes the hash):
-    # compare them, never use them as keys.
-    top_level = [op.operation for op in block.operations]
     for alloc in _walk(function, {"memref.alloc"}):
+        block = alloc.block
+        # Operations hash by content in these bindings (changing an operand changes the
+        # hash): compare them, never use them as keys.
+        top_level = [op.operation for op in block.operations]
         buffer_type = alloc.result.type
         if not ir.MemRefType(buffer_type).has_static_shape:
             raise PipelineError(
@@ -270,10 +281,10 @@ def _buffers_to_device(function: ir.Operation) -> None:
         while pending:
             value = pending.pop()
             for use in value.uses:
-                user = _top_level_user(use.owner, block)
-                users.append(user)
-                if user.name in VIEW_OPS:
-                    pending.append(user.result)
+                owner = use.owner.operation
+                users.append(_top_level_user(owner, block))
+                if owner.name in VIEW_OPS:
+                    pending.append(owner.result)
         last = max(users, key=top_level.index)
         with ir.InsertionPoint(alloc), alloc.location:
             device = gpu.AllocOp(buffer_type, None, [], [], []).memref
@@ -284,9 +295,22 @@ def _buffers_to_device(function: ir.Operation) -> None:
 
 
 def _check_host(function: ir.Operation) -> None:
-    block = function.regions[0].blocks[0]
+    _check_host_block(function.regions[0].blocks[0])
+
+
+def _check_host_block(block: ir.Block) -> None:
     for op in block.operations:
-        if op.operation.name not in HOST_OPS:
+        name = op.operation.name
+        if name in HOST_CONTROL_FLOW:
+            for region in op.operation.regions:
+                for nested in region.blocks:
+                    _check_host_block(nested)
+            continue
+        if name in HOST_INDEX_OPS and all(
+            isinstance(r.type, (ir.IndexType, ir.IntegerType)) for r in op.operation.results
+        ):
+            continue
+        if name not in HOST_OPS:
             raise PipelineError(
                 f"gpu-map: '{op.operation.name}' would run on the host; only linalg ops, copies "
                 "and constants can be mapped onto the GPU",
@@ -294,29 +318,37 @@ def _check_host(function: ir.Operation) -> None:
             )
 
 
+def _map_block(block: ir.Block, policy: TilePolicy) -> None:
+    """Launches for the linalg ops and copies of `block` and of the loop bodies in it."""
+    folded = _fold_fills(block)
+    for op in [op.operation for op in block.operations]:
+        if op.name == "memref.copy":
+            with ir.InsertionPoint(op), op.location:
+                _copy(op.operands[0], op.operands[1], policy)
+            op.erase()
+        elif op.name == "linalg.generic":
+            nest = nest_of_generic(op.opview)
+            nest.initial_values = next((i for o, i in folded if o == op), {})
+            with ir.InsertionPoint(op), op.location:
+                map_nest(nest, clone_body(nest), policy)
+            op.erase()
+        elif op.name.startswith("linalg."):
+            raise PipelineError(
+                f"gpu-map: '{op.name}' was not generalised", location_text(op.location)
+            )
+        elif op.name in HOST_CONTROL_FLOW:
+            for region in op.regions:
+                for nested in region.blocks:
+                    _map_block(nested, policy)
+
+
 def map_to_gpu(module: ir.Module, policy: TilePolicy | None = None) -> ir.Module:
     """Stage 2: one `gpu.launch` (two for a split reduction) per op; buffers on the device."""
     policy = policy or TilePolicy()
     with module.context, ir.Location.unknown():
         for function in _functions(module):
-            block = function.regions[0].blocks[0]
             _constants_to_device(module, function, policy)
-            folded = _fold_fills(block)
-            for op in [op.operation for op in block.operations]:
-                if op.name == "memref.copy":
-                    with ir.InsertionPoint(op), op.location:
-                        _copy(op.operands[0], op.operands[1], policy)
-                    op.erase()
-                elif op.name == "linalg.generic":
-                    nest = nest_of_generic(op.opview)
-                    nest.initial_values = next((i for o, i in folded if o == op), {})
-                    with ir.InsertionPoint(op), op.location:
-                        map_nest(nest, clone_body(nest), policy)
-                    op.erase()
-                elif op.name.startswith("linalg."):
-                    raise PipelineError(
-                        f"gpu-map: '{op.name}' was not generalised", location_text(op.location)
-                    )
+            _map_block(function.regions[0].blocks[0], policy)
             _check_host(function)
             _buffers_to_device(function)
         run_pipeline(module, LAUNCH_CLEANUP_PIPELINE, "gpu-map")
