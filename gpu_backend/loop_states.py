@@ -35,9 +35,17 @@ def yield_loop_states_in_place(module: ir.Module) -> None:
         ):
             if not isinstance(value.type, ir.RankedTensorType) or value == argument:
                 continue
-            producer = value.owner if isinstance(value, ir.OpResult) else None
-            if producer is not None and producer.name == "scf.for":
-                continue  # an inner loop updating this state: already in place
+            if _inner_loop_updates(value, argument):
+                continue  # already in place: an inner loop started from this state
             with ir.InsertionPoint(terminator), terminator.location:
                 stored = bufferization.MaterializeInDestinationOp(value.type, value, argument)
             terminator.operands[position] = stored.result
+
+
+def _inner_loop_updates(value: ir.Value, argument: ir.Value) -> bool:
+    """Whether `value` is the result of an inner `scf.for` whose matching
+    initial value is `argument` (the inner loop then updates it in place)."""
+    if not isinstance(value, ir.OpResult) or value.owner.name != "scf.for":
+        return False
+    initial = value.owner.operands[3 + value.result_number]
+    return initial == argument

@@ -126,3 +126,30 @@ func.func @g(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
 def test_non_constant_bounds_are_a_located_error():
     with pytest.raises(DifferentiationError, match=r"<string>:5:3: error: .*needs constant bounds and step"):
         lower_to_linalg(DYNAMIC_BOUNDS)
+
+
+NESTED = """
+func.func @nested(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %y = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
+    %z = scf.for %j = %c0 to %c3 step %c1 iter_args(%in = %acc) -> (tensor<3xf32>) {
+      %a = autodiff.mul %in, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      %t = autodiff.sin %a : tensor<3xf32>
+      scf.yield %t : tensor<3xf32>
+    }
+    %u = autodiff.tanh %z : tensor<3xf32>
+    scf.yield %u : tensor<3xf32>
+  }
+  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+"""
+
+
+def test_nested_loops():
+    """The outer reverse caches the outer state; the inner loop is recomputed
+    from it in each outer reverse iteration and reversed with its own cache."""
+    result = gradir.gradcheck(NESTED, "nested")
+    assert result.ok, result.report()
