@@ -47,6 +47,29 @@ def _truncate_uses(value: ir.Value, boolean_type: ir.Type, insertion: ir.Inserti
     value.replace_all_uses_except(truncated, truncated.owner.operation)
 
 
+def _read_bytes(value: ir.Value, boolean_type: ir.Type, insertion: ir.InsertionPoint, location) -> None:
+    """Let the generics reading `value` (a byte tensor standing for `boolean_type`)
+    take the bytes and truncate each element in their body, so that no i1
+    tensor is materialised; other users get `trunci(value)`."""
+    boolean, byte = ir.IntegerType.get_signless(1), ir.IntegerType.get_signless(8)
+    others = []
+    for use in list(value.uses):
+        user = use.owner
+        if user.name == "linalg.generic" and use.operand_number < _input_count(user):
+            body = user.regions[0].blocks[0]
+            argument = body.arguments[use.operand_number]
+            if argument.type == boolean:
+                argument.set_type(byte)
+                _truncate_uses(argument, boolean, ir.InsertionPoint.at_block_begin(body), user.location)
+        else:
+            others.append((user, use.operand_number))
+    if others:
+        with insertion, location:
+            truncated = arith.trunci(boolean_type, value)
+        for user, position in others:
+            user.operands[position] = truncated
+
+
 def widen_boolean_boundaries(module: ir.Module) -> None:
     """i8 for the i1 tensors of public signatures, constants and layout ops."""
     for function in public_functions(module):
@@ -68,7 +91,7 @@ def _widen_signature(function: ir.Operation) -> None:
         if byte_type is not None:
             boolean_type = argument.type
             argument.set_type(byte_type)
-            _truncate_uses(argument, boolean_type, ir.InsertionPoint.at_block_begin(entry), function.location)
+            _read_bytes(argument, boolean_type, ir.InsertionPoint.at_block_begin(entry), function.location)
     for block in function.regions[0].blocks:
         terminator = block.operations[len(block.operations) - 1]
         if terminator.name != "func.return":
@@ -92,7 +115,7 @@ def _widen_layout_op(op: ir.Operation) -> None:
                 op.operands[index] = arith.extui(operand_bytes, operand)
     boolean_type = result.type
     result.set_type(byte_type)
-    _truncate_uses(result, boolean_type, ir.InsertionPoint.after(op), op.location)
+    _read_bytes(result, boolean_type, ir.InsertionPoint.after(op), op.location)
 
 
 def _widen_constant(constant: ir.Operation) -> None:
@@ -107,9 +130,10 @@ def _widen_constant(constant: ir.Operation) -> None:
         data = (np.array([values[i] for i in range(len(values))]) & 1).astype(np.uint8).reshape(shape)
     with ir.InsertionPoint(constant), constant.location:
         stored = arith.constant(byte_type, ir.DenseElementsAttr.get(data, type=byte_type))
-        replacement = arith.trunci(constant.results[0].type, stored)
-    constant.results[0].replace_all_uses_with(replacement)
+    boolean_type = constant.results[0].type
+    constant.results[0].replace_all_uses_with(stored)
     constant.erase()
+    _read_bytes(stored, boolean_type, ir.InsertionPoint.after(stored.owner), stored.owner.location)
 
 
 def store_boolean_results_as_bytes(module: ir.Module) -> None:

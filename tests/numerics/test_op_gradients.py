@@ -50,15 +50,28 @@ def test_gradcheck_catches_a_wrong_derivative(monkeypatch):
     assert "MISMATCH" in result.report()
 
 
-def test_zero_dim_boolean_argument_is_a_clear_error():
-    """Known limitation of the CPU pipeline: in the derivative of a select with a
-    0-d i1 condition, the condition must be stored in memory, which MLIR 22's
-    memref-to-LLVM lowering cannot do; gradir says so instead of crashing."""
+@pytest.mark.parametrize("condition", [True, False])
+def test_zero_dim_and_broadcast_boolean_conditions(condition):
+    """Booleans are stored as bytes wherever they reach memory: a 0-d i1
+    condition (an argument read by several generics in the derivative) and a
+    broadcast condition whose gradient is reduced once made MLIR 22 abort."""
     source = """
     func.func @f(%c: tensor<i1>, %x: tensor<2xf64>, %y: tensor<f64>) -> tensor<2xf64> {
       %r = autodiff.select %c, %x, %y : (tensor<i1>, tensor<2xf64>, tensor<f64>) -> tensor<2xf64>
       func.return %r : tensor<2xf64>
     }
+    func.func @g(%c: tensor<3x1xi1>, %x: tensor<3x4xf64>, %y: tensor<4xf64>) -> tensor<f64> {
+      %r = autodiff.select %c, %x, %y : (tensor<3x1xi1>, tensor<3x4xf64>, tensor<4xf64>) -> tensor<3x4xf64>
+      %t = autodiff.tanh %r : tensor<3x4xf64>
+      %s = autodiff.sum %t : tensor<3x4xf64> -> tensor<f64>
+      func.return %s : tensor<f64>
+    }
     """
-    with pytest.raises(gradir.PipelineError, match="boolean .i1. tensor would be stored in memory"):
-        gradir.gradcheck(source, "f", wrt=[1, 2])
+    rng = np.random.default_rng(0)
+    checker = GradChecker(source, [("f", [1, 2]), ("g", [1, 2])])
+    zero_d = [np.array(condition), rng.standard_normal(2), rng.standard_normal(())]
+    result = checker.check("f", zero_d)
+    assert result.ok, result.report()
+    rows = np.array([[condition], [not condition], [True]])
+    result = checker.check("g", [rows, rng.standard_normal((3, 4)), rng.standard_normal(4)])
+    assert result.ok, result.report()
