@@ -1,4 +1,4 @@
-"""Branch-free f32 `exp`, `log` and `tanh` for the CPU pipeline, written in arith ops.
+"""Branch-free f32 `exp`, `log`, `tanh`, `sin` and `cos` for the CPU pipeline, in arith ops.
 
 MLIR 22's Python wheel registers no polynomial-approximation pass, and
 `convert-math-to-llvm` turns `math.exp` into a call of libm's scalar `expf`,
@@ -9,6 +9,12 @@ would run at scalar speed. These rewrites replace each f32 (or vector of f32)
 The formulas are the classic Cephes ones (range reduction + minimax
 polynomial; exp and log within 1 ulp of the true value) and, for tanh, the
 13/6 rational minimax approximation also used by Eigen and XLA (within 6 ulp).
+sin and cos reduce the argument by multiples of pi/2 in f64 (pi/2 in three
+parts, fdlibm's split: the reduced argument is exact to f32 precision for
+|x| < 2^20 pi/2), then evaluate Cephes' f32 minimax polynomials on
+[-pi/4, pi/4]: within 2 ulp for |x| <= 1e6 (tested). Known limit: beyond
+about 1e9 the quarter-turn count overflows and the result is wrong (there is
+no Payne-Hanek reduction); f64 keeps libm.
 Infinities, zeros, NaN and subnormal inputs give the IEEE results. Other
 element types (f64 for gradient checks) keep libm's exact versions.
 """
@@ -44,6 +50,12 @@ _TANH_NUMERATOR = (  # odd powers x^13 ... x^1
 _TANH_DENOMINATOR = (  # even powers x^6 ... x^0
     1.19825839466702e-06, 1.18534705686654e-04, 2.26843463243900e-03, 4.89352518554385e-03,
 )
+_TWO_OVER_PI = 6.36619772367581382433e-01
+_PIO2_1 = 1.57079632673412561417e00  # first 33 bits of pi/2
+_PIO2_2 = 6.07710050630396597660e-11  # next 33 bits
+_PIO2_3 = 2.02226624879595063154e-21  # the rest
+_SIN_POLYNOMIAL = (-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)  # in r^2, times r^3
+_COS_POLYNOMIAL = (2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)  # times r^4
 
 
 class _Emitter:
@@ -70,6 +82,15 @@ class _Emitter:
     def float(self, value: float) -> ir.Value:
         element = ir.F32Type.get()
         return self._constant(self.float_type, ir.FloatAttr.get(element, value))
+
+    @property
+    def double_type(self) -> ir.Type:
+        if isinstance(self.float_type, ir.VectorType):
+            return ir.VectorType.get(self.float_type.shape, ir.F64Type.get())
+        return ir.F64Type.get()
+
+    def double(self, value: float) -> ir.Value:
+        return self._constant(self.double_type, ir.FloatAttr.get(ir.F64Type.get(), value))
 
     def int(self, value: int) -> ir.Value:
         element = ir.IntegerType.get_signless(32)
@@ -168,10 +189,49 @@ def _tanh(emit: _Emitter, x: ir.Value) -> ir.Value:
     return emit.select(tiny, x, result)
 
 
+def _quarter_turns(emit: _Emitter, x: ir.Value) -> tuple[ir.Value, ir.Value]:
+    """(n, r) with x = n pi/2 + r, |r| <= pi/4: n an i32, r in f32 (computed in f64)."""
+    wide = arith.extf(emit.double_type, x)
+    n = math.roundeven(arith.mulf(wide, emit.double(_TWO_OVER_PI)))
+    r = arith.subf(wide, arith.mulf(n, emit.double(_PIO2_1)))
+    r = arith.subf(r, arith.mulf(n, emit.double(_PIO2_2)))
+    r = arith.subf(r, arith.mulf(n, emit.double(_PIO2_3)))
+    return arith.fptosi(emit.int_type, n), arith.truncf(emit.float_type, r)
+
+
+def _sine_of_quarter_turns(emit: _Emitter, n: ir.Value, r: ir.Value) -> ir.Value:
+    """sin(n pi/2 + r): sin r, cos r, -sin r, -cos r by n mod 4."""
+    r2 = emit.mul(r, r)
+    sine = emit.add(r, emit.mul(emit.mul(r2, r), emit.horner(r2, _SIN_POLYNOMIAL)))
+    cosine = emit.add(
+        emit.sub(emit.float(1.0), emit.mul(r2, emit.float(0.5))),
+        emit.mul(emit.mul(r2, r2), emit.horner(r2, _COS_POLYNOMIAL)),
+    )
+    odd = arith.cmpi(arith.CmpIPredicate.ne, arith.andi(n, emit.int(1)), emit.int(0))
+    value = emit.select(odd, cosine, sine)
+    negative = arith.cmpi(arith.CmpIPredicate.ne, arith.andi(n, emit.int(2)), emit.int(0))
+    return emit.select(negative, emit.sub(emit.float(0.0), value), value)
+
+
+def _sin(emit: _Emitter, x: ir.Value) -> ir.Value:
+    """sin(x), and x itself below 2^-12 (exact in f32 there; keeps the sign of -0)."""
+    n, r = _quarter_turns(emit, x)
+    tiny = emit.compare("OLT", math.absf(x), emit.float(2.0**-12))
+    return emit.select(tiny, x, _sine_of_quarter_turns(emit, n, r))
+
+
+def _cos(emit: _Emitter, x: ir.Value) -> ir.Value:
+    """cos(x) = sin(x + pi/2): one more quarter turn."""
+    n, r = _quarter_turns(emit, x)
+    return _sine_of_quarter_turns(emit, arith.addi(n, emit.int(1)), r)
+
+
 _APPROXIMATIONS: dict[str, Callable[[_Emitter, ir.Value], ir.Value]] = {
     "math.exp": _exp,
     "math.log": _log,
     "math.tanh": _tanh,
+    "math.sin": _sin,
+    "math.cos": _cos,
 }
 
 
@@ -182,7 +242,8 @@ def _is_f32(value_type: ir.Type) -> bool:
 
 
 def approximate_math(module: ir.Module) -> int:
-    """Replace every f32 `math.exp`, `math.log` and `math.tanh` in `module`; returns how many."""
+    """Replace every f32 `math.exp`, `math.log`, `math.tanh`, `math.sin` and `math.cos`
+    in `module`; returns how many."""
     targets: list[ir.Operation] = []
 
     def collect(op: ir.Operation) -> ir.WalkResult:

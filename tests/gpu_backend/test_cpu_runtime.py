@@ -126,7 +126,7 @@ def test_bool_condition_tensor():
     np.testing.assert_array_equal(result, np.where(condition, a, b))
 
 
-# --- the f32 approximations of exp, log and tanh -------------------------------------------
+# --- the f32 approximations of exp, log, tanh, sin and cos -------------------------------------------
 
 APPROXIMATED = """
 func.func @f(%x: tensor<NxDT>) -> (tensor<NxDT>, tensor<NxDT>, tensor<NxDT>) {
@@ -192,6 +192,52 @@ def test_approximation_rewrites_only_f32_math():
     text = str(module)
     assert text.count("math.exp") == 1 and "f64" in text and "math.tanh" not in text
     module.operation.verify()
+
+
+TRIGONOMETRIC = """
+func.func @f(%x: tensor<NxDT>) -> (tensor<NxDT>, tensor<NxDT>) {
+  %s = math.sin %x : tensor<NxDT>
+  %c = math.cos %x : tensor<NxDT>
+  return %s, %c : tensor<NxDT>, tensor<NxDT>
+}
+"""
+
+
+def trigonometric_ulp_error(actual: np.ndarray, exact: np.ndarray) -> float:
+    """ulp of the f32 result, with a floor of 2^-26 near zeros (where a relative
+    measure would demand more precision than the f32 argument itself carries)."""
+    spacing = np.maximum(np.spacing(np.abs(exact.astype(np.float32))).astype(np.float64), 2.0**-26)
+    return float(np.max(np.abs(actual.astype(np.float64) - exact) / spacing))
+
+
+def test_f32_sin_cos_are_within_a_few_ulp():
+    rng = np.random.default_rng(0)
+    x = np.concatenate(
+        [
+            np.linspace(-10.0, 10.0, 40001),
+            rng.uniform(-1e4, 1e4, 40000),
+            rng.uniform(-1e6, 1e6, 20000),
+            np.geomspace(1e-30, 1.0, 2000),
+            -np.geomspace(1e-30, 1.0, 2000),
+            np.arange(-200, 200) * (np.pi / 2),  # near the reduction's boundaries and zeros
+        ]
+    ).astype(np.float32)
+    exe = CpuExecutable(TRIGONOMETRIC.replace("N", str(x.size)).replace("DT", "f32"))
+    sin, cos = exe.f(x)
+    exact = x.astype(np.float64)
+    assert trigonometric_ulp_error(sin, np.sin(exact)) <= 2
+    assert trigonometric_ulp_error(cos, np.cos(exact)) <= 2
+
+
+def test_f32_sin_cos_special_values():
+    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45], np.float32)
+    exe = CpuExecutable(TRIGONOMETRIC.replace("N", str(x.size)).replace("DT", "f32"))
+    sin, cos = exe.f(x)
+    np.testing.assert_array_equal(sin[:2], [0.0, -0.0])
+    assert np.signbit(sin[1]) and not np.signbit(sin[0])
+    np.testing.assert_array_equal(cos[:2], [1.0, 1.0])
+    assert np.all(np.isnan(sin[2:5])) and np.all(np.isnan(cos[2:5]))
+    assert sin[5] == np.float32(1e-45) and cos[5] == 1.0
 
 
 # --- contractions, reductions, shapes -----------------------------------------------------
