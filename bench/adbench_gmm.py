@@ -347,7 +347,7 @@ def main_parent(options) -> None:
         sys.path.insert(0, str(ROOT / "bench"))
         import plot_gmm
 
-        plot_gmm.main([str(output)])
+        plot_gmm.main(["--json", str(output)])
 
 
 def main(argv: list[str] | None = None) -> None:
