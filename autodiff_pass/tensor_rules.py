@@ -1,11 +1,13 @@
 """Derivative rules of `tensor` dialect ops that move elements (built-in
 Python rules, loaded by the registry through `RULES`).
 
-Slices are linear in the sliced tensor: the gradient of `extract_slice` puts
+All are linear in their tensor operands. The gradient of `extract_slice` puts
 the output's gradient back at the same offsets of a zero tensor, and the
 gradient of `insert_slice` splits the result's gradient into the inserted
-part (for the source) and the rest (for the destination). Offsets, sizes and
-strides (static or `index` operands) are reused as they are.
+part (for the source) and the rest (for the destination); offsets, sizes and
+strides (static or `index` operands) are reused as they are. `extract` and
+`insert` do the same for one element (a float scalar gradient), and
+`expand_shape`/`collapse_shape` reshape the gradient back.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from gradir.autodiff_pass.registry import DerivativeRule
@@ -97,7 +99,72 @@ def insert_slice_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValu
     return [insert_like(builder, op, source, dest)]
 
 
+def extract_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+    assert isinstance(op, tensor.ExtractOp)
+    gradient = builder.insert(tensor.InsertOp(grads[0], zeros(builder, op.tensor.type), list(op.indices)))
+    return _none_for_indices(op, [gradient.result])
+
+
+def extract_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
+    assert isinstance(op, tensor.ExtractOp)
+    if tangents[0] is None:
+        return [None]
+    return [builder.insert(tensor.ExtractOp(tangents[0], list(op.indices), op.result.type)).result]
+
+
+def _scalar_zero(builder: Builder, type_: Attribute) -> SSAValue:
+    return builder.insert(arith.ConstantOp(FloatAttr(0.0, type_))).result  # type: ignore[arg-type]
+
+
+def insert_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+    assert isinstance(op, tensor.InsertOp)
+    (grad,) = grads
+    indices = list(op.indices)
+    scalar = builder.insert(tensor.ExtractOp(grad, indices, op.scalar.type)).result
+    rest = builder.insert(tensor.InsertOp(_scalar_zero(builder, op.scalar.type), grad, indices)).result
+    return _none_for_indices(op, [scalar, rest])
+
+
+def insert_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
+    assert isinstance(op, tensor.InsertOp)
+    scalar, dest = tangents[0], tangents[1]
+    if scalar is None and dest is None:
+        return [None]
+    scalar = scalar if scalar is not None else _scalar_zero(builder, op.scalar.type)
+    dest = dest if dest is not None else zeros(builder, op.dest.type)
+    return [builder.insert(tensor.InsertOp(scalar, dest, list(op.indices))).result]
+
+
+def reshape_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+    from gradir.dialects.autodiff import ReshapeOp
+
+    return _none_for_indices(op, [builder.insert(ReshapeOp(grads[0], op.operands[0].type)).result])
+
+
+def reshape_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
+    from gradir.dialects.autodiff import ReshapeOp
+
+    if tangents[0] is None:
+        return [None]
+    return [builder.insert(ReshapeOp(tangents[0], op.results[0].type)).result]
+
+
+def _linear(name: str, reverse, forward, inputs: tuple[int, ...]) -> DerivativeRule:
+    return DerivativeRule(
+        name,
+        differentiable_inputs=inputs,
+        saved_inputs=frozenset(),
+        saved_outputs=frozenset(),
+        reverse=reverse,
+        forward=forward,
+    )
+
+
 RULES = (
+    _linear("tensor.extract", extract_vjp, extract_jvp, (0,)),
+    _linear("tensor.insert", insert_vjp, insert_jvp, (0, 1)),
+    _linear("tensor.expand_shape", reshape_vjp, reshape_jvp, (0,)),
+    _linear("tensor.collapse_shape", reshape_vjp, reshape_jvp, (0,)),
     DerivativeRule(
         "tensor.extract_slice",
         differentiable_inputs=(0,),

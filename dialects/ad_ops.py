@@ -28,7 +28,7 @@ from xdsl.irdl import (
 from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from gradir.dialects.type_checks import expect_float_tensor
+from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, expect_float_tensor
 
 
 def _types(values: Sequence[Attribute]) -> str:
@@ -145,7 +145,7 @@ class AutogradAddOp(IRDLOperation):
         super().__init__(operands=[a, b], result_types=[a.type])
 
     def verify_(self) -> None:
-        expect_float_tensor(self.a.type, "operand")
+        expect_gradient_type(self.a.type, "operand")
 
 
 @irdl_op_definition
@@ -154,8 +154,8 @@ class AutogradZeroOp(IRDLOperation):
 
     name = "autodiff.autograd_zero"
 
-    result = result_def(TensorType)
-    """The zero gradient's type."""
+    result = result_def(AnyAttr())
+    """The zero gradient's type: a float tensor or a float scalar."""
 
     traits = traits_def(Pure())
     assembly_format = "attr-dict `:` type($result)"
@@ -164,7 +164,14 @@ class AutogradZeroOp(IRDLOperation):
         super().__init__(result_types=[result_type])
 
     def verify_(self) -> None:
-        expect_float_tensor(self.result.type, "result")
+        expect_gradient_type(self.result.type, "result")
+
+
+def expect_gradient_type(type_: Attribute, what: str) -> None:
+    """Gradients are float tensors, or float scalars (`tensor.extract` results,
+    `linalg.fill` values)."""
+    if not isinstance(type_, FLOAT_ELEMENT_TYPES):
+        expect_float_tensor(type_, what)
 
 
 AD_OPS: tuple[type[IRDLOperation], ...] = (GradOfOp, YieldOp, AutogradAddOp, AutogradZeroOp)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, ModuleOp, TensorType, f32
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, FloatAttr, ModuleOp, TensorType, f32
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import MatmulOp as LinalgMatmulOp
 from xdsl.ir import Operation, SSAValue
@@ -162,6 +162,9 @@ class LowerAutogradAdd(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: autodiff.AutogradAddOp, rewriter: PatternRewriter):
+        if not isinstance(op.result.type, TensorType):  # a scalar gradient
+            rewriter.replace(op, arith.AddfOp(op.a, op.b))
+            return
         _lower_elementwise(rewriter, op, [op.a, op.b], BINARY_FORMULAS[autodiff.AddOp])
 
 
@@ -172,6 +175,9 @@ class LowerAutogradZero(RewritePattern):
     def match_and_rewrite(self, op: autodiff.AutogradZeroOp, rewriter: PatternRewriter):
         if not op.result.uses:
             rewriter.erase(op)
+            return
+        if not isinstance(op.result.type, TensorType):  # a scalar gradient
+            rewriter.replace(op, arith.ConstantOp(FloatAttr(0.0, op.result.type)))
             return
         _replace_with(rewriter, op, lambda: filled_tensor(rewriter, _result_type(op), 0.0))
 

@@ -41,3 +41,14 @@ func.func @capturing_body(%g: tensor<f64>) -> tensor<f64> {
   }
   return %r : tensor<f64>
 }
+
+// Scalar gradients (of tensor.extract results or linalg.fill values) are float scalars.
+// CHECK-LABEL: func.func @scalar_gradients(
+func.func @scalar_gradients(%g: f32) -> f32 {
+  // CHECK: %[[Z:.*]] = autodiff.autograd_zero : f32
+  // GENERIC: "autodiff.autograd_zero"() : () -> f32
+  %z = autodiff.autograd_zero : f32
+  // CHECK: autodiff.autograd_add %{{.*}}, %[[Z]] : f32
+  %s = autodiff.autograd_add %g, %z : f32
+  return %s : f32
+}

@@ -73,3 +73,11 @@ func.func @f(%a: tensor<4xi32>) {
   %0 = autodiff.autograd_add %a, %a : tensor<4xi32>
   return
 }
+
+// -----
+
+func.func @f() {
+  // CHECK: error: 'autodiff.autograd_zero' op result must be a ranked tensor, got i32
+  %0 = autodiff.autograd_zero : i32
+  return
+}

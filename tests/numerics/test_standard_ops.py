@@ -222,6 +222,31 @@ func.func @tensor_slices(%xs: tensor<5x3xf32>, %y: tensor<3xf32>) -> tensor<f32>
   %s = autodiff.sum %e : tensor<5x3xf32> -> tensor<f32>
   return %s : tensor<f32>
 }""", (5, 3), (3,))
+    add("tensor_reshapes_and_elements", """
+func.func @tensor_reshapes_and_elements(%x: tensor<2x6xf32>, %y: tensor<3x4xf32>) -> tensor<f32> {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [2, 2, 3] : tensor<2x6xf32> into tensor<2x2x3xf32>
+  %c = tensor.collapse_shape %e [[0, 1], [2]] : tensor<2x2x3xf32> into tensor<4x3xf32>
+  %t = math.sin %c : tensor<4x3xf32>
+  %s = tensor.extract %t[%c1, %c2] : tensor<4x3xf32>
+  %m = arith.mulf %s, %s : f32
+  %z = tensor.insert %m into %y[%c2, %c1] : tensor<3x4xf32>
+  %w = math.exp %z : tensor<3x4xf32>
+  %r = autodiff.sum %w : tensor<3x4xf32> -> tensor<f32>
+  return %r : tensor<f32>
+}""", (2, 6), (3, 4))
+    add("linalg_fill_of_an_active_scalar", """
+func.func @linalg_fill_of_an_active_scalar(%x: tensor<3xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %v = tensor.extract %x[%c0] : tensor<3xf32>
+  %e = tensor.empty() : tensor<2x3xf32>
+  %f = linalg.fill ins(%v : f32) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %p = autodiff.mul %f, %x : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %t = math.tanh %p : tensor<2x3xf32>
+  %s = autodiff.sum %t : tensor<2x3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}""", (3,))
     return cases
 
 
