@@ -18,6 +18,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.autodiff_pass.activity import analyze_activity, carries_derivative, op_inputs
+from gradir.autodiff_pass.control_flow_reverse import check_yields
 from gradir.errors import DifferentiationError, error_at
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ def forward_for(walk: ForwardWalk, loop: scf.ForOp) -> None:
     positions = _tangent_positions(loop)
     if not positions:
         return
+    check_yields(loop)
     before = Builder(InsertPoint.before(loop))
     initial_tangents = [walk.tangent_or_zero(loop.iter_args[k], before) for k in positions]
     body = loop.body.block
@@ -96,6 +98,7 @@ def forward_if(walk: ForwardWalk, op: scf.IfOp) -> None:
     positions = _tangent_positions(op)
     if not positions:
         return
+    check_yields(op)
     seeds = _outer_tangents(walk, op)
     for region in (op.true_region, op.false_region):
         if not region.blocks:

@@ -70,6 +70,21 @@ def captured_values(op: Operation, walk: ReverseWalk) -> list[SSAValue]:
     return list(seen)
 
 
+def check_yields(op: Operation) -> None:
+    """Each region of `op` must end with an `scf.yield` of one value per result
+    (xDSL 0.74 does not verify it)."""
+    for region in op.regions:
+        for block in region.blocks:
+            last = block.last_op
+            if not isinstance(last, scf.YieldOp) or len(last.operands) != len(op.results):
+                raise error_at(
+                    DifferentiationError,
+                    op,
+                    f"'{op.name}' must end each region with scf.yield of its {len(op.results)} "
+                    "result(s)",
+                )
+
+
 def _zero(builder: Builder, type_) -> SSAValue:
     return builder.insert(autograd_zero(type_)).result
 
@@ -105,6 +120,7 @@ def reverse_if(walk: ReverseWalk, op: scf.IfOp) -> None:
     positions = [k for k, result in enumerate(op.results) if result in walk.gradients]
     if not positions:
         return
+    check_yields(op)
     seeds = {k: walk.gradients[op.results[k]] for k in positions}
     captured = captured_values(op, walk)
     if not captured:
@@ -165,6 +181,7 @@ def reverse_for(walk: ReverseWalk, loop: scf.ForOp, checkpoint_every: int = 0) -
     positions = [k for k, r in enumerate(loop.results) if carries_derivative(r)]
     if not any(loop.results[k] in walk.gradients for k in positions):
         return
+    check_yields(loop)
     for k in positions:
         if not isinstance(loop.results[k].type, TensorType):
             raise error_at(

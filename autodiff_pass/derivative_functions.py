@@ -153,7 +153,12 @@ def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> 
         block.add_op(op.clone(value_map))
     inline_grad_of_ops(block)
     terminator = block.last_op
-    assert isinstance(terminator, ReturnOp)
+    if not isinstance(terminator, ReturnOp):
+        raise error_at(
+            DifferentiationError,
+            callee,
+            f"cannot differentiate @{callee.sym_name.data}: its body does not end with func.return",
+        )
     returned = list(terminator.arguments)
     Rewriter.erase_op(terminator)
     return returned

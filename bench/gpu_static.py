@@ -8,6 +8,12 @@ written once), and compile time. For comparison it also runs the plain MLIR rout
 section 7 (`convert-linalg-to-parallel-loops` + `gpu-map-parallel-loops`) to the outlining stage
 and counts its kernels and the loops it leaves on the host.
 
+It also counts the kernels PyTorch eager launches for the same step (with the
+`oracle` extra): the step runs under `torch.profiler` on the CPU, and every
+innermost ATen compute op (one with no ATen compute op inside it; views, dtype
+and layout ops excluded) counts as one kernel, as it would on CUDA (cuBLAS may
+use more than one kernel for a matmul, so this is a lower bound).
+
     python bench/gpu_static.py        # writes bench/results/gpu_static.{json,md}
 """
 from __future__ import annotations
@@ -101,6 +107,47 @@ def plain_mlir_route() -> dict:
     }
 
 
+NO_KERNEL_OPS = {
+    "aten::view", "aten::t", "aten::transpose", "aten::expand", "aten::as_strided", "aten::empty",
+    "aten::empty_like", "aten::empty_strided", "aten::resize_", "aten::detach", "aten::reshape",
+    "aten::_reshape_alias", "aten::unsqueeze", "aten::squeeze", "aten::permute", "aten::select",
+    "aten::slice", "aten::alias", "aten::_unsafe_view", "aten::lift_fresh", "aten::result_type",
+    "aten::to", "aten::_to_copy", "aten::contiguous", "aten::resolve_conj", "aten::resolve_neg",
+    "aten::clone", "aten::numpy_T",
+}  # fmt: skip
+"""ATen ops that only make views or metadata (no device kernel of their own)."""
+
+
+def torch_eager_kernels() -> dict | None:
+    """Kernels PyTorch eager launches for the same step, counted on the CPU (see the docstring)."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    import collections
+
+    torch.set_num_threads(1)
+    x, w1, b1, w2, b2, onehot = (torch.tensor(a) for a in mlp_inputs(0))
+    for weight in (w1, b1, w2, b2):
+        weight.requires_grad_(True)
+
+    def step():
+        hidden = torch.relu(x @ w1 + b1)
+        log_probabilities = torch.log_softmax(hidden @ w2 + b2, dim=1)
+        loss = -(onehot * log_probabilities).sum() / x.shape[0]
+        return torch.autograd.grad(loss, [w1, b1, w2, b2])
+
+    step()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as profile:
+        step()
+
+    def computes(event) -> bool:
+        return event.name.startswith("aten::") and event.name not in NO_KERNEL_OPS
+
+    kernels = [e for e in profile.events() if computes(e) and not any(computes(c) for c in e.cpu_children)]
+    return {"kernels_per_step": len(kernels), "ops": dict(collections.Counter(e.name for e in kernels))}
+
+
 def markdown(results: dict) -> str:
     lines = [
         "# GPU static figures: MLP 784-256-10, batch 64, one gradient step",
@@ -118,6 +165,14 @@ def markdown(results: dict) -> str:
             f"| {r['compile_seconds']} |"
         )
     plain = results["plain_mlir_route"]
+    eager = results.get("torch_eager")
+    if eager:
+        lines += [
+            "",
+            f"PyTorch eager, same step: {eager['kernels_per_step']} kernels (innermost ATen compute "
+            f"ops under torch.profiler on the CPU; a lower bound for CUDA): {eager['ops']}. gradir: "
+            f"{results['sm_90']['kernels_per_step']}.",
+        ]
     lines += [
         "",
         f"Strategies (sm_90): {results['sm_90']['strategies']}",
@@ -139,6 +194,7 @@ def markdown(results: dict) -> str:
 def main() -> None:
     results = {chip: ours(chip) for chip in CHIPS}
     results["plain_mlir_route"] = plain_mlir_route()
+    results["torch_eager"] = torch_eager_kernels()
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "gpu_static.json").write_text(json.dumps(results, indent=2) + "\n")

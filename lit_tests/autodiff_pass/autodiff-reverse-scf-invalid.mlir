@@ -37,3 +37,33 @@ func.func @g(%x: tensor<3xf32>) -> tensor<3xf32> {
   %g = autodiff.grad @f(%x) : (tensor<3xf32>) -> tensor<3xf32>
   return %g : tensor<3xf32>
 }
+
+// -----
+
+// Found by the mutation fuzzer: a branch that yields nothing (xDSL 0.74 does not
+// verify scf.if's yields).
+func.func @branch(%x: tensor<3xf32>, %c: i1) -> tensor<f32> {
+  // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:3: error: 'scf.if' must end each region with scf.yield of its 1 result(s)
+  %y = scf.if %c -> (tensor<3xf32>) {
+    %e = autodiff.exp %x : tensor<3xf32>
+    scf.yield %e : tensor<3xf32>
+  } else {
+  }
+  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @dbranch(%x: tensor<3xf32>, %c: i1) -> tensor<3xf32> {
+  %g = autodiff.grad @branch(%x, %c) {wrt = array<i64: 0>} : (tensor<3xf32>, i1) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+
+// -----
+
+// Found by the mutation fuzzer: a callee whose body has no terminator.
+// CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:1: error: cannot differentiate @empty: its body does not end with func.return
+func.func @empty(%x: tensor<4xf32>) -> tensor<f32> {
+}
+func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %d = autodiff.grad @empty(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %d : tensor<4xf32>
+}
