@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import PassFailedException
 
 from gradir.autodiff_pass.derivative_functions import lower_entry_ops
 from gradir.autodiff_pass.ir_building import paused_garbage_collection
 from gradir.dialects.autodiff import GradOp, VjpOp
+from gradir.errors import PipelineError
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ class AutodiffReversePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.checkpoint_every < 0:
-            raise PassFailedException("autodiff-reverse: checkpoint-every must be >= 0")
+            raise PipelineError(
+                f"autodiff-reverse: checkpoint-every must be >= 0, got {self.checkpoint_every}"
+            )
         with paused_garbage_collection():
             lower_entry_ops(op, (GradOp, VjpOp), self.checkpoint_every)
