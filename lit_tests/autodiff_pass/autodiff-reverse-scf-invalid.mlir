@@ -1,6 +1,6 @@
 // What reverse mode cannot do with loops is a one-line error at the loop.
 // RUN: autodiff-opt %s -p autodiff-reverse --split-input-file --verify-diagnostics | filecheck %s
-// RUN: not autodiff-opt %s -p 'autodiff-reverse{checkpoint-every=-1}' 2>&1 | filecheck %s --check-prefix=OPTION
+// RUN: not autodiff-opt %S/../../examples/standard/rnn.mlir -p 'autodiff-reverse{checkpoint-every=-1}' 2>&1 | filecheck %s --check-prefix=OPTION
 // OPTION: error: autodiff-reverse: checkpoint-every must be >= 0, got -1
 
 // Bounds unknown at compile time: the cache needs one entry per iteration.
