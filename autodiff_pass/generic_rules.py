@@ -24,14 +24,15 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, FloatAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.rewriter import InsertPoint
 
 from gradir.autodiff_pass.activity import carries_derivative
+from gradir.autodiff_pass.ir_building import zero_constant
 from gradir.autodiff_pass.registry import DerivativeRule, get_rule
 from gradir.errors import DifferentiationError, error_at
 
@@ -40,17 +41,6 @@ NAME = "linalg.generic"
 
 def _fail(op: Operation, message: str):
     raise error_at(DifferentiationError, op, f"differentiation of '{NAME}': {message}")
-
-
-def _zero_tensor(builder: Builder, type_: Attribute) -> SSAValue:
-    from xdsl.dialects.arith import ConstantOp
-
-    assert isinstance(type_, TensorType)
-    return builder.insert(ConstantOp(DenseIntOrFPElementsAttr.from_list(type_, [0.0]))).result
-
-
-def _scalar_zero(builder: Builder, type_: Attribute) -> SSAValue:
-    return builder.insert(arith.ConstantOp(FloatAttr(0.0, type_))).result  # type: ignore[arg-type]
 
 
 def _is_reduction(op: GenericOp) -> bool:
@@ -81,7 +71,7 @@ def generic_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | N
     active = [k for k in range(len(inputs)) if tangents[k] is not None]
     float_outputs = [j for j, r in enumerate(op.results) if carries_derivative(r)]
     output_tangents = [
-        tangents[len(inputs) + j] or _zero_tensor(builder, outputs[j].type) for j in float_outputs
+        tangents[len(inputs) + j] or zero_constant(builder, outputs[j].type) for j in float_outputs
     ]
     in_args = list(body.args[: len(inputs)])
     out_args = list(body.args[len(inputs) :])
@@ -120,7 +110,7 @@ def generic_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | N
                 scalar_tangents[result] = tangent
     yielded = [value_map.get(v, v) for v in terminator.operands]
     yielded_tangents = [
-        scalar_tangents.get(yielded[j]) or _scalar_zero(at, yielded[j].type) for j in float_outputs
+        scalar_tangents.get(yielded[j]) or zero_constant(at, yielded[j].type) for j in float_outputs
     ]
     new_body.add_op(YieldOp(*yielded, *yielded_tangents))
 
@@ -250,19 +240,19 @@ def _operand_gradient(
     for copy in reversed(copies):
         if copy in skip or not any(r in scalar_grads for r in copy.results):
             continue
-        output_grads = [scalar_grads.get(r) or _scalar_zero(at, r.type) for r in copy.results]
+        output_grads = [scalar_grads.get(r) or zero_constant(at, r.type) for r in copy.results]
         input_grads = _rule_of(copy, op).emit_vjp(at, copy, output_grads)
         for value, gradient in zip(copy.operands, input_grads):
             if gradient is not None and carries_derivative(value):
                 accumulate(value, gradient)
-    contribution = scalar_grads.get(args[k]) or _scalar_zero(at, element)
+    contribution = scalar_grads.get(args[k]) or zero_constant(at, element)
     total = at.insert(arith.AddfOp(accumulator, contribution)).result
     new_body.add_op(YieldOp(total))
 
     iterators = [
         IteratorTypeAttr.parallel() if d in positions else IteratorTypeAttr.reduction() for d in range(loops)
     ]
-    zeros = _zero_tensor(builder, operand.type)
+    zeros = zero_constant(builder, operand.type)
     generic = GenericOp(adjoint_inputs, [zeros], Region(new_body), adjoint_maps, iterators, [operand.type])
     return builder.insert(generic).results[0]
 

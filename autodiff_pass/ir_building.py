@@ -12,7 +12,9 @@ import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
@@ -56,6 +58,16 @@ def erase_dead_code(block: Block) -> None:
         for region in op.regions:
             for nested in region.blocks:
                 erase_dead_code(nested)
+
+
+def zero_constant(builder: Builder, type_: Attribute) -> SSAValue:
+    """A real zero of `type_` (a splat tensor or a float scalar `arith.constant`),
+    for rules whose results must be data rather than a symbolic `autograd_zero`."""
+    if isinstance(type_, TensorType):
+        value = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type_, [0.0]))
+    else:
+        value = arith.ConstantOp(FloatAttr(0.0, type_))  # type: ignore[arg-type]
+    return builder.insert(value).result
 
 
 def _is_unused_tensor_linalg_op(op: Operation) -> bool:

@@ -14,18 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, TensorType
+from xdsl.dialects import tensor
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from gradir.autodiff_pass.ir_building import zero_constant
 from gradir.autodiff_pass.registry import DerivativeRule
-
-
-def zeros(builder: Builder, type_: Attribute) -> SSAValue:
-    """A splat zero tensor of `type_`."""
-    assert isinstance(type_, TensorType)
-    attr = DenseIntOrFPElementsAttr.from_list(type_, [0.0])
-    return builder.insert(arith.ConstantOp(attr)).result
 
 
 def _slice_operands(op: tensor.ExtractSliceOp | tensor.InsertSliceOp):
@@ -71,7 +64,7 @@ def _none_for_indices(op: Operation, leading: list[SSAValue | None]) -> list[SSA
 def extract_slice_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
     assert isinstance(op, tensor.ExtractSliceOp)
     (grad,) = grads
-    gradient = insert_like(builder, op, grad, zeros(builder, op.source.type))
+    gradient = insert_like(builder, op, grad, zero_constant(builder, op.source.type))
     return _none_for_indices(op, [gradient])
 
 
@@ -85,7 +78,7 @@ def insert_slice_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue])
     assert isinstance(op, tensor.InsertSliceOp)
     (grad,) = grads
     source_gradient = extract_like(builder, op, grad, op.source.type)
-    dest_gradient = insert_like(builder, op, zeros(builder, op.source.type), grad)
+    dest_gradient = insert_like(builder, op, zero_constant(builder, op.source.type), grad)
     return _none_for_indices(op, [source_gradient, dest_gradient])
 
 
@@ -94,14 +87,14 @@ def insert_slice_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValu
     source, dest = tangents[0], tangents[1]
     if source is None and dest is None:
         return [None]
-    source = source if source is not None else zeros(builder, op.source.type)
-    dest = dest if dest is not None else zeros(builder, op.dest.type)
+    source = source if source is not None else zero_constant(builder, op.source.type)
+    dest = dest if dest is not None else zero_constant(builder, op.dest.type)
     return [insert_like(builder, op, source, dest)]
 
 
 def extract_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
     assert isinstance(op, tensor.ExtractOp)
-    gradient = builder.insert(tensor.InsertOp(grads[0], zeros(builder, op.tensor.type), list(op.indices)))
+    gradient = builder.insert(tensor.InsertOp(grads[0], zero_constant(builder, op.tensor.type), list(op.indices)))
     return _none_for_indices(op, [gradient.result])
 
 
@@ -112,16 +105,12 @@ def extract_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | N
     return [builder.insert(tensor.ExtractOp(tangents[0], list(op.indices), op.result.type)).result]
 
 
-def _scalar_zero(builder: Builder, type_: Attribute) -> SSAValue:
-    return builder.insert(arith.ConstantOp(FloatAttr(0.0, type_))).result  # type: ignore[arg-type]
-
-
 def insert_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
     assert isinstance(op, tensor.InsertOp)
     (grad,) = grads
     indices = list(op.indices)
     scalar = builder.insert(tensor.ExtractOp(grad, indices, op.scalar.type)).result
-    rest = builder.insert(tensor.InsertOp(_scalar_zero(builder, op.scalar.type), grad, indices)).result
+    rest = builder.insert(tensor.InsertOp(zero_constant(builder, op.scalar.type), grad, indices)).result
     return _none_for_indices(op, [scalar, rest])
 
 
@@ -130,8 +119,8 @@ def insert_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | No
     scalar, dest = tangents[0], tangents[1]
     if scalar is None and dest is None:
         return [None]
-    scalar = scalar if scalar is not None else _scalar_zero(builder, op.scalar.type)
-    dest = dest if dest is not None else zeros(builder, op.dest.type)
+    scalar = scalar if scalar is not None else zero_constant(builder, op.scalar.type)
+    dest = dest if dest is not None else zero_constant(builder, op.dest.type)
     return [builder.insert(tensor.InsertOp(scalar, dest, list(op.indices))).result]
 
 
