@@ -5,13 +5,22 @@ when it influences a differentiated result; it is *active* when both hold.
 Only float tensors and float scalars are ever active: an `i1` mask from a
 comparison or an index carries no derivative, so dependencies through such values are cut. Only
 active ops are differentiated, so an op off the active path needs no rule.
-Both sweeps visit each op once (linear in the size of the body).
+
+`scf.for` and `scf.if` are looked into: iteration argument k of a loop is
+varied when its initial value or the value yielded for it is varied, and
+useful when its result or what the body makes of it is useful (a fixpoint
+over the iterations), so a float loop state that never meets a differentiated
+argument (a counter, a decay factor) is neither cached nor differentiated.
+The sets then hold the regions' values too. Other ops with regions count as
+reading every outer value their regions read. Each sweep visits each op once,
+except a loop body, once per iteration argument that changes activity.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from xdsl.dialects import scf
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_float_tensor
@@ -63,6 +72,16 @@ class Activity:
         """The active ops of `block`, in program order."""
         return [op for op in block.ops if self.is_active_op(op)]
 
+    def active_positions(self, op: Operation) -> list[int]:
+        """The results of an `scf.for`/`scf.if` to differentiate: the active
+        ones and, for a loop, those whose iteration argument is active."""
+        arguments = op.body.block.args[1:] if isinstance(op, scf.ForOp) else ()
+        return [
+            k
+            for k, result in enumerate(op.results)
+            if self.is_active(result) or (k < len(arguments) and self.is_active(arguments[k]))
+        ]
+
 
 def analyze_activity(
     block: Block, independents: Sequence[SSAValue], dependents: Iterable[SSAValue]
@@ -70,12 +89,82 @@ def analyze_activity(
     """Activity of the ops of `block` w.r.t. `independents` (differentiated
     arguments) and `dependents` (differentiated results)."""
     varied = {value for value in independents if carries_derivative(value)}
-    for op in block.ops:
-        if any(value in varied for value in op_inputs(op)):
-            varied.update(result for result in op.results if carries_derivative(result))
-
+    _vary(block, varied)
     useful = {value for value in dependents if carries_derivative(value)}
-    for op in reversed(block.ops):
-        if any(result in useful for result in op.results):
-            useful.update(value for value in op_inputs(op) if carries_derivative(value))
+    _use(block, useful)
     return Activity(varied, useful)
+
+
+def _yielded(block: Block) -> list[SSAValue]:
+    last = block.last_op
+    return list(last.operands) if isinstance(last, scf.YieldOp) else []
+
+
+def _floats(values: Iterable[SSAValue]) -> Iterator[SSAValue]:
+    return (value for value in values if carries_derivative(value))
+
+
+def _vary(block: Block, varied: set[SSAValue]) -> None:
+    """Add to `varied` what the ops of `block` compute from varied values."""
+    for op in block.ops:
+        if isinstance(op, scf.ForOp):
+            _vary_loop(op, varied)
+        elif isinstance(op, scf.IfOp):
+            for region in op.regions:
+                for inner in region.blocks:
+                    _vary(inner, varied)
+                    varied.update(
+                        result
+                        for result, value in zip(op.results, _yielded(inner))
+                        if value in varied and carries_derivative(result)
+                    )
+        elif any(value in varied for value in op_inputs(op)):
+            varied.update(_floats(op.results))
+
+
+def _vary_loop(loop: scf.ForOp, varied: set[SSAValue]) -> None:
+    body = loop.body.block
+    arguments, yielded = body.args[1:], _yielded(body)
+    positions = {k for k, initial in enumerate(loop.iter_args) if initial in varied}
+    while True:
+        varied.update(_floats(arguments[k] for k in positions))
+        _vary(body, varied)
+        grown = {k for k, value in enumerate(yielded) if value in varied} - positions
+        if not grown:
+            break
+        positions |= grown
+    varied.update(_floats(loop.results[k] for k in positions if k < len(loop.results)))
+
+
+def _use(block: Block, useful: set[SSAValue]) -> None:
+    """Add to `useful` what the ops of `block` read to compute useful values."""
+    for op in reversed(block.ops):
+        if isinstance(op, scf.ForOp):
+            _use_loop(op, useful)
+        elif isinstance(op, scf.IfOp):
+            positions = [k for k, result in enumerate(op.results) if result in useful]
+            if not positions:
+                continue
+            for region in op.regions:
+                for inner in region.blocks:
+                    yielded = _yielded(inner)
+                    useful.update(_floats(yielded[k] for k in positions if k < len(yielded)))
+                    _use(inner, useful)
+        elif any(result in useful for result in op.results):
+            useful.update(_floats(op_inputs(op)))
+
+
+def _use_loop(loop: scf.ForOp, useful: set[SSAValue]) -> None:
+    body = loop.body.block
+    arguments, yielded = body.args[1:], _yielded(body)
+    positions = {k for k, result in enumerate(loop.results) if result in useful}
+    if not positions:
+        return
+    while True:
+        useful.update(_floats(yielded[k] for k in positions if k < len(yielded)))
+        _use(body, useful)
+        grown = {k for k, argument in enumerate(arguments) if argument in useful} - positions
+        if not grown:
+            break
+        positions |= grown
+    useful.update(_floats(loop.iter_args[k] for k in positions if k < len(loop.iter_args)))

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gradir.autodiff_pass.activity import analyze_activity, carries_derivative, op_inputs
+from gradir.autodiff_pass.activity import analyze_activity, op_inputs
 from gradir.autodiff_pass.control_flow_reverse import check_yields
 from gradir.errors import DifferentiationError, error_at
 
@@ -25,12 +25,11 @@ if TYPE_CHECKING:
     from gradir.autodiff_pass.forward_mode import ForwardWalk
 
 
-def _tangent_positions(op: Operation) -> list[int]:
-    """Results that get a tangent: the float tensors (float scalars are refused)."""
-    positions = []
-    for k, result in enumerate(op.results):
-        if not carries_derivative(result):
-            continue
+def _tangent_positions(walk: ForwardWalk, op: Operation) -> list[int]:
+    """Results that get a tangent: the active ones (float scalars are refused)."""
+    positions = walk.activity.active_positions(op)
+    for k in positions:
+        result = op.results[k]
         if not isinstance(result.type, TensorType):
             raise error_at(
                 DifferentiationError,
@@ -38,7 +37,6 @@ def _tangent_positions(op: Operation) -> list[int]:
                 f"forward-mode differentiation of '{op.name}' with a float scalar result is "
                 "not supported (carry a 0-d tensor)",
             )
-        positions.append(k)
     return positions
 
 
@@ -74,7 +72,7 @@ def _differentiate_block(
 
 
 def forward_for(walk: ForwardWalk, loop: scf.ForOp) -> None:
-    positions = _tangent_positions(loop)
+    positions = _tangent_positions(walk, loop)
     if not positions:
         return
     check_yields(loop)
@@ -95,7 +93,7 @@ def forward_for(walk: ForwardWalk, loop: scf.ForOp) -> None:
 
 
 def forward_if(walk: ForwardWalk, op: scf.IfOp) -> None:
-    positions = _tangent_positions(op)
+    positions = _tangent_positions(walk, op)
     if not positions:
         return
     check_yields(op)

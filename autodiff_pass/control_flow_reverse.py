@@ -36,7 +36,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.autodiff_pass.activity import analyze_activity, carries_derivative, op_inputs
-from gradir.autodiff_pass.ir_building import autograd_add, autograd_zero
+from gradir.autodiff_pass.ir_building import autograd_add, autograd_zero, erase_dead_code
 from gradir.autodiff_pass.loop_cache import (
     constant_index,
     entry_bytes,
@@ -178,7 +178,7 @@ def _trip_count(loop: scf.ForOp) -> tuple[int, int, int]:
 
 
 def reverse_for(walk: ReverseWalk, loop: scf.ForOp, checkpoint_every: int = 0) -> None:
-    positions = [k for k, r in enumerate(loop.results) if carries_derivative(r)]
+    positions = walk.activity.active_positions(loop)
     if not any(loop.results[k] in walk.gradients for k in positions):
         return
     check_yields(loop)
@@ -280,6 +280,15 @@ def _cached(
         gradient = sub.gradients.get(value)
         out.append(accumulator if gradient is None else b.insert(autograd_add(accumulator, gradient)).result)
     reverse_body.add_op(scf.YieldOp(*out))
+    # Rules compute the gradients of every operand; those of inactive operands
+    # are dead and must not make their inputs look read by the backward.
+    erase_dead_code(reverse_body)
+    copies = [copy for copy in copies if copy.parent_block() is reverse_body]
+    reads = {
+        argument: value
+        for argument, value in reads.items()
+        if value.owner.parent_block() is reverse_body  # type: ignore[union-attr]
+    }
 
     # Cache what the backward reads; recompute what is not a float value or
     # does not depend on the loop's state (a slice of a loop-invariant input).

@@ -93,3 +93,41 @@ func.func @dbranch(%x: tensor<3xf32>, %c: i1) -> tensor<3xf32> {
 // CHECK:           scf.yield %[[SEED]]
 // CHECK:         }
 // CHECK:         func.return %{{.*}}, %[[G]]
+
+// -----
+
+// A float loop state that never meets a differentiated argument (a decay factor
+// updated by an op with no rule) is inactive across iterations: neither cached
+// nor carried by the reverse loop. Only the decay (read by mul's gradient of
+// the state) and sin's input are cached; the state itself is not (its gradient
+// would only serve the decay's).
+func.func @decay(%x: tensor<3xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %d0 = arith.constant dense<0.5> : tensor<3xf32>
+  %y:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x, %d = %d0) -> (tensor<3xf32>, tensor<3xf32>) {
+    %a = autodiff.mul %acc, %d : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %s = autodiff.sin %a : tensor<3xf32>
+    %dn = "test.op"(%d) : (tensor<3xf32>) -> tensor<3xf32>
+    scf.yield %s, %dn : tensor<3xf32>, tensor<3xf32>
+  }
+  %r = autodiff.sum %y#0 : tensor<3xf32> -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func @ddecay(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %g = autodiff.grad @decay(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+// CHECK-LABEL: func.func @decay_vjp_0(
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK:         scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[D:[^ ]*]] = %{{.*}}, %[[S1:[^ ]*]] = %[[EMPTY]], %[[S2:[^ ]*]] = %[[EMPTY]]) -> (tensor<3xf32>, tensor<3xf32>, tensor<4x3xf32>, tensor<4x3xf32>)
+// CHECK:           %[[A:.*]] = autodiff.mul %[[ACC]], %[[D]]
+// CHECK:           tensor.insert_slice %[[D]] into %[[S1]]
+// CHECK:           tensor.insert_slice %[[A]] into %[[S2]]
+// CHECK:         } {autodiff.cache = {bytes = 96 : i64, values = 2 : i64}}
+// CHECK:         scf.for %{{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}) -> (tensor<3xf32>)
+// CHECK-NOT:       test.op
+// CHECK:           autodiff.grad_of "autodiff.sin"
+// CHECK:           autodiff.grad_of "autodiff.mul"
+// CHECK:         func.return

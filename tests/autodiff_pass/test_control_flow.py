@@ -153,3 +153,95 @@ def test_nested_loops():
     from it in each outer reverse iteration and reversed with its own cache."""
     result = gradir.gradcheck(NESTED, "nested")
     assert result.ok, result.report()
+
+
+DECAYING_STATE = """
+func.func @decay(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %d0 = arith.constant dense<1.5> : tensor<3xf32>
+  %y:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x, %d = %d0) -> (tensor<3xf32>, tensor<3xf32>) {
+    %a = autodiff.mul %acc, %d : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %b = autodiff.add %a, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %s = autodiff.sin %b : tensor<3xf32>
+    %dn = autodiff.sigmoid %d : tensor<3xf32>
+    scf.yield %s, %dn : tensor<3xf32>, tensor<3xf32>
+  }
+  %r = autodiff.sum %y#0 : tensor<3xf32> -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func @ddecay(%x: tensor<3xf32>, %w: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %g:2 = autodiff.grad @decay(%x, %w) : (tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  return %g#0, %g#1 : tensor<3xf32>, tensor<3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("checkpoint_every", [0, 3])
+def test_inactive_loop_state_is_neither_cached_nor_differentiated(checkpoint_every):
+    """The decay factor never meets x or w (activity is a fixpoint over the
+    iterations): only the decay and sin's input are cached, not the state."""
+    result = gradir.gradcheck(
+        DECAYING_STATE, "decay", inputs=[np.array([0.3, -0.2, 0.4]), np.array([0.1, 0.5, -0.7])],
+        checkpoint_every=checkpoint_every,
+    )  # fmt: skip
+    assert result.ok, result.report()
+    module = lower_to_linalg(DECAYING_STATE)
+    (cache,) = [op.attributes[CACHE_ATTRIBUTE] for op in module.walk() if CACHE_ATTRIBUTE in op.attributes]
+    assert cache.data["values"].value.data == 2
+    assert cache_bytes(module) == 2 * 4 * 3 * 4
+
+
+LOOP_CORNERS = """
+func.func @result_ignores_state(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %y:2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x, %b = %x) -> (tensor<3xf32>, tensor<3xf32>) {
+    %s = autodiff.sin %w : tensor<3xf32>
+    %m = autodiff.mul %b, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    scf.yield %s, %m : tensor<3xf32>, tensor<3xf32>
+  }
+  %z = autodiff.mul %y#0, %y#1 : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %r = autodiff.sum %z : tensor<3xf32> -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func @no_iteration(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %y = scf.for %i = %c1 to %c0 step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
+    %a = autodiff.mul %acc, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    scf.yield %a : tensor<3xf32>
+  }
+  %e = autodiff.exp %y : tensor<3xf32>
+  %r = autodiff.sum %e : tensor<3xf32> -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func @reads_induction_variable(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %y = scf.for %i = %c0 to %c5 step %c1 iter_args(%a = %x) -> (tensor<3xf32>) {
+    %ii = arith.index_cast %i : index to i64
+    %fi = arith.sitofp %ii : i64 to f32
+    %e = tensor.splat %fi : tensor<3xf32>
+    %m = autodiff.mul %a, %e : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %n = autodiff.mul %m, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %s = autodiff.sin %n : tensor<3xf32>
+    scf.yield %s : tensor<3xf32>
+  }
+  %r = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
+  return %r : tensor<f32>
+}
+"""
+
+
+@pytest.mark.parametrize("checkpoint_every", [0, 2])
+@pytest.mark.parametrize("function", ["result_ignores_state", "no_iteration", "reads_induction_variable"])
+def test_loop_corner_cases(function, checkpoint_every):
+    """A result that does not depend on its own state (but on a weight), a loop
+    that runs no iteration (identity), a body that reads the induction variable."""
+    inputs = [np.array([0.3, -0.2, 0.4]), np.array([0.9, 1.1, -0.7])]
+    result = gradir.gradcheck(LOOP_CORNERS, function, inputs=inputs, checkpoint_every=checkpoint_every)
+    assert result.ok, result.report()
