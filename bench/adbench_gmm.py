@@ -12,8 +12,9 @@ or hang in one tool cannot take the others down), checks its objective and
 gradient against that reference, and only then is timed. Compile time (first
 call for JAX) is reported apart. Every tool gets the same thread count (default
 1: the gradir CPU runtime is single-threaded). Times are the minimum over
-repetitions capped by count and by a time budget, so the whole run stays well
-under 15 minutes on 2 cores.
+repetitions capped by count and by a time budget (so the whole run stays
+well under 15 minutes on 2 cores); objective and gradient calls alternate,
+so both see the same background load and their ratio holds on a shared machine.
 
 Results go to bench/results/adbench_gmm.json; then bench/plot_gmm.py rewrites
 the table in bench/RESULTS.md and the plot bench/results/gmm.png.
@@ -53,17 +54,25 @@ OBJECTIVE_RTOL = 1e-10
 # ----------------------------------------------------------------------------
 
 
-def measure(function, budget_s: float, max_repetitions: int, min_repetitions: int = 2) -> dict:
-    """Call `function` (already warmed up) until the budget or the repetition cap is spent."""
-    times = []
+def measure(
+    objective, gradient, budget_s: float, max_repetitions: int, min_repetitions: int = 2
+) -> tuple[dict, dict]:
+    """Time `objective` and `gradient` (already warmed up) in alternation until the budget
+    (for both together) or the repetition cap is spent. Alternating makes both see the
+    same background load, so their ratio holds on a shared machine."""
+    times: dict[str, list[float]] = {"objective": [], "gradient": []}
     start = time.perf_counter()
-    while len(times) < max_repetitions:
-        before = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - before)
-        if len(times) >= min_repetitions and time.perf_counter() - start > budget_s:
+    while len(times["gradient"]) < max_repetitions:
+        for name, function in (("objective", objective), ("gradient", gradient)):
+            before = time.perf_counter()
+            function()
+            times[name].append(time.perf_counter() - before)
+        if len(times["gradient"]) >= min_repetitions and time.perf_counter() - start > budget_s:
             break
-    return {"min_s": min(times), "median_s": float(np.median(times)), "repetitions": len(times)}
+    return tuple(
+        {"min_s": min(ts), "median_s": float(np.median(ts)), "repetitions": len(ts)}
+        for ts in (times["objective"], times["gradient"])
+    )
 
 
 def check(value, gradients, reference: dict) -> dict:
@@ -189,8 +198,7 @@ def timed(objective, gradient, problem: dict, options) -> dict:
     errors = check(value, gradients, problem["reference"])
     if not errors["correct"]:
         return errors
-    objective_time = measure(objective, options.budget, options.repetitions)
-    gradient_time = measure(gradient, options.budget, options.repetitions)
+    objective_time, gradient_time = measure(objective, gradient, options.budget, options.repetitions)
     return {
         **errors,
         "objective": objective_time,
@@ -329,7 +337,7 @@ def main_parent(options) -> None:
     report = {
         "environment": environment(options.threads),
         "protocol": {
-            "timing": "min over repetitions after one warm-up call",
+            "timing": "min over repetitions after one warm-up call; objective and gradient calls alternate",
             "budget_s": options.budget,
             "max_repetitions": options.repetitions,
             "gradient_rtol": GRADIENT_RTOL,
@@ -355,7 +363,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", help="'d,K,n;d,K,n;...' (default: the ADBench set above)")
     parser.add_argument("--tools", default=",".join(TOOLS), help="comma list from gradir,torch,jax")
     parser.add_argument("--threads", type=int, default=1, help="threads for every tool (default 1)")
-    parser.add_argument("--budget", type=float, default=1.5, help="seconds of timing per measurement")
+    parser.add_argument("--budget", type=float, default=3.0, help="seconds of timing per tool and size")
     parser.add_argument("--repetitions", type=int, default=10, help="at most this many timed calls")
     parser.add_argument("--timeout", type=float, default=240, help="seconds per tool and size")
     parser.add_argument("--data", help="ADBench data/gmm folder (1k/, 10k/); default: generate")

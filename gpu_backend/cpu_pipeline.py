@@ -3,7 +3,8 @@
 `lower_to_llvm` runs these stages on an `mlir.ir.Module` (every textual
 pipeline is a constant below, so it can be replayed with other tools):
 
-1. `cpu_schedule.TENSOR_SCHEDULE`, then `TENSOR_PIPELINE` -- arith/math on
+1. `inline`, `cpu_schedule.TENSOR_SCHEDULE`, then `TENSOR_PIPELINE` with every
+   named contraction behind a call (`outline_contractions`, inlined back after) -- arith/math on
    whole tensors become `linalg.generic`s, named elementwise ops are
    generalised, and each chain of elementwise generics fuses into one loop
    nest: no intermediate tensor is written to memory. Generics that are
@@ -34,7 +35,7 @@ not overlap the outputs.
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import linalg
+from mlir.dialects import func, linalg
 from xdsl.dialects.builtin import ModuleOp
 
 from gradir.gpu_backend.cpu_booleans import (
@@ -54,7 +55,6 @@ from gradir.gpu_backend.mlir_bridge import (
 )
 
 TENSOR_PIPELINE = (
-    "inline, symbol-dce,"
     "func.func(convert-elementwise-to-linalg),"
     "linalg-fuse-elementwise-ops,"
     "linalg-specialize-generic-ops,"
@@ -90,6 +90,41 @@ LLVM_PIPELINE = (
     "reconcile-unrealized-casts,"
     "canonicalize, cse"
 )
+
+CONTRACTIONS = ("linalg.matmul", "linalg.batch_matmul")
+_OUTLINED_PREFIX = "__gradir_contraction_"
+
+
+def outline_contractions(module: ir.Module) -> None:
+    """Move each named contraction into a private function of its own, called in place.
+
+    `linalg-fuse-elementwise-ops` also folds reshapes into their neighbours by
+    expanding the neighbour's loops, and fuses transposes into consumers;
+    applied to a matmul whose operand is a `collapse_shape` or a transpose (or
+    whose result is expanded) it yields a higher-rank generic
+    that no schedule recognises, which then runs as scalar loops with a
+    strided innermost reduction: 10x slower on ADBench GMM (64, 200). Behind
+    a call the fusion cannot see the contraction; `inline` restores it after.
+    """
+    with module.context, ir.Location.unknown():
+        for index, op in enumerate(walk_ops(module, set(CONTRACTIONS))):
+            name = f"{_OUTLINED_PREFIX}{index}"
+            operands = list(op.operands)
+            result_types = [result.type for result in op.results]
+            with ir.InsertionPoint(module.body):
+                callee = func.FuncOp(name, ([v.type for v in operands], result_types), visibility="private")
+            entry = callee.add_entry_block()
+            with ir.InsertionPoint(entry):
+                body = op.clone()
+                for position, argument in enumerate(entry.arguments):
+                    body.operands[position] = argument
+                func.ReturnOp(body.results)
+            with ir.InsertionPoint(op):
+                call = func.CallOp(result_types, ir.FlatSymbolRefAttr.get(name), operands)
+            for old, new in zip(op.results, call.results):
+                old.replace_all_uses_with(new)
+            op.erase()
+
 
 # Linalg ops whose arith combiners may be reassociated (summation order).
 _REDUCING_OPS = {
@@ -220,7 +255,10 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         run_pipeline(module, "inline", "cpu-tensor")
         widen_boolean_boundaries(module)
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
+        run_pipeline(module, "inline, symbol-dce", "cpu-tensor")
+        outline_contractions(module)
         run_pipeline(module, TENSOR_PIPELINE, "cpu-tensor")
+        run_pipeline(module, "inline, symbol-dce, canonicalize, cse", "cpu-tensor")
         store_boolean_results_as_bytes(module)
         yield_loop_states_in_place(module)
         copy_repeated_results(module)

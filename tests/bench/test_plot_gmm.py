@@ -48,10 +48,16 @@ def test_page_lists_every_size_and_judges_the_targets(tmp_path):
     notes.write_text("The gradient of the triangular solve dominates.")
     plot_gmm.main(["--json", str(source), "--page", str(page), "--plot", str(image), "--notes", str(notes)])
     text = page.read_text()
-    assert "| 2 | 5 | 1000 | 30 | 0.05 | 0.10 | 2.00 | 0.50 |" in text
-    assert "| 10 | 25 | 1000 | 1,650 |" in text and "| 1.25 | – |" in text  # gradir/PyTorch, no JAX
-    assert "MISSED: gradient/objective <= 3 at every size (worst 5.00)" in text
-    assert "MISSED: gradient time <= PyTorch eager's at every size (worst gradir/PyTorch 1.25)" in text
+    # d K n params | gradir obj grad ratio | PyTorch obj grad ratio | JAX obj grad ratio | vs PyTorch, vs JAX
+    assert "| 2 | 5 | 1000 | 30 | 0.05 | 0.10 | 2.00 | 0.20 | 0.50 | 2.50 | 0.08 | 0.08 | 1.00 | 0.20 | 1.25 |" in text
+    assert "| 10 | 25 | 1000 | 1,650 | 1.00 | 5.00 | 5.00 | 1.00 | 4.00 | 4.00 | – | – | – | 1.25 | – |" in text
+    assert "| 2 | 5 | 1000 | 2.5 | 0.4 |" in text and "| 10 | 25 | 1000 | 4.0 | – |" in text  # compile apart
+    assert (
+        "MISSED: gradient/objective <= 3 at every size "
+        "(met at 1/2 sizes; worst gradient/objective 5.00 at (d=10, K=25, n=1000))"
+    ) in text
+    assert "MISSED: gradient time <= PyTorch eager's at every size (met at 1/2 sizes; worst gradir/PyTorch 1.25" in text
+    assert "met: within 1.5x of JAX jit(grad) (met at 1/1 sizes; worst gradir/JAX 1.25 at (d=2, K=5, n=1000))" in text
     assert "jax at (d=10, K=25, n=1000): timed out after 600 s" in text
     assert "The gradient of the triangular solve dominates." in text
     assert image.read_bytes().startswith(b"\x89PNG")
