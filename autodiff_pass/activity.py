@@ -21,9 +21,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_float_tensor
+from gradir.errors import DifferentiationError, error_at
 
 
 def carries_derivative(value: SSAValue) -> bool:
@@ -119,7 +121,26 @@ def _vary(block: Block, varied: set[SSAValue]) -> None:
                         if value in varied and carries_derivative(result)
                     )
         elif any(value in varied for value in op_inputs(op)):
+            _refuse_dynamic_shapes(op)
             varied.update(_floats(op.results))
+
+
+def _refuse_dynamic_shapes(op: Operation) -> None:
+    """A float tensor of dynamic shape computed from a varied value would carry a
+    derivative that gradir cannot represent: a located error, never a silent zero."""
+    for result in op.results:
+        type_ = result.type
+        if (
+            isinstance(type_, TensorType)
+            and isinstance(type_.element_type, FLOAT_ELEMENT_TYPES)
+            and not carries_derivative(result)
+        ):
+            raise error_at(
+                DifferentiationError,
+                op,
+                f"'{op.name}' produces {type_}, a dynamically shaped tensor on the active "
+                "path: derivatives need static shapes",
+            )
 
 
 def _vary_loop(loop: scf.ForOp, varied: set[SSAValue]) -> None:

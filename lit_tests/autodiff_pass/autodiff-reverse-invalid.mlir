@@ -54,3 +54,20 @@ func.func @f(%x: tensor<f32>) -> tensor<f32> {
   %r = autodiff.mul %d, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>
   return %r : tensor<f32>
 }
+
+// -----
+
+// A dynamically shaped tensor on the active path would silently carry no
+// derivative (found by a helper's gradcheck): a located error instead.
+func.func @dynamic(%x: tensor<3x5xf32>) -> tensor<f32> {
+  // CHECK: autodiff-reverse-invalid.mlir:[[# @LINE + 1]]:3: error: 'tensor.cast' produces tensor<?x5xf32>, a dynamically shaped tensor on the active path: derivatives need static shapes
+  %c = tensor.cast %x : tensor<3x5xf32> to tensor<?x5xf32>
+  %s = tensor.cast %c : tensor<?x5xf32> to tensor<3x5xf32>
+  %e = math.exp %s : tensor<3x5xf32>
+  %r = autodiff.sum %e : tensor<3x5xf32> -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func @g(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %d = autodiff.grad @dynamic(%x) : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  return %d : tensor<3x5xf32>
+}
