@@ -1,121 +1,161 @@
-"""Boolean (i1) tensors in the CPU pipeline: kept in registers, stored as bytes.
+"""Boolean (i1) tensors in the CPU pipeline: every one is stored as bytes.
 
-MLIR 22 cannot lower a load from a `memref<...xi1>`: it fails an assertion
-and aborts the whole process. So no i1 tensor may become a buffer. i1 values
-live inside `linalg.generic` bodies (comparisons feeding selects); wherever a
-boolean tensor must be stored it is stored as i8, NumPy's layout for `bool`:
+MLIR 22 cannot lower a load or store of a `memref<...xi1>`: it fails an
+assertion in `finalize-memref-to-llvm` and aborts the whole process. So no i1 tensor may become a buffer.
+`store_booleans_as_bytes` runs after elementwise fusion, just before
+bufferization, and gives every tensor of i1 in the module -- function
+arguments and results, constants, loop states, `scf.if` results, layout ops,
+mask results of generics -- the type `tensor<...xi8>` instead: NumPy's layout
+for `bool`, so public functions also take and return NumPy bool arrays as
+they are. Only the element-level boundaries change code: a linalg body
+reading a byte truncates it to i1 (`arith.trunci`) and one writing an i1 into
+a byte tensor extends it (`arith.extui`), as do scalar extracts and inserts.
+Bodies that only move elements (transpose, broadcast, copy, fill) move bytes.
 
-- `widen_boolean_boundaries` (on the input, before anything else): public
-  functions take and return i8 tensors where they had i1 (truncated on entry,
-  extended on exit), i1 constants are stored as i8, and reshapes/slices of
-  boolean tensors move bytes.
-- `store_boolean_results_as_bytes` (after fusion): a generic whose i1 result
-  is still materialised -- the producer of a boolean used by several
-  consumers, which elementwise fusion does not duplicate -- yields i8, and
-  each consuming generic truncates in its body.
-- `reject_boolean_buffers` (after bufferization): anything left is a clear
-  PipelineError instead of MLIR's abort.
+`select_with_tensor_conditions` (before fusion) turns an `arith.select` of
+tensors on one scalar i1 -- the canonical form of an `scf.if` that yields
+values defined outside it -- into a generic reading the condition from a 0-d
+tensor: fused as is, it would be a generic with a scalar operand, on which
+MLIR 22's `linalg-specialize-generic-ops` aborts.
+
+`store_boolean_buffers_as_bytes` (after bufferization) does the same for
+the only i1 buffers left: the ownership flags of the deallocation pipeline.
+A `bufferization.dealloc` of several buffers whose ownership is known only at
+run time (an `scf.if` yielding a buffer from outside in one branch and a new
+one in the other) is lowered into a helper function that keeps one flag per
+buffer in a `memref<?xi1>`; they become `memref<?xi8>` (loads truncate,
+stores extend).
+
+`reject_boolean_buffers` (after that) stays as a safety net: an i1 buffer
+that still appears is a clear PipelineError instead of MLIR's abort.
 """
 from __future__ import annotations
 
 import numpy as np
 from mlir import ir
-from mlir.dialects import arith, tensor
+from mlir.dialects import arith, linalg, tensor
 
 from gradir.errors import PipelineError
-from gradir.gpu_backend.mlir_bridge import location_text, public_functions, walk_ops
+from gradir.gpu_backend.mlir_bridge import location_text, walk_ops
 
-# Ops that only move tensor elements around: they run on bytes just as well.
-_LAYOUT_OPS = {
-    "tensor.expand_shape", "tensor.collapse_shape", "tensor.extract_slice", "tensor.insert_slice",
-    "tensor.cast", "tensor.reshape",
+# Ops whose i1 tensors only need a new type: they never look at an element.
+_MOVING_OPS = {
+    "tensor.empty", "tensor.cast", "tensor.expand_shape", "tensor.collapse_shape",
+    "tensor.extract_slice", "tensor.insert_slice", "tensor.concat", "tensor.reshape", "tensor.dim",
+    "scf.for", "scf.if", "scf.while", "scf.condition", "scf.yield", "scf.execute_region",
+    "func.func", "func.call", "func.return", "bufferization.materialize_in_destination",
 }
+# Ops that read or write single elements: converted at the element.
+_ELEMENT_OPS = {
+    "tensor.extract", "tensor.insert", "tensor.from_elements", "tensor.splat", "tensor.pad",
+    "tensor.generate", "arith.constant",
+}
+
+
+def _boolean() -> ir.Type:
+    return ir.IntegerType.get_signless(1)
+
+
+def _byte() -> ir.Type:
+    return ir.IntegerType.get_signless(8)
 
 
 def _byte_type(value_type: ir.Type) -> ir.Type | None:
     """tensor<...xi8> for a tensor<...xi1>, else None."""
-    boolean = ir.IntegerType.get_signless(1)
-    if isinstance(value_type, ir.RankedTensorType) and value_type.element_type == boolean:
-        return ir.RankedTensorType.get(value_type.shape, ir.IntegerType.get_signless(8))
+    if isinstance(value_type, ir.RankedTensorType) and value_type.element_type == _boolean():
+        return ir.RankedTensorType.get(value_type.shape, _byte(), value_type.encoding)
     return None
 
 
-def _truncate_uses(value: ir.Value, boolean_type: ir.Type, insertion: ir.InsertionPoint, location) -> None:
-    """Give every current use of `value` (now bytes) `trunci(value)` instead."""
-    with insertion, location:
-        truncated = arith.trunci(boolean_type, value)
-    value.replace_all_uses_except(truncated, truncated.owner.operation)
+def _is_boolean_scalar(value: ir.Value) -> bool:
+    return value.type == _boolean()
 
 
-def _read_bytes(value: ir.Value, boolean_type: ir.Type, insertion: ir.InsertionPoint, location) -> None:
-    """Let the generics reading `value` (a byte tensor standing for `boolean_type`)
-    take the bytes and truncate each element in their body, so that no i1
-    tensor is materialised; other users get `trunci(value)`."""
-    boolean, byte = ir.IntegerType.get_signless(1), ir.IntegerType.get_signless(8)
-    others = []
-    for use in list(value.uses):
-        user = use.owner
-        if user.name == "linalg.generic" and use.operand_number < _input_count(user):
-            body = user.regions[0].blocks[0]
-            argument = body.arguments[use.operand_number]
-            if argument.type == boolean:
-                argument.set_type(byte)
-                _truncate_uses(argument, boolean, ir.InsertionPoint.at_block_begin(body), user.location)
-        else:
-            others.append((user, use.operand_number))
-    if others:
-        with insertion, location:
-            truncated = arith.trunci(boolean_type, value)
-        for user, position in others:
-            user.operands[position] = truncated
+def _is_byte_tensor(value: ir.Value) -> bool:
+    return isinstance(value.type, ir.RankedTensorType) and value.type.element_type == _byte()
 
 
-def widen_boolean_boundaries(module: ir.Module) -> None:
-    """i8 for the i1 tensors of public signatures, constants and layout ops."""
-    for function in public_functions(module):
-        _widen_signature(function)
-    for op in walk_ops(module, _LAYOUT_OPS):
-        _widen_layout_op(op)
-    for constant in walk_ops(module, {"arith.constant"}):
+def _block_arguments(op: ir.Operation) -> list[ir.Value]:
+    return [argument for region in op.regions for block in region.blocks for argument in block.arguments]
+
+
+def _values(op: ir.Operation) -> list[ir.Value]:
+    """The operands and results of `op` and the arguments of its regions' blocks."""
+    return list(op.operands) + list(op.results) + _block_arguments(op)
+
+
+def _touches_booleans(op: ir.Operation) -> bool:
+    return any(_byte_type(value.type) is not None for value in _values(op))
+
+
+def store_booleans_as_bytes(module: ir.Module) -> None:
+    """Retype every i1 tensor of `module` to i8 and convert at the elements.
+
+    Raises PipelineError, located, for an op that has i1 tensors but is not
+    known to be safe to retype (none is expected after fusion).
+    """
+    ops = _all_ops(module)
+    for op in ops:
+        if _touches_booleans(op) and not _retypable(op):
+            raise PipelineError(
+                f"cpu-bufferize: a boolean (i1) tensor reaches `{op.name}`, which the CPU "
+                "pipeline cannot store as bytes",
+                location_text(op.location),
+            )
+    for constant in [op for op in ops if op.name == "arith.constant"]:
         _widen_constant(constant)
+    ops = _all_ops(module)
+    for op in ops:
+        _retype(op)
+    for op in ops:
+        if _is_structured(op):
+            _convert_body(op)
+        elif op.name in _ELEMENT_OPS:
+            _convert_elements(op)
+        elif op.name == "func.func":
+            _retype_signature(op)
 
 
-def _widen_signature(function: ir.Operation) -> None:
-    function_type = ir.FunctionType(ir.TypeAttr(function.attributes["function_type"]).value)
-    inputs = [_byte_type(t) or t for t in function_type.inputs]
-    results = [_byte_type(t) or t for t in function_type.results]
-    function.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
-    entry = function.regions[0].blocks[0]
-    for argument in entry.arguments:
-        byte_type = _byte_type(argument.type)
+def _all_ops(module: ir.Module) -> list[ir.Operation]:
+    ops: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        ops.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return ops
+
+
+def _retypable(op: ir.Operation) -> bool:
+    if op.name == "arith.select":  # of whole tensors on a scalar condition
+        return _is_boolean_scalar(op.operands[0])
+    return op.name in _MOVING_OPS or op.name in _ELEMENT_OPS or _is_structured(op)
+
+
+def _is_structured(op: ir.Operation) -> bool:
+    """A linalg op on tensors with a body: one block argument per operand, in order."""
+    return (
+        op.name.startswith("linalg.")
+        and len(op.regions) == 1
+        and len(op.regions[0].blocks) == 1
+        and len(op.regions[0].blocks[0].arguments) <= len(op.operands)
+    )
+
+
+def _retype(op: ir.Operation) -> None:
+    for value in list(op.results) + _block_arguments(op):
+        byte_type = _byte_type(value.type)
         if byte_type is not None:
-            boolean_type = argument.type
-            argument.set_type(byte_type)
-            _read_bytes(argument, boolean_type, ir.InsertionPoint.at_block_begin(entry), function.location)
-    for block in function.regions[0].blocks:
-        terminator = block.operations[len(block.operations) - 1]
-        if terminator.name != "func.return":
-            continue
-        for index, operand in enumerate(terminator.operands):
-            byte_type = _byte_type(operand.type)
-            if byte_type is not None:
-                with ir.InsertionPoint(terminator), terminator.location:
-                    terminator.operands[index] = arith.extui(byte_type, operand)
+            value.set_type(byte_type)
 
 
-def _widen_layout_op(op: ir.Operation) -> None:
-    result = op.results[0]
-    byte_type = _byte_type(result.type)
-    if byte_type is None:
-        return
-    for index, operand in enumerate(op.operands):
-        operand_bytes = _byte_type(operand.type)
-        if operand_bytes is not None:
-            with ir.InsertionPoint(op), op.location:
-                op.operands[index] = arith.extui(operand_bytes, operand)
-    boolean_type = result.type
-    result.set_type(byte_type)
-    _read_bytes(result, boolean_type, ir.InsertionPoint.after(op), op.location)
+def _retype_signature(function: ir.Operation, byte_type=_byte_type) -> None:
+    """The `function_type` of a `func.func` with `byte_type(t)` for each type it converts."""
+    function_type = ir.FunctionType(ir.TypeAttr(function.attributes["function_type"]).value)
+    inputs = [byte_type(t) or t for t in function_type.inputs]
+    results = [byte_type(t) or t for t in function_type.results]
+    function.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
 
 
 def _widen_constant(constant: ir.Operation) -> None:
@@ -130,79 +170,155 @@ def _widen_constant(constant: ir.Operation) -> None:
         data = (np.array([values[i] for i in range(len(values))]) & 1).astype(np.uint8).reshape(shape)
     with ir.InsertionPoint(constant), constant.location:
         stored = arith.constant(byte_type, ir.DenseElementsAttr.get(data, type=byte_type))
-    boolean_type = constant.results[0].type
     constant.results[0].replace_all_uses_with(stored)
     constant.erase()
-    _read_bytes(stored, boolean_type, ir.InsertionPoint.after(stored.owner), stored.owner.location)
 
 
-def store_boolean_results_as_bytes(module: ir.Module) -> None:
-    """Make every generic with a materialised i1 result yield i8 instead.
+def _extended(value: ir.Value, before: ir.Operation) -> ir.Value:
+    with ir.InsertionPoint(before), before.location:
+        return arith.extui(_byte(), value)
 
-    Only done where it is simple and safe: the result's init is a
-    `tensor.empty`, the body does not read it, and every user is a generic
-    (which then truncates the byte back to i1 in its own body).
+
+def _truncate_uses(value: ir.Value, insertion: ir.InsertionPoint, location: ir.Location, keep=()) -> None:
+    """Give the uses of `value` (now a byte) `trunci(value)`, except those in `keep`
+    ((op, operand number) pairs, which take the byte itself)."""
+    uses = [
+        (use.owner, use.operand_number) for use in value.uses
+        if not any(use.owner.operation == op.operation and use.operand_number == n for op, n in keep)
+    ]  # fmt: skip
+    if not uses:
+        return
+    with insertion, location:
+        truncated = arith.trunci(_boolean(), value)
+    for owner, position in uses:
+        owner.operands[position] = truncated
+
+
+def _convert_body(op: ir.Operation) -> None:
+    """Bytes in and out of the body of a linalg op whose tensors became bytes."""
+    if op.name == "linalg.fill" and _is_boolean_scalar(op.operands[0]) and _is_byte_tensor(op.results[0]):
+        op.operands[0] = _extended(op.operands[0], op)
+    body = op.regions[0].blocks[0]
+    terminator = body.operations[len(body.operations) - 1]
+    byte_outputs = {
+        position for position, result in enumerate(op.results)
+        if isinstance(result.type, ir.RankedTensorType) and result.type.element_type == _byte()
+    }  # fmt: skip
+    for position, argument in enumerate(body.arguments):
+        operand_type = op.operands[position].type
+        if isinstance(operand_type, ir.RankedTensorType):
+            operand_type = operand_type.element_type
+        if argument.type != _boolean() or operand_type != _byte():
+            continue
+        argument.set_type(_byte())
+        # A byte yielded into a byte output needs no conversion (copies, transposes).
+        keep = [(terminator, index) for index in byte_outputs if terminator.operands[index] == argument]
+        _truncate_uses(argument, ir.InsertionPoint.at_block_begin(body), op.location, keep)
+    for index in byte_outputs:
+        value = terminator.operands[index]
+        if _is_boolean_scalar(value):
+            terminator.operands[index] = _extended(value, terminator)
+
+
+def _convert_elements(op: ir.Operation) -> None:
+    """Scalar i1 in or out of a tensor of bytes."""
+    if op.name == "tensor.extract" and _is_byte_tensor(op.operands[0]) and _is_boolean_scalar(op.results[0]):
+        result = op.results[0]
+        result.set_type(_byte())
+        _truncate_uses(result, ir.InsertionPoint.after(op), op.location)
+    elif op.name != "arith.constant" and _is_byte_tensor(op.results[0]):
+        # insert, from_elements, splat, pad, generate: i1 elements in, bytes stored.
+        for position, operand in enumerate(op.operands):
+            if _is_boolean_scalar(operand):
+                op.operands[position] = _extended(operand, op)
+    if op.name in ("tensor.pad", "tensor.generate") and _is_byte_tensor(op.results[0]):
+        body = op.regions[0].blocks[0]
+        terminator = body.operations[len(body.operations) - 1]
+        if _is_boolean_scalar(terminator.operands[0]):
+            terminator.operands[0] = _extended(terminator.operands[0], terminator)
+
+
+def select_with_tensor_conditions(module: ir.Module) -> None:
+    """`arith.select %c, %a, %b` on static tensors with a scalar %c becomes a
+    `linalg.generic` over (tensor<i1> from %c, %a, %b)."""
+    for select in walk_ops(module, {"arith.select"}):
+        condition, on_true, on_false = select.operands
+        result_type = select.results[0].type
+        if not (_is_boolean_scalar(condition) and isinstance(result_type, ir.RankedTensorType)):
+            continue
+        if not result_type.has_static_shape:
+            continue  # left to MLIR, as before
+        rank = result_type.rank
+        identity = ir.AffineMap.get_identity(rank)
+        maps = [ir.AffineMap.get(rank, 0, []), identity, identity, identity]
+        parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
+        element = result_type.element_type
+        with ir.InsertionPoint(select), select.location:
+            condition_tensor = tensor.from_elements(ir.RankedTensorType.get([], _boolean()), [condition])
+            init = tensor.empty(result_type.shape, element)
+            generic = linalg.GenericOp(
+                [result_type], [condition_tensor, on_true, on_false], [init],
+                ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
+                ir.ArrayAttr.get([parallel] * rank),
+            )  # fmt: skip
+            body = generic.regions[0].blocks.append(_boolean(), element, element, element)
+            with ir.InsertionPoint(body):
+                linalg.YieldOp([arith.select(body.arguments[0], body.arguments[1], body.arguments[2])])
+        select.results[0].replace_all_uses_with(generic.results[0])
+        select.erase()
+
+
+# Ops that may hold the deallocation flags' i1 buffers, and only pass them on.
+_BUFFER_MOVING_OPS = {
+    "memref.alloc", "memref.alloca", "memref.cast", "memref.dealloc", "memref.dim",
+    "func.func", "func.call", "func.return", "scf.for", "scf.if", "scf.yield",
+}
+
+
+def _byte_buffer_type(value_type: ir.Type) -> ir.Type | None:
+    """memref<...xi8> for a memref<...xi1> (same layout and memory space), else None."""
+    if isinstance(value_type, ir.MemRefType) and value_type.element_type == _boolean():
+        return ir.MemRefType.get(value_type.shape, _byte(), value_type.layout, value_type.memory_space)
+    return None
+
+
+def store_boolean_buffers_as_bytes(module: ir.Module) -> None:
+    """Retype every i1 buffer to i8, loads truncating and stores extending.
+
+    Only done when every op touching an i1 buffer is a load, a store or one of
+    `_BUFFER_MOVING_OPS`; otherwise the module is left as it is (and
+    `reject_boolean_buffers` reports it).
     """
-    for generic in walk_ops(module, {"linalg.generic"}):
-        inputs = _input_count(generic)
-        for index, result in enumerate(generic.results):
-            byte_type = _byte_type(result.type)
-            if byte_type is None or not _can_store_as_bytes(generic, inputs + index, result):
-                continue
-            body = generic.regions[0].blocks[0]
-            with ir.InsertionPoint(generic), generic.location:
-                generic.operands[inputs + index] = tensor.empty(byte_type.shape, byte_type.element_type)
-            body.arguments[inputs + index].set_type(byte_type.element_type)
-            terminator = body.operations[len(body.operations) - 1]
-            with ir.InsertionPoint(terminator), terminator.location:
-                terminator.operands[index] = arith.extui(byte_type.element_type, terminator.operands[index])
-            boolean_type = result.type
-            result.set_type(byte_type)
-            for use in list(result.uses):
-                consumer = use.owner
-                position = use.operand_number
-                consumer_body = consumer.regions[0].blocks[0]
-                argument = consumer_body.arguments[position]
-                argument.set_type(byte_type.element_type)
-                _truncate_uses(
-                    argument,
-                    ir.RankedTensorType(boolean_type).element_type,
-                    ir.InsertionPoint.at_block_begin(consumer_body),
-                    consumer.location,
-                )
+    ops = _all_ops(module)
+    touching = [op for op in ops if _touches_boolean_buffers(op)]
+    allowed = _BUFFER_MOVING_OPS | {"memref.load", "memref.store"}
+    if not touching or any(op.name not in allowed for op in touching):
+        return
+    for op in touching:
+        for value in list(op.results) + _block_arguments(op):
+            byte_type = _byte_buffer_type(value.type)
+            if byte_type is not None:
+                value.set_type(byte_type)
+    for op in touching:
+        if op.name == "func.func":
+            _retype_signature(op, _byte_buffer_type)
+        elif op.name == "memref.load" and _is_boolean_scalar(op.results[0]):
+            op.results[0].set_type(_byte())
+            _truncate_uses(op.results[0], ir.InsertionPoint.after(op), op.location)
+        elif op.name == "memref.store" and _is_boolean_scalar(op.operands[0]):
+            op.operands[0] = _extended(op.operands[0], op)
 
 
-def _input_count(generic: ir.Operation) -> int:
-    segments = ir.DenseI32ArrayAttr(generic.attributes["operandSegmentSizes"])
-    return segments[0]
-
-
-def _can_store_as_bytes(generic: ir.Operation, init_position: int, result: ir.Value) -> bool:
-    init = generic.operands[init_position]
-    init_owner = init.owner if isinstance(init, ir.OpResult) else None
-    if init_owner is None or init_owner.name != "tensor.empty":
-        return False
-    if len(list(generic.regions[0].blocks[0].arguments[init_position].uses)) > 0:
-        return False
-    consumers = [use.owner for use in result.uses]
-    return bool(consumers) and all(
-        consumer.name == "linalg.generic" and use.operand_number < _input_count(consumer)
-        for consumer, use in zip(consumers, result.uses)
-    )
+def _touches_boolean_buffers(op: ir.Operation) -> bool:
+    return any(_byte_buffer_type(value.type) is not None for value in _values(op))
 
 
 def reject_boolean_buffers(module: ir.Module) -> None:
     """A one-line PipelineError, rather than MLIR's abort, for an i1 buffer."""
-    boolean = ir.IntegerType.get_signless(1)
-    for op in walk_ops(module, {"memref.alloc", "memref.alloca", "memref.get_global", "func.func"}):
-        if op.name == "func.func":
-            values = list(op.regions[0].blocks[0].arguments) if op.regions[0].blocks else []
-        else:
-            values = list(op.results)
-        for value in values:
-            if isinstance(value.type, ir.MemRefType) and value.type.element_type == boolean:
-                raise PipelineError(
-                    "cpu-bufferize: a boolean (i1) tensor would be stored in memory, which the "
-                    "CPU pipeline does not support here; keep it inside elementwise ops",
-                    location_text(op.location),
-                )
+    for op in _all_ops(module):
+        if _touches_boolean_buffers(op):
+            raise PipelineError(
+                f"cpu-bufferize: a boolean (i1) tensor would be stored in memory (at `{op.name}`), "
+                "which MLIR 22 cannot lower",
+                location_text(op.location),
+            )

@@ -8,20 +8,24 @@ pipeline is a constant below, so it can be replayed with other tools):
    whole tensors become `linalg.generic`s, named elementwise ops are
    generalised, and each chain of elementwise generics fuses into one loop
    nest: no intermediate tensor is written to memory. Generics that are
-   really matmuls or transposes are then given back their names.
+   really matmuls or transposes are then given back their names. A select
+   of tensors on a scalar condition is made a generic first
+   (`cpu_booleans.select_with_tensor_conditions`).
 2. `BUFFER_PIPELINE` -- one-shot bufferization across function boundaries
    with identity layouts; tensor results become trailing out-parameters
    (`memref` arguments the caller allocates) and temporaries are freed.
    Each `scf.for` state is first made to update one buffer in place
    (`loop_states`).
    Public functions' arguments are marked read-only first, so an input
-   buffer is never updated in place.
+   buffer is never updated in place. Every i1 tensor is stored as bytes
+   (`cpu_booleans`: MLIR 22 aborts on i1 buffers), and so are the ownership
+   flags the deallocation pipeline keeps in memory.
 3. `cpu_schedule.vector_schedule` -- contractions and transposes are tiled
    and vectorised (register-blocked FMA matmuls, shuffled 16x16 transposes).
 4. `LOOP_PIPELINE` -- everything else becomes `scf.for` loops that LLVM's
    loop vectoriser handles at `opt_level=3`. The combiners of reductions are
-   marked reassociative so they vectorise too, and f32 exp/log/tanh are
-   rewritten into branch-free arithmetic (`cpu_math_approximation`) instead
+   marked reassociative so they vectorise too, and f32 exp/log/tanh/sin/cos
+   are rewritten into branch-free arithmetic (`cpu_math_approximation`) instead
    of scalar libm calls.
 5. `LLVM_PIPELINE` -- every remaining dialect to `llvm`. The data pointer of
    each memref argument of a public function is marked `noalias`.
@@ -40,8 +44,9 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gradir.gpu_backend.cpu_booleans import (
     reject_boolean_buffers,
-    store_boolean_results_as_bytes,
-    widen_boolean_boundaries,
+    select_with_tensor_conditions,
+    store_boolean_buffers_as_bytes,
+    store_booleans_as_bytes,
 )
 from gradir.gpu_backend.cpu_math_approximation import approximate_math
 from gradir.gpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule, vector_schedule
@@ -250,19 +255,18 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
     """
     with module.context, ir.Location.unknown():
         _prepare_public_functions(module)
-        # Calls first, so that widening i1 arguments of public functions to
-        # bytes cannot leave a caller passing i1 to a widened callee.
         run_pipeline(module, "inline", "cpu-tensor")
-        widen_boolean_boundaries(module)
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
         run_pipeline(module, "inline, symbol-dce", "cpu-tensor")
         outline_contractions(module)
+        select_with_tensor_conditions(module)
         run_pipeline(module, TENSOR_PIPELINE, "cpu-tensor")
         run_pipeline(module, "inline, symbol-dce, canonicalize, cse", "cpu-tensor")
-        store_boolean_results_as_bytes(module)
+        store_booleans_as_bytes(module)
         yield_loop_states_in_place(module)
         copy_repeated_results(module)
         run_pipeline(module, BUFFER_PIPELINE, "cpu-bufferize")
+        store_boolean_buffers_as_bytes(module)
         reject_boolean_buffers(module)
         memref_ranks = _memref_ranks(module)
         copies_to_loops(module)

@@ -26,15 +26,15 @@ def test_cpu_pipeline_output_is_valid_mlir(program):
     assert result.passed, f"{result.report}\nprogram:\n{program.text()}"
 
 
-# Every family, select included: its i1 conditions are stored as bytes wherever they
-# reach memory (a select whose broadcast condition's gradient is reduced used to
-# make MLIR 22 abort; see tests/numerics/test_op_gradients.py).
+# Every family, select included: every i1 tensor is stored as bytes (a select whose
+# broadcast condition's gradient is reduced used to make MLIR 22 abort; see
+# tests/numerics/test_op_gradients.py and tests/gpu_backend/test_cpu_booleans.py).
 GRADCHECKED_FAMILIES = OP_FAMILIES
+# Conditions reshaped, broadcast, transposed and reduced over: select drawn twice as often.
+BOOLEAN_FAMILIES = ("select", "select", "reduction", "broadcast_to", "reshape", "transpose", "unary")
 
 
-@child_process_settings(8, "GRADIR_GRADCHECK_EXAMPLES")
-@given(programs(families=GRADCHECKED_FAMILIES))
-def test_cpu_gradients_match_finite_differences(program):
+def gradcheck_in_child(program) -> None:
     require_pipeline("cpu")
     with tempfile.TemporaryDirectory() as directory:
         path = pathlib.Path(directory) / "program.mlir"
@@ -44,3 +44,15 @@ def test_cpu_gradients_match_finite_differences(program):
         wrt = ",".join(map(str, program.gradient_arguments))
         result = run_worker("gradcheck", str(path), str(inputs), wrt, timeout=child_timeout())
     assert result.passed, f"{result.report}\nprogram:\n{program.text()}"
+
+
+@child_process_settings(8, "GRADIR_GRADCHECK_EXAMPLES")
+@given(programs(families=GRADCHECKED_FAMILIES))
+def test_cpu_gradients_match_finite_differences(program):
+    gradcheck_in_child(program)
+
+
+@child_process_settings(6, "GRADIR_GRADCHECK_EXAMPLES")
+@given(programs(families=BOOLEAN_FAMILIES))
+def test_cpu_gradients_of_select_heavy_programs(program):
+    gradcheck_in_child(program)
