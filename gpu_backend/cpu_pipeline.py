@@ -8,7 +8,11 @@ pipeline is a constant below, so it can be replayed with other tools):
    whole tensors become `linalg.generic`s, named elementwise ops are
    generalised, and each chain of elementwise generics fuses into one loop
    nest: no intermediate tensor is written to memory. Generics that are
-   really matmuls or transposes are then given back their names. A select
+   really matmuls or transposes are then given back their names
+   (`specialize_generics`: only generics whose bodies are exactly multiply,
+   add and casts; upstream's pass would also name `acc + exp(a) * b` a
+   matmul, dropping the `exp`). Batch-matmul generics are named before
+   fusion, so they are outlined with the other contractions. A select
    of tensors on a scalar condition is made a generic first
    (`cpu_booleans.select_with_tensor_conditions`).
 2. `BUFFER_PIPELINE` -- one-shot bufferization across function boundaries
@@ -52,6 +56,7 @@ from gradir.gpu_backend.cpu_math_approximation import approximate_math
 from gradir.gpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule, vector_schedule
 from gradir.gpu_backend.distinct_results import copy_repeated_results
 from gradir.gpu_backend.loop_states import yield_loop_states_in_place
+from gradir.gpu_backend.specialize_generics import specialize_pure_generics
 from gradir.gpu_backend.mlir_bridge import (
     public_functions,
     run_pipeline,
@@ -61,9 +66,7 @@ from gradir.gpu_backend.mlir_bridge import (
 
 TENSOR_PIPELINE = (
     "func.func(convert-elementwise-to-linalg),"
-    "linalg-fuse-elementwise-ops,"
-    "linalg-specialize-generic-ops,"
-    "canonicalize, cse"
+    "linalg-fuse-elementwise-ops"
 )
 
 BUFFER_PIPELINE = (
@@ -258,10 +261,12 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         run_pipeline(module, "inline", "cpu-tensor")
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
         run_pipeline(module, "inline, symbol-dce", "cpu-tensor")
+        specialize_pure_generics(module, contractions_only=True)
         outline_contractions(module)
         select_with_tensor_conditions(module)
         run_pipeline(module, TENSOR_PIPELINE, "cpu-tensor")
-        run_pipeline(module, "inline, symbol-dce, canonicalize, cse", "cpu-tensor")
+        specialize_pure_generics(module)
+        run_pipeline(module, "canonicalize, cse, inline, symbol-dce, canonicalize, cse", "cpu-tensor")
         store_booleans_as_bytes(module)
         yield_loop_states_in_place(module)
         copy_repeated_results(module)
