@@ -14,6 +14,11 @@ innermost ATen compute op (one with no ATen compute op inside it; views, dtype
 and layout ops excluded) counts as one kernel, as it would on CUDA (cuBLAS may
 use more than one kernel for a matmul, so this is a lower bound).
 
+It records the same figures for the ADBench GMM gradient (examples/gmm/gmm.py
+generates the program for (d, K, n); float64): the kernels of `@gmm_gradient`
+and the functions it calls, i.e. everything but the primal `@gmm_objective`'s
+own kernels.
+
     python bench/gpu_static.py        # writes bench/results/gpu_static.{json,md}
 """
 from __future__ import annotations
@@ -29,6 +34,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "gpu_backend"))
 
 from cpu_programs import MLP_GRADIENT, mlp_inputs  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "examples" / "gmm"))
+from gmm import gmm_program  # noqa: E402
+
+import gradir  # noqa: E402
 
 from gradir.gpu_backend.cuda_program import CudaProgram  # noqa: E402
 from gradir.gpu_backend.gpu_pipeline import bufferize_for_gpu  # noqa: E402
@@ -84,6 +94,31 @@ def ours(chip: str) -> dict:
             for r in reports
         ],
         "table": format_reports(reports),
+    }
+
+
+GMM_SIZES = (10, 5, 1000)
+"""(d, K, n): ADBench's smallest GMM data set size class."""
+
+
+def gmm(chip: str, d: int, k: int, n: int) -> dict:
+    """Static figures of the GMM gradient (float64): every kernel not of the primal objective."""
+    start = time.perf_counter()
+    program = gradir.compile(gmm_program(d, k, n), target="cuda", chip=chip)
+    compile_seconds = time.perf_counter() - start
+    reports = [r for r in kernel_reports(program) if r.function != "gmm_objective"]
+    moved = sum(r.bytes_read + r.bytes_written for r in reports)
+    parameters = k + k * d + k * d * (d + 1) // 2
+    minimum = 8 * (parameters + n * d + parameters)  # inputs read once, gradients written once
+    return {
+        "sizes": {"d": d, "K": k, "n": n},
+        "kernels_per_step": len(reports),
+        "max_registers": max(r.registers for r in reports),
+        "total_spill_bytes": sum(r.spill_bytes for r in reports),
+        "bytes_moved": moved,
+        "bytes_minimum": minimum,
+        "bytes_moved_over_minimum": round(moved / minimum, 2),
+        "compile_seconds": round(compile_seconds, 2),
     }
 
 
@@ -181,6 +216,18 @@ def markdown(results: dict) -> str:
         f"{plain['kernels_per_step']} kernels, {plain['loops_left_on_host']} loops and "
         f"{plain['stores_left_on_host']} stores left on the host, block sizes {plain['block_sizes']}.",
         "",
+        "GMM gradient (examples/gmm/gmm.py, float64, d={d} K={K} n={n}; kernels of @gmm_gradient and"
+        " its callees):".format(**results["gmm_gradient"]["sm_90"]["sizes"]),
+        "",
+        "| chip | kernels/step | max registers | spill bytes | bytes moved | minimum | ratio | compile s |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        *(
+            f"| {chip} | {g['kernels_per_step']} | {g['max_registers']} | {g['total_spill_bytes']} "
+            f"| {g['bytes_moved']} | {g['bytes_minimum']} | {g['bytes_moved_over_minimum']} "
+            f"| {g['compile_seconds']} |"
+            for chip, g in results["gmm_gradient"].items()
+        ),
+        "",
         "Per kernel (sm_90):",
         "",
         "```",
@@ -195,6 +242,7 @@ def main() -> None:
     results = {chip: ours(chip) for chip in CHIPS}
     results["plain_mlir_route"] = plain_mlir_route()
     results["torch_eager"] = torch_eager_kernels()
+    results["gmm_gradient"] = {chip: gmm(chip, *GMM_SIZES) for chip in CHIPS}
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "gpu_static.json").write_text(json.dumps(results, indent=2) + "\n")

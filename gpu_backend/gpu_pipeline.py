@@ -22,8 +22,11 @@ from mlir import ir
 from mlir.dialects import arith, gpu, memref, scf
 
 from gradir.errors import PipelineError
+from gradir.gpu_backend.branch_results import yield_branch_results_in_place
 from gradir.gpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule
-from gradir.gpu_backend.gpu_mapping import Nest, TilePolicy, clone_body, index, map_nest, nest_of_generic
+from gradir.gpu_backend.gpu_mapping import (
+    Nest, TilePolicy, clone_body, emit_launch, index, load_element, map_nest, nest_of_generic,
+)
 from gradir.gpu_backend.distinct_results import copy_repeated_results
 from gradir.gpu_backend.loop_states import yield_loop_states_in_place
 from gradir.gpu_backend.mlir_bridge import location_text, run_pipeline, walk_ops
@@ -32,7 +35,7 @@ TENSOR_PIPELINE = (
     "func.func(convert-elementwise-to-linalg), linalg-fuse-elementwise-ops, canonicalize, cse"
 )
 
-# No CSE between `_one_fill_per_use` and bufferization: it would merge the fills again.
+# No CSE between `_one_definition_per_use` and bufferization: it would merge the fills again.
 BUFFER_PIPELINE = (
     "linalg-generalize-named-ops, linalg-fuse-elementwise-ops,"
     "eliminate-empty-tensors,"
@@ -62,11 +65,16 @@ VIEW_OPS = {
 }
 """Ops that only make a new descriptor for existing memory: fine on the host."""
 
+SELECT = "arith.select"
+"""Canonicalization turns an `scf.if` yielding one of two buffers into a select of memrefs:
+a host choice of descriptor, whose result aliases both buffers."""
+
 HOST_OPS = VIEW_OPS | {
     "func.return",
     "func.call",
     "arith.constant",
     "memref.alloc",
+    "memref.alloca",  # a host scalar a branch condition is copied into
     "memref.dealloc",
     "gpu.launch",
     "gpu.memcpy",
@@ -74,8 +82,12 @@ HOST_OPS = VIEW_OPS | {
 }
 """Everything a host function may still hold after `map_to_gpu`: no op reads tensor data."""
 
-HOST_CONTROL_FLOW = {"scf.for", "scf.yield"}
-"""Loops stay on the host (their bodies launch kernels); their bounds are host integers."""
+HOST_CONTROL_FLOW = {"scf.for", "scf.if", "scf.yield"}
+"""Loops and branches stay on the host (their bodies launch kernels); loop bounds are host
+integers, and a branch condition computed from device data is copied to the host first."""
+
+SCALAR_OPS_PREFIXES = ("arith.", "math.")
+"""Scalar ops a branch condition may be computed with on the device (`_condition_to_host`)."""
 
 HOST_INDEX_OPS = {
     "arith.addi", "arith.subi", "arith.muli", "arith.divui", "arith.remui", "arith.divsi",
@@ -121,17 +133,21 @@ def _read_only_arguments(module: ir.Module) -> None:
         ])
 
 
-def _one_fill_per_use(module: ir.Module) -> None:
-    """Give each use of a `linalg.fill` its own copy of it.
+def _one_definition_per_use(module: ir.Module) -> None:
+    """Give each use of a `linalg.fill`, then of a `tensor.empty`, its own copy of it.
 
     A fill shared by two reductions would bufferize to one filled buffer copied for the
     second; one fill per use lets `map_to_gpu` fold each into its reduction's initial value.
+    An empty tensor shared by two ops (one before an `scf.if`, one in its branch) gives
+    `eliminate-empty-tensors` two candidates for one destination, and MLIR 22 picks one
+    in an order that changes from run to run: the kernels would differ between runs.
     """
-    for fill in walk_ops(module, {"linalg.fill"}):
-        for use in list(fill.result.uses)[1:]:
-            user = use.owner.operation
-            clone = fill.clone(ir.InsertionPoint(user))
-            user.operands[use.operand_number] = clone.results[0]
+    for name in ("linalg.fill", "tensor.empty"):
+        for definition in walk_ops(module, {name}):
+            for use in list(definition.result.uses)[1:]:
+                user = use.owner.operation
+                clone = definition.clone(ir.InsertionPoint(user))
+                user.operands[use.operand_number] = clone.results[0]
 
 
 def bufferize_for_gpu(module: ir.Module) -> ir.Module:
@@ -140,8 +156,9 @@ def bufferize_for_gpu(module: ir.Module) -> ir.Module:
         _read_only_arguments(module)
         apply_schedule(module, TENSOR_SCHEDULE, "gpu-tensor")
         run_pipeline(module, TENSOR_PIPELINE, "gpu-tensor")
-        _one_fill_per_use(module)
+        _one_definition_per_use(module)
         yield_loop_states_in_place(module)
+        yield_branch_results_in_place(module)
         copy_repeated_results(module)
         run_pipeline(module, BUFFER_PIPELINE, "gpu-bufferize")
     return module
@@ -151,10 +168,36 @@ def bufferize_for_gpu(module: ir.Module) -> ir.Module:
 
 
 def buffer_root(value: ir.Value) -> ir.Value:
-    """The buffer a (possibly viewed) memref value lives in."""
-    while not isinstance(value.owner, ir.Block) and value.owner.name in VIEW_OPS:
-        value = value.owner.operands[0]
+    """The buffer a (possibly viewed) memref value lives in. A loop's state is updated in
+    place (`loop_states`), so an `scf.for` result is the buffer the loop started from."""
+    while not isinstance(value.owner, ir.Block):
+        owner = value.owner
+        if owner.name in VIEW_OPS:
+            value = owner.operands[0]
+        elif owner.name == "scf.for":
+            value = owner.operands[3 + ir.OpResult(value).result_number]
+        else:
+            break
     return value
+
+
+def _aliases(use: ir.OpOperand) -> list[ir.Value]:
+    """Memref values through which the buffer of `use` stays visible after its user."""
+    owner = use.owner.operation
+    if owner.name in VIEW_OPS:
+        return [owner.results[0]]
+    if owner.name == SELECT and isinstance(owner.results[0].type, ir.MemRefType):
+        return [owner.results[0]]
+    if owner.name == "scf.for" and use.operand_number >= 3:
+        return [owner.results[use.operand_number - 3]]
+    if owner.name == "scf.yield" and owner.parent.operation.name == "scf.if":
+        return [owner.parent.operation.results[use.operand_number]]
+    return []
+
+
+def _is_select(buffer: ir.Value) -> bool:
+    """A buffer chosen by a select or a branch: it may be any of several buffers."""
+    return isinstance(buffer, ir.OpResult) and buffer.owner.name in (SELECT, "scf.if")
 
 
 def _fill_value(op: ir.Operation) -> ir.Value | None:
@@ -191,7 +234,7 @@ def _fold_fills(block: ir.Block) -> list[tuple[ir.Operation, dict[int, ir.Value]
         input_roots = {buffer_root(v) for v in op.opview.inputs if isinstance(v.type, ir.MemRefType)}
         for output, buffer in enumerate(op.opview.outputs):
             root = buffer_root(buffer)
-            if root in input_roots:  # the reduction also reads the filled values as an input
+            if _is_select(root) or root in input_roots:  # the reduction also reads the filled values as an input
                 continue
             for previous in reversed(ops[:position]):
                 if previous in dead or not any(
@@ -265,6 +308,7 @@ def _buffers_to_device(function: ir.Operation) -> None:
     in the alloc's own block (a loop body's buffers live for one iteration)."""
     for op in _walk(function, {"memref.dealloc"}):
         op.erase()  # every buffer gets its gpu.dealloc below
+    _hoist_escaping_allocs(function)
     for alloc in _walk(function, {"memref.alloc"}):
         block = alloc.block
         # Operations hash by content in these bindings (changing an operand changes the
@@ -283,8 +327,7 @@ def _buffers_to_device(function: ir.Operation) -> None:
             for use in value.uses:
                 owner = use.owner.operation
                 users.append(_top_level_user(owner, block))
-                if owner.name in VIEW_OPS:
-                    pending.append(owner.result)
+                pending += _aliases(use)
         last = max(users, key=top_level.index)
         with ir.InsertionPoint(alloc), alloc.location:
             device = gpu.AllocOp(buffer_type, None, [], [], []).memref
@@ -292,6 +335,27 @@ def _buffers_to_device(function: ir.Operation) -> None:
         with ir.InsertionPoint.after(last) if last.name != "func.return" else ir.InsertionPoint(last):
             gpu.DeallocOp(None, [], device, loc=alloc.location)
         alloc.erase()
+
+
+def _hoist_escaping_allocs(function: ir.Operation) -> None:
+    """A buffer a branch yields outlives its block: allocate it in front of the `if`
+    (shapes are static, so the allocation needs nothing from the branch)."""
+    moved = True
+    while moved:
+        moved = False
+        for alloc in _walk(function, {"memref.alloc"}):
+            pending = [alloc.result]
+            while pending and not moved:
+                for use in pending.pop().uses:
+                    owner = use.owner.operation
+                    if owner.name == "scf.yield" and owner.parent.operation.name == "scf.if" and (
+                        owner.block == alloc.block
+                    ):
+                        alloc.move_before(owner.parent.operation)
+                        moved = True
+                        break
+                    if owner.name in VIEW_OPS or owner.name == SELECT:
+                        pending += list(owner.results)
 
 
 def _check_host(function: ir.Operation) -> None:
@@ -306,9 +370,13 @@ def _check_host_block(block: ir.Block) -> None:
                 for nested in region.blocks:
                     _check_host_block(nested)
             continue
+        if name == SELECT and isinstance(op.operation.results[0].type, ir.MemRefType):
+            continue
         if name in HOST_INDEX_OPS and all(
             isinstance(r.type, (ir.IndexType, ir.IntegerType)) for r in op.operation.results
         ):
+            continue
+        if name == "memref.load" and _is_host_scalar(op.operation.operands[0]):
             continue
         if name not in HOST_OPS:
             raise PipelineError(
@@ -318,11 +386,89 @@ def _check_host_block(block: ir.Block) -> None:
             )
 
 
+def _is_host_scalar(buffer: ir.Value) -> bool:
+    return isinstance(buffer, ir.OpResult) and buffer.owner.name == "memref.alloca"
+
+
+def _scalar_slice(condition: ir.Value, block: ir.Block) -> list[ir.Operation]:
+    """The ops of `block` that compute `condition` from loaded tensor elements, in block
+    order; empty when no element of a buffer is read (a decision on host integers)."""
+    members: list[ir.Operation] = []
+    pending = [condition]
+    while pending:
+        value = pending.pop()
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            continue
+        op = owner.operation
+        if op.block != block or any(op == m for m in members):
+            continue
+        if op.name == "memref.load":
+            if _is_host_scalar(op.operands[0]):
+                continue
+        elif not op.name.startswith(SCALAR_OPS_PREFIXES) or op.regions:
+            continue
+        if any(isinstance(r.type, ir.ShapedType) for r in op.results):
+            continue
+        members.append(op)
+        pending += [v for v in op.operands if not isinstance(v.type, ir.MemRefType)]
+    if not any(op.name == "memref.load" for op in members):
+        return []
+    return [op.operation for op in block.operations if any(op.operation == m for m in members)]
+
+
+def _condition_to_host(branch: ir.Operation, policy: TilePolicy) -> None:
+    """A branch condition read from device buffers is computed by a one-thread kernel into
+    a device byte, copied (`gpu.memcpy`) to a host scalar and loaded there: the host never
+    touches tensor data nor does float arithmetic, and the decision waits for the data."""
+    block = branch.block
+    ops = _scalar_slice(branch.operands[0], block)
+    if not ops:
+        return
+    byte = ir.IntegerType.get_signless(8)  # MLIR 22 cannot store an i1 to memory
+    flag_type = ir.MemRefType.get([], byte)
+    function = branch
+    while function.name != "func.func":
+        function = function.parent.operation
+    entry = function.regions[0].blocks[0]
+    with ir.InsertionPoint.at_block_begin(entry), branch.location:
+        host = memref.alloca(flag_type, [], [])
+    with ir.InsertionPoint(branch), branch.location:
+        device = memref.alloc(flag_type, [], [])
+
+        def thread(linear: ir.Value) -> None:
+            mapping: list[tuple[ir.Value, ir.Value]] = []
+
+            def mapped(value: ir.Value) -> ir.Value:
+                return next((new for old, new in mapping if old == value), value)
+
+            for op in ops:
+                if op.name == "memref.load":
+                    new = load_element(op.operands[0], [mapped(v) for v in op.operands[1:]])
+                    mapping.append((op.result, new))
+                    continue
+                clone = op.clone()
+                for i, operand in enumerate(clone.operands):
+                    clone.operands[i] = mapped(operand)
+                mapping += list(zip(op.results, clone.results))
+            memref.store(arith.extui(byte, mapped(branch.operands[0])), device, [])
+
+        emit_launch(1, policy, "condition", thread)
+        gpu.MemcpyOp(None, [], host, device)
+        flag = memref.load(host, [])
+        branch.operands[0] = arith.cmpi(arith.CmpIPredicate.ne, flag, arith.constant(byte, 0))
+    for op in reversed(ops):
+        if all(len(list(r.uses)) == 0 for r in op.results):
+            op.erase()
+
+
 def _map_block(block: ir.Block, policy: TilePolicy) -> None:
     """Launches for the linalg ops and copies of `block` and of the loop bodies in it."""
     folded = _fold_fills(block)
     for op in [op.operation for op in block.operations]:
-        if op.name == "memref.copy":
+        if op.name == "memref.copy" and op.operands[0] == op.operands[1]:
+            op.erase()  # a loop state materialized onto itself (an insert_slice into its cache)
+        elif op.name == "memref.copy":
             with ir.InsertionPoint(op), op.location:
                 _copy(op.operands[0], op.operands[1], policy)
             op.erase()
@@ -337,6 +483,8 @@ def _map_block(block: ir.Block, policy: TilePolicy) -> None:
                 f"gpu-map: '{op.name}' was not generalised", location_text(op.location)
             )
         elif op.name in HOST_CONTROL_FLOW:
+            if op.name == "scf.if":
+                _condition_to_host(op, policy)
             for region in op.regions:
                 for nested in region.blocks:
                     _map_block(nested, policy)
@@ -395,7 +543,7 @@ def _name(op: ir.Operation) -> str:
 def _mark_noalias(launch: ir.Operation, kernel: ir.Operation) -> None:
     buffers = [v for v in launch.operands if isinstance(v.type, ir.MemRefType)]
     roots = [buffer_root(v) for v in buffers]
-    if len(set(roots)) != len(roots):
+    if len(set(roots)) != len(roots) or any(_is_select(r) for r in roots):
         return
     arguments = list(kernel.regions[0].blocks[0].arguments)
     unit = ir.UnitAttr.get()

@@ -67,3 +67,77 @@ def test_kernels_run_as_cpu_loops_match_the_cpu_pipeline(source, program):
     got = program.emulate("rnn_grad", *arguments)
     for index, (a, b) in enumerate(zip(got, expected)):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5, err_msg=f"gradient {index}")
+
+
+# ---------------------------------------------------------------- a reverse loop and a branch
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+REVERSE_LOOP = ROOT / "lit_tests" / "gpu_backend" / "host_loops.mlir"
+PIECEWISE = ROOT / "examples" / "standard" / "piecewise.mlir"
+PIECEWISE_GRAD = """
+func.func @piecewise_grad(%x: tensor<5xf32>) -> tensor<5xf32> {
+  %g = autodiff.grad @piecewise(%x) : (tensor<5xf32>) -> tensor<5xf32>
+  return %g : tensor<5xf32>
+}
+"""
+
+
+def reverse_loop_reference(xs, h0, w, b):
+    """The hand-written reverse loop in float64: states cached forward, read back reversed."""
+    h, cache = h0.astype(np.float64), []
+    for x in xs:
+        h = np.tanh(h @ w + x + b)
+        cache.append(h)
+    g = h.copy()
+    for j in reversed(range(len(xs))):
+        d = g * (1 - cache[j] ** 2)
+        g = d if j == 0 else d @ w.T
+    return h, g, np.array(cache)
+
+
+def test_reverse_loop_kernels_read_the_cache_at_the_reversed_index():
+    rng = np.random.default_rng(1)
+    shapes = [(20, 4, 16), (4, 16), (16, 16), (16,)]
+    arguments = [(rng.standard_normal(s) * 0.3).astype(np.float32) for s in shapes]
+    program = gradir.compile(REVERSE_LOOP.read_text(), target="cuda")
+    got = program.emulate("reverse_loop", *arguments)
+    for name, a, b in zip(["h", "gradient", "cache"], got, reverse_loop_reference(*arguments)):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+@pytest.fixture(scope="module")
+def piecewise_source():
+    return PIECEWISE.read_text() + PIECEWISE_GRAD
+
+
+def test_branch_condition_is_computed_on_the_device_and_copied_back(piecewise_source):
+    ir = gradir.compile(piecewise_source, target="cuda").gpu_ir
+    function = ir[ir.index("func.func @piecewise(") :]
+    host = function[: function.index("\n  }\n")]
+    condition = host.index("@piecewise_1_condition")
+    copy = host.index("gpu.memcpy", condition)
+    wait = host.index("gpu.wait [", copy)  # the host waits for the copy before deciding
+    branch = host.index("scf.if", wait)
+    assert condition < copy < wait < branch
+    assert "arith.cmpf" not in host and "arith.addf" not in host  # no float arithmetic on host
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0], ids=["exp-branch", "square-branch"])
+def test_both_branches_match_the_cpu_pipeline(piecewise_source, sign):
+    x = (sign * np.abs(np.random.default_rng(2).standard_normal(5)) + sign * 0.1).astype(np.float32)
+    program = gradir.compile(piecewise_source, target="cuda")
+    cpu = gradir.compile(piecewise_source)
+    for name in ("piecewise", "piecewise_grad"):
+        for a, b in zip(program.emulate(name, x), getattr(cpu, name)(x)):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+@pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not on PATH")
+@pytest.mark.parametrize("chip", ["sm_90", "sm_80"])
+@pytest.mark.parametrize("which", ["reverse_loop", "piecewise"])
+def test_loop_and_branch_kernels_assemble_without_spills(piecewise_source, which, chip):
+    text = REVERSE_LOOP.read_text() if which == "reverse_loop" else piecewise_source
+    program = gradir.compile(text, target="cuda", chip=chip)
+    for name, ptx in program.ptx.items():
+        resources = assemble(ptx, chip).resources[name]
+        assert resources.spill_bytes == 0, f"{name} spills {resources.spill_bytes} bytes"

@@ -149,8 +149,9 @@ func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
     assert "gpu.launch" in text[loop:] and "math.exp" in text[text.index("gpu.launch") :]
 
 
-def test_host_reads_of_device_data_are_refused():
-    """A branch on a tensor element would load device memory on the host."""
+def test_branch_on_device_data_copies_its_condition_to_the_host():
+    """A branch on a tensor element: a one-thread kernel computes the condition into a
+    device byte, which is copied to a host scalar the branch reads."""
     source = """
 func.func @f(%x: tensor<8xf32>, %c: tensor<f32>) -> tensor<8xf32> {
   %v = tensor.extract %c[] : tensor<f32>
@@ -165,8 +166,25 @@ func.func @f(%x: tensor<8xf32>, %c: tensor<f32>) -> tensor<8xf32> {
   return %r : tensor<8xf32>
 }
 """
+    text = str(map_to_gpu(bufferize_for_gpu(to_mlir_module(source))))
+    host = "\n".join(line for line in text.splitlines() if line.startswith("    ") and not line.startswith("     "))
+    assert '{gradir.strategy = "condition"}' in text
+    assert "gpu.memcpy" in host and "arith.cmpf" not in host
+    assert host.index("gpu.memcpy") < host.index("memref.load") < host.index("scf.if")
+
+
+def test_host_reads_of_device_data_are_refused():
+    """A tensor element used as a kernel's scalar would be loaded from device memory on the host."""
+    source = """
+func.func @f(%x: tensor<8xf32>, %c: tensor<f32>) -> tensor<8xf32> {
+  %v = tensor.extract %c[] : tensor<f32>
+  %e = tensor.empty() : tensor<8xf32>
+  %r = linalg.fill ins(%v : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+"""
     module = bufferize_for_gpu(to_mlir_module(source))
-    with pytest.raises(PipelineError, match="would run on the host"):
+    with pytest.raises(PipelineError, match="'memref.load' would run on the host"):
         map_to_gpu(module)
 
 
