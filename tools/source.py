@@ -93,7 +93,10 @@ def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp
 
 def ensure_autodiff_dialect(ctx: Context) -> None:
     """Load the autodiff dialect unless the installed entry point already did
-    (registering it twice would raise)."""
+    (registering it twice would raise); linalg with gradir's `linalg.matmul`."""
+    from gradir.dialects.linalg_matmul import use_gradir_linalg
+
+    use_gradir_linalg(ctx)
     if "autodiff" not in ctx.registered_dialect_names:
         from gradir.dialects.autodiff import Autodiff
 

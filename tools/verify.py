@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation, OpResult
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from gradir.errors import SourceError, location_of
@@ -36,6 +36,37 @@ def verify_module(module: ModuleOp, context: str = "") -> None:
             if context:
                 message = f"{context}: {message}"
             raise SourceError(message, location_of(culprit)) from error
+        except Exception as error:  # noqa: BLE001 -- a verifier that crashes on bad input
+            # (xDSL 0.74's linalg.transpose indexes with an out-of-range permutation)
+            message = f"'{op.name}' op does not verify ({type(error).__name__} in its verifier: {error})"
+            if context:
+                message = f"{context}: {message}"
+            raise SourceError(message, location_of(op)) from error
+    check_dominance(module)
+
+
+def check_dominance(module: ModuleOp) -> None:
+    """Every operand is defined before its use in the same block, or in an enclosing
+    block (xDSL 0.74 does not check this; a pass would then move the use away from
+    its definition and fail without a location)."""
+    for op in module.walk():
+        for region in op.regions:
+            if isinstance(op, ModuleOp):
+                continue  # a graph region: symbols, not SSA values
+            for block in region.blocks:
+                _check_block_order(block)
+
+
+def _check_block_order(block: Block) -> None:
+    seen: set[Operation] = set()
+    for op in block.ops:
+        for index, operand in enumerate(op.operands):
+            if isinstance(operand, OpResult) and operand.op.parent is block and operand.op not in seen:
+                name = f"%{operand.name_hint}" if operand.name_hint else f"#{index}"
+                raise SourceError(
+                    f"'{op.name}' op operand {name} is used before it is defined", location_of(op)
+                )
+        seen.add(op)
 
 
 def _redefinition(table: Operation, message: str) -> Operation | None:
