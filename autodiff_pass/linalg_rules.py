@@ -5,10 +5,15 @@ The gradients are written as formulas of `derivatives.yaml`'s language over
 the op's operands (`formula`), so they emit autodiff ops that lower like any
 other derivative:
 
-- `linalg.matmul` (C + A B): A gets g Bᵀ, B gets Aᵀ g, the accumulator C gets g.
+- `linalg.matmul` (C + A B): A gets g Bᵀ, B gets Aᵀ g, the accumulator C gets g;
+  `indexing_maps` that read A or B transposed are supported.
 - `linalg.transpose`: the inverse transpose.
 - `linalg.broadcast` (new `dimensions`): the sum over those dimensions.
 - `linalg.fill`: the scalar gets the sum of g; the init is overwritten.
+- `linalg.copy`: g to the input.
+- the elementwise named ops (`linalg.add sub mul exp log sqrt max min
+  select`): the rule of their scalar op in `derivatives.yaml` (`arith.addf`,
+  `math.exp`, ...), applied to the whole tensors; the init is overwritten.
 - `linalg.reduce` with an `arith.addf` combiner: like `autodiff.sum` (the init
   gets g); with `arith.maximumf`/`arith.minimumf`: like `autodiff.max`, the
   init being one more candidate (tied candidates share the gradient). Other
@@ -25,7 +30,7 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
 from gradir.autodiff_pass.formula import Emitter, Zero, parse_formula
-from gradir.autodiff_pass.registry import DerivativeRule
+from gradir.autodiff_pass.registry import DerivativeRule, get_rule
 from gradir.errors import DifferentiationError, error_at
 
 _PARSED: dict[str, object] = {}
@@ -49,39 +54,66 @@ def _or_none(value) -> SSAValue | None:
 
 # -- matmul -------------------------------------------------------------------
 
-_DEFAULT_MATMUL_MAPS = (
-    "affine_map<(d0, d1, d2) -> (d0, d2)>",
-    "affine_map<(d0, d1, d2) -> (d2, d1)>",
-    "affine_map<(d0, d1, d2) -> (d0, d1)>",
-)
+_MATMUL_OPERAND_MAPS = {
+    # indexing map -> whether the operand is stored transposed
+    "a": {"affine_map<(d0, d1, d2) -> (d0, d2)>": False, "affine_map<(d0, d1, d2) -> (d2, d0)>": True},
+    "b": {"affine_map<(d0, d1, d2) -> (d2, d1)>": False, "affine_map<(d0, d1, d2) -> (d1, d2)>": True},
+    "c": {"affine_map<(d0, d1, d2) -> (d0, d1)>": False},
+}  # fmt: skip
 
 
-def _check_matmul(op: Operation) -> None:
+def _matmul_layout(op: Operation) -> tuple[bool, bool]:
+    """Whether A and B are read transposed (`indexing_maps`, which MLIR uses
+    for the former matmul_transpose_a/b); other maps are a located error."""
     maps = op.properties.get("indexing_maps")
-    if maps is not None and tuple(str(m) for m in maps.data) != _DEFAULT_MATMUL_MAPS:  # type: ignore[attr-defined]
+    if maps is None:
+        return False, False
+    layout = [
+        _MATMUL_OPERAND_MAPS[name].get(str(m)) for name, m in zip("abc", maps.data)  # type: ignore[attr-defined]
+    ]
+    if None in layout:
         raise error_at(
-            DifferentiationError, op, "differentiation of 'linalg.matmul' with indexing_maps is not supported"
+            DifferentiationError,
+            op,
+            "differentiation of 'linalg.matmul' with indexing_maps other than transposed A or B is not supported",
         )
+    return bool(layout[0]), bool(layout[1])
+
+
+def _transposed(text: str) -> str:
+    """`matrix_transpose(text)`, cancelling a transpose `text` already has."""
+    prefix = "matrix_transpose("
+    return text[len(prefix) : -1] if text.startswith(prefix) else f"{prefix}{text})"
 
 
 def matmul_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
-    _check_matmul(op)
+    # With A' and B' the matrices as multiplied (A' = Aᵀ when A is stored
+    # transposed): A' gets g B'ᵀ and B' gets A'ᵀ g, transposed back to A and B.
+    a_transposed, b_transposed = _matmul_layout(op)
     a, b, _ = op.operands
     (g,) = grads
-    return [
-        formula(builder, "matmul(grad, matrix_transpose(b))", grad=g, b=b),
-        formula(builder, "matmul(matrix_transpose(a), grad)", grad=g, a=a),
-        g,
-    ]
+    a_used = _transposed("a") if a_transposed else "a"
+    b_used = _transposed("b") if b_transposed else "b"
+    grad_a = f"matmul(grad, {_transposed(b_used)})"
+    grad_b = f"matmul({_transposed(a_used)}, grad)"
+    if a_transposed:  # (g B'ᵀ)ᵀ = B' gᵀ
+        grad_a = f"matmul({b_used}, matrix_transpose(grad))"
+    if b_transposed:  # (A'ᵀ g)ᵀ = gᵀ A'
+        grad_b = f"matmul(matrix_transpose(grad), {a_used})"
+    return [formula(builder, grad_a, grad=g, b=b), formula(builder, grad_b, grad=g, a=a), g]
 
 
 def matmul_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
-    _check_matmul(op)
+    a_transposed, b_transposed = _matmul_layout(op)
     a, b, c = op.operands
     t = [_zero_if_none(v, like) for v, like in zip(tangents, (a, b, c))]
+    a_used, a_t = (_transposed("a"), _transposed("a_t")) if a_transposed else ("a", "a_t")
+    b_used, b_t = (_transposed("b"), _transposed("b_t")) if b_transposed else ("b", "b_t")
     result = formula(
-        builder, "matmul(a_t, b) + matmul(a, b_t) + c_t", a=a, b=b, a_t=t[0], b_t=t[1], c_t=t[2]
-    )
+        builder,
+        f"matmul({a_t}, {b_used}) + matmul({a_used}, {b_t}) + c_t",
+        a=a, b=b, a_t=t[0], b_t=t[1], c_t=t[2],
+    )  # fmt: skip
     return [_or_none(result)]
 
 
@@ -147,6 +179,59 @@ def fill_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None
         return [None]
     init = op.operands[1]
     return [builder.insert(linalg.FillOp((tangent,), (init,), (op.results[0].type,))).results[0]]
+
+
+# -- copy and the elementwise named ops -----------------------------------------
+
+
+def copy_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+    return [grads[0], None]
+
+
+def copy_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
+    return [tangents[0]]
+
+
+ELEMENTWISE_SCALAR_OPS = {
+    "linalg.add": "arith.addf", "linalg.sub": "arith.subf", "linalg.mul": "arith.mulf",
+    "linalg.exp": "math.exp", "linalg.log": "math.log", "linalg.sqrt": "math.sqrt",
+    "linalg.max": "arith.maximumf", "linalg.min": "arith.minimumf", "linalg.select": "arith.select",
+}  # fmt: skip
+"""Elementwise named op -> the scalar op its body applies, whose rule it reuses."""
+
+_SCALAR_RULE_DECLARATIONS = {
+    # The declarations of each scalar rule in derivatives.yaml (differentiable
+    # inputs, saved inputs, saved outputs), needed before the rule file is
+    # loaded; a test checks them against the loaded rules.
+    "arith.addf": ((0, 1), (), ()), "arith.subf": ((0, 1), (), ()), "arith.mulf": ((0, 1), (0, 1), ()),
+    "math.exp": ((0,), (), (0,)), "math.log": ((0,), (0,), ()), "math.sqrt": ((0,), (), (0,)),
+    "arith.maximumf": ((0, 1), (0, 1), ()), "arith.minimumf": ((0, 1), (0, 1), ()),
+    "arith.select": ((1, 2), (0,), ()),
+}  # fmt: skip
+
+
+def _scalar_rule(op: Operation) -> DerivativeRule:
+    rule = get_rule(ELEMENTWISE_SCALAR_OPS[op.name])
+    assert rule is not None and rule.reverse is not None and rule.forward is not None
+    return rule
+
+
+def elementwise_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+    # The scalar rule binds its input names to the leading operands (the
+    # `ins`); the `outs` init is overwritten and gets nothing.
+    gradients = _scalar_rule(op).reverse(builder, op, grads)  # type: ignore[misc]
+    return [*gradients, *[None] * (len(op.operands) - len(gradients))]
+
+
+def elementwise_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
+    return _scalar_rule(op).forward(builder, op, tangents)  # type: ignore[misc]
+
+
+def _elementwise_rule(name: str) -> DerivativeRule:
+    differentiable, saved_inputs, saved_outputs = _SCALAR_RULE_DECLARATIONS[ELEMENTWISE_SCALAR_OPS[name]]
+    return DerivativeRule(name, differentiable_inputs=differentiable, saved_inputs=frozenset(saved_inputs),
+                          saved_outputs=frozenset(saved_outputs), reverse=elementwise_vjp,
+                          forward=elementwise_jvp)  # fmt: skip
 
 
 # -- reduce ----------------------------------------------------------------------
@@ -223,6 +308,9 @@ RULES = (
                    saved_outputs=frozenset(), reverse=broadcast_vjp, forward=broadcast_jvp),
     DerivativeRule("linalg.fill", differentiable_inputs=(0,), saved_inputs=frozenset(),
                    saved_outputs=frozenset(), reverse=fill_vjp, forward=fill_jvp),
+    DerivativeRule("linalg.copy", differentiable_inputs=(0,), saved_inputs=frozenset(),
+                   saved_outputs=frozenset(), reverse=copy_vjp, forward=copy_jvp),
+    *(_elementwise_rule(name) for name in ELEMENTWISE_SCALAR_OPS),
     DerivativeRule("linalg.reduce", differentiable_inputs=(0, 1), saved_inputs=frozenset({0, 1}),
                    saved_outputs=frozenset({0}), reverse=reduce_vjp, forward=reduce_jvp),
 )  # fmt: skip

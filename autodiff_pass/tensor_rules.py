@@ -6,15 +6,20 @@ the output's gradient back at the same offsets of a zero tensor, and the
 gradient of `insert_slice` splits the result's gradient into the inserted
 part (for the source) and the rest (for the destination); offsets, sizes and
 strides (static or `index` operands) are reused as they are. `extract` and
-`insert` do the same for one element (a float scalar gradient), and
-`expand_shape`/`collapse_shape` reshape the gradient back.
+`insert` do the same for one element (a float scalar gradient),
+`expand_shape`/`collapse_shape` reshape the gradient back and `cast` casts it
+back. `concat` hands each input its slice of the gradient, `from_elements`
+each scalar its element, and `splat` its scalar the sum of the gradient.
+`empty` has no operands and needs no rule.
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import IndexType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from gradir.autodiff_pass.ir_building import zero_constant
@@ -138,7 +143,86 @@ def reshape_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | N
     return [builder.insert(ReshapeOp(tangents[0], op.results[0].type)).result]
 
 
-def _linear(name: str, reverse, forward, inputs: tuple[int, ...]) -> DerivativeRule:
+def cast_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+    assert isinstance(op, tensor.CastOp)
+    return [builder.insert(tensor.CastOp(grads[0], op.source.type)).dest]  # type: ignore[arg-type]
+
+
+def cast_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
+    assert isinstance(op, tensor.CastOp)
+    if tangents[0] is None:
+        return [None]
+    return [builder.insert(tensor.CastOp(tangents[0], op.dest.type)).dest]  # type: ignore[arg-type]
+
+
+def _concat_slices(op: tensor.ConcatOp):
+    """(offsets, sizes) of each input inside the result."""
+    dim = op.dim.value.data
+    start = 0
+    for value in op.inputs:
+        assert isinstance(value.type, TensorType)
+        sizes = list(value.type.get_shape())
+        offsets = [0] * len(sizes)
+        offsets[dim] = start
+        start += sizes[dim]
+        yield offsets, sizes
+
+
+def concat_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+    assert isinstance(op, tensor.ConcatOp)
+    return [
+        builder.insert(tensor.ExtractSliceOp.from_static_parameters(grads[0], offsets, sizes)).result
+        for offsets, sizes in _concat_slices(op)
+    ]
+
+
+def concat_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
+    assert isinstance(op, tensor.ConcatOp)
+    if all(t is None for t in tangents):
+        return [None]
+    parts = [zero_constant(builder, v.type) if t is None else t for t, v in zip(tangents, op.inputs)]
+    return [builder.insert(tensor.ConcatOp(parts, op.dim, op.result.type)).result]  # type: ignore[arg-type]
+
+
+def _index_constants(builder: Builder, position: Sequence[int]) -> list[SSAValue]:
+    return [builder.insert(arith.ConstantOp.from_int_and_width(i, IndexType())).result for i in position]
+
+
+def from_elements_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+    assert isinstance(op, tensor.FromElementsOp)
+    shape = op.result.type.get_shape()  # type: ignore[attr-defined]
+    return [
+        builder.insert(tensor.ExtractOp(grads[0], _index_constants(builder, position), element.type)).result
+        for position, element in zip(itertools.product(*map(range, shape)), op.elements)
+    ]
+
+
+def from_elements_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
+    assert isinstance(op, tensor.FromElementsOp)
+    if all(t is None for t in tangents):
+        return [None]
+    elements = [zero_constant(builder, e.type) if t is None else t for t, e in zip(tangents, op.elements)]
+    return [builder.insert(tensor.FromElementsOp(*elements, result_type=op.result.type)).result]
+
+
+def splat_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+    from gradir.dialects.autodiff import SumOp
+
+    assert isinstance(op, tensor.SplatOp)
+    total = builder.insert(SumOp(grads[0], None, False)).result
+    return _none_for_indices(op, [builder.insert(tensor.ExtractOp(total, [], op.input.type)).result])
+
+
+def splat_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
+    assert isinstance(op, tensor.SplatOp)
+    if tangents[0] is None:
+        return [None]
+    return [builder.insert(tensor.SplatOp(tangents[0], [], op.result.type)).result]  # type: ignore[arg-type]
+
+
+def _linear(name: str, reverse, forward, inputs: tuple[int, ...] | None) -> DerivativeRule:
+    """A rule whose backward reads no float values, only static shapes and index
+    operands (`inputs` None: every operand is differentiable)."""
     return DerivativeRule(
         name,
         differentiable_inputs=inputs,
@@ -154,6 +238,10 @@ RULES = (
     _linear("tensor.insert", insert_vjp, insert_jvp, (0, 1)),
     _linear("tensor.expand_shape", reshape_vjp, reshape_jvp, (0,)),
     _linear("tensor.collapse_shape", reshape_vjp, reshape_jvp, (0,)),
+    _linear("tensor.cast", cast_vjp, cast_jvp, (0,)),
+    _linear("tensor.concat", concat_vjp, concat_jvp, None),
+    _linear("tensor.from_elements", from_elements_vjp, from_elements_jvp, None),
+    _linear("tensor.splat", splat_vjp, splat_jvp, (0,)),
     DerivativeRule(
         "tensor.extract_slice",
         differentiable_inputs=(0,),
