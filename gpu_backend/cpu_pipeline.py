@@ -12,7 +12,9 @@ pipeline is a constant below, so it can be replayed with other tools):
    (`specialize_generics`: only generics whose bodies are exactly multiply,
    add and casts; upstream's pass would also name `acc + exp(a) * b` a
    matmul, dropping the `exp`). Batch-matmul generics are named before
-   fusion, so they are outlined with the other contractions. A select
+   fusion, so they are outlined with the other contractions, and each batch
+   matmul becomes a loop of matmuls over the batch (`batch_matmul_loops`), so
+   that every product gets the vectorised matmul schedule. A select
    of tensors on a scalar condition is made a generic first
    (`cpu_booleans.select_with_tensor_conditions`).
 2. `BUFFER_PIPELINE` -- one-shot bufferization across function boundaries
@@ -46,6 +48,7 @@ from mlir import ir
 from mlir.dialects import func, linalg
 from xdsl.dialects.builtin import ModuleOp
 
+from gradir.gpu_backend.batch_matmul_loops import batch_matmuls_as_loops
 from gradir.gpu_backend.cpu_booleans import (
     reject_boolean_buffers,
     select_with_tensor_conditions,
@@ -262,6 +265,7 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
         run_pipeline(module, "inline, symbol-dce", "cpu-tensor")
         specialize_pure_generics(module, contractions_only=True)
+        batch_matmuls_as_loops(module)
         outline_contractions(module)
         select_with_tensor_conditions(module)
         run_pipeline(module, TENSOR_PIPELINE, "cpu-tensor")

@@ -133,7 +133,8 @@ def _contraction_tiles(op: ir.Operation) -> list[int] | None:
     extents = (*output.shape, left.shape[-1])  # parallel loops, then K
     if op.name == "linalg.batch_matmul" or 1 in extents:
         # MLIR 22's vector lowering of these (unit-extent or batched contractions)
-        # does not terminate; plain loops + LLVM's vectoriser handle them.
+        # does not terminate; plain loops + LLVM's vectoriser handle them. (Static
+        # batch matmuls on tensors already became loops of matmuls: batch_matmul_loops.)
         return None
     return _clipped(tiles, extents)
 
