@@ -42,7 +42,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from gradir.dialects import autodiff
 from gradir.dialects.shape_rules import broadcast_shapes, element_count, reduced_shape
-from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES
+from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, tensor_type
 
 
 class FormulaError(Exception):
@@ -173,7 +173,7 @@ def _element_type(value: SSAValue) -> Attribute:
 
 
 def _tensor_like(value: SSAValue, shape: tuple[int, ...]) -> TensorType:
-    return TensorType(_element_type(value), shape)
+    return tensor_type(_element_type(value), shape)
 
 
 # ----------------------------------------------------------------------------
@@ -298,7 +298,7 @@ def _cast(e: Emitter, x: SSAValue, like: Tensor) -> Value:
     if source == target_element:
         return x
     if isinstance(x.type, TensorType):
-        target: Attribute = TensorType(target_element, x.type.get_shape())
+        target: Attribute = tensor_type(target_element, x.type.get_shape())
     else:
         target = target_element
     widen = source.bitwidth < target_element.bitwidth  # type: ignore[union-attr]
@@ -510,7 +510,7 @@ class Emitter:
         shape = broadcast_shapes(lhs_shape, rhs_shape)
         if shape is None:
             raise FormulaError(f"cannot compare shapes {lhs_shape} and {rhs_shape}")
-        mask_type = TensorType(IntegerType(1), shape)
+        mask_type = tensor_type(IntegerType(1), shape)
         init = self.insert(tensor.EmptyOp([], mask_type))
         body = Block(arg_types=[_element_type(lhs), _element_type(rhs), IntegerType(1)])
         comparison = arith.CmpfOp(body.args[0], body.args[1], predicate)

@@ -17,11 +17,13 @@ the `grad_of`/`yield` wrappers (the latter is the code that runs once
 `autodiff-lower-grad-of` inlines them). Targets: <= 200 us per forward op,
 growth 1k -> 10k <= 12x, backward/forward ops <= 3.
 
-Passes are resolved by name as `autodiff-opt` resolves them, so `cse` is
-gradir's (`gradir.autodiff_pass.scoped_cse`: xDSL's CSE with chained scopes).
-xDSL 0.74's own `cse` copies its table of known ops for every nested region,
-which is quadratic with one `grad_of` region per forward op; the "xDSL cse"
-column reruns the pipeline with it, to show what the replacement buys.
+Passes are the ones `autodiff-opt` runs under these names, so `cse` and `dce`
+are gradir's (`gradir.autodiff_pass.scoped_cse`: xDSL's CSE with chained
+scopes; `gradir.autodiff_pass.dce`: xDSL's DCE; both answer effect queries once
+per op class and pause the cyclic GC). xDSL 0.74's own `cse` copies its table
+of known ops for every nested region, which is quadratic with one `grad_of`
+region per forward op; the "xDSL cse" column reruns the pipeline with xDSL's
+`cse` and `dce`, to show what the replacements buy.
 
     python bench/pass_scaling.py                  # writes bench/results/pass_scaling.{json,md}
     python bench/pass_scaling.py --sizes 1000 --repeat 1 --no-write
@@ -43,6 +45,7 @@ from xdsl.passes import ModulePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
+from gradir.autodiff_pass.dce import DeadCodeElimination as GradirDeadCodeElimination
 from gradir.autodiff_pass.reverse import AutodiffReversePass
 from gradir.autodiff_pass.scoped_cse import ScopedCommonSubexpressionElimination
 from gradir.autodiff_pass.specialize_zero import AutodiffSpecializeZeroPass
@@ -89,8 +92,11 @@ def generate(forward_ops: int, seed: int = 0) -> str:
 
 
 def pipeline(xdsl_cse: bool) -> list[ModulePass]:
-    cse = CommonSubexpressionElimination() if xdsl_cse else ScopedCommonSubexpressionElimination()
-    return [AutodiffReversePass(), AutodiffSpecializeZeroPass(), cse, DeadCodeElimination()]
+    if xdsl_cse:
+        return [AutodiffReversePass(), AutodiffSpecializeZeroPass(), CommonSubexpressionElimination(),
+                DeadCodeElimination()]  # fmt: skip
+    return [AutodiffReversePass(), AutodiffSpecializeZeroPass(), ScopedCommonSubexpressionElimination(),
+            GradirDeadCodeElimination()]  # fmt: skip
 
 
 def body_ops(module: ModuleOp, name: str) -> list[Operation]:
@@ -161,7 +167,7 @@ def measure(forward_ops: int, repeat: int) -> dict:
 def table(results: list[dict]) -> str:
     lines = [
         "| forward ops | CPU s (wall s) | us/op | reverse | specialize-zero | cse | dce "
-        "| us/op, xDSL cse | backward ops per op (without wrappers) |",
+        "| us/op, xDSL cse+dce | backward ops per op (without wrappers) |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in results:
@@ -239,7 +245,7 @@ def main() -> None:
             f"# AD pass scaling\n\nPipeline `{PIPELINE}` on generated DAGs "
             f"(`python bench/pass_scaling.py`; {report['machine']}). Microseconds per "
             "forward op, total and per pass (`cse` is gradir's linear CSE, as in `autodiff-opt`); "
-            "\"xDSL cse\" is the same pipeline with xDSL 0.74's own `cse`; backward ops per "
+            "\"xDSL cse+dce\" is the same pipeline with xDSL 0.74's own `cse` and `dce`; backward ops per "
             "forward op after cleanup.\n\n" + text
         )
 

@@ -41,6 +41,7 @@ from gradir.dialects.shape_rules import (
     reduced_shape,
 )
 from gradir.dialects.type_checks import (
+    tensor_type,
     expect_bool_tensor,
     expect_float_tensor,
     expect_same_element_type,
@@ -188,7 +189,7 @@ class BinaryElementwiseOp(IRDLOperation):
             assert isinstance(x.type, TensorType) and isinstance(y.type, TensorType)
             shape = broadcast_shapes(x.type.get_shape(), y.type.get_shape())
             assert shape is not None, "operands do not broadcast"
-            result_type = TensorType(x.type.element_type, shape)
+            result_type = tensor_type(x.type.element_type, shape)
         super().__init__(operands=[x, y], result_types=[result_type])
 
     def verify_(self) -> None:
@@ -285,7 +286,7 @@ class MatmulOp(IRDLOperation):
             assert isinstance(a.type, TensorType) and isinstance(b.type, TensorType)
             shape = matmul_shape(a.type.get_shape(), b.type.get_shape())
             assert shape is not None, "operands do not multiply"
-            result_type = TensorType(a.type.element_type, shape)
+            result_type = tensor_type(a.type.element_type, shape)
         super().__init__(operands=[a, b], result_types=[result_type])
 
     def verify_(self) -> None:
@@ -346,7 +347,7 @@ class TransposeOp(ShapeOp):
     def __init__(self, x: SSAValue, permutation: Sequence[int]):
         assert isinstance(x.type, TensorType)
         shape = x.type.get_shape()
-        result_type = TensorType(x.type.element_type, [shape[p] for p in permutation])
+        result_type = tensor_type(x.type.element_type, [shape[p] for p in permutation])
         super().__init__(
             operands=[x],
             result_types=[result_type],
@@ -457,9 +458,7 @@ class ReductionOp(ShapeOp):
         shape = x.type.get_shape()
         reduce_dims = tuple(range(len(shape))) if dims is None else tuple(dims)
         if result_type is None:
-            result_type = TensorType(
-                x.type.element_type, reduced_shape(shape, reduce_dims, keepdim)
-            )
+            result_type = tensor_type(x.type.element_type, reduced_shape(shape, reduce_dims, keepdim))
         properties: dict[str, Attribute] = {"keepdim": BoolAttr.from_bool(keepdim)}
         if dims is not None:
             properties["dims"] = _i64_array(dims)
@@ -582,7 +581,7 @@ class SelectOp(IRDLOperation):
             shapes = [v.type.get_shape() for v in (cond, a, b)]  # type: ignore[union-attr]
             shape = broadcast_shapes(*shapes)
             assert shape is not None and isinstance(a.type, TensorType)
-            result_type = TensorType(a.type.element_type, shape)
+            result_type = tensor_type(a.type.element_type, shape)
         super().__init__(operands=[cond, a, b], result_types=[result_type])
 
     def verify_(self) -> None:

@@ -1,6 +1,8 @@
 """Type checks shared by the autodiff ops' verifiers, with the messages users see."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DYNAMIC_INDEX,
@@ -64,3 +66,19 @@ def expect_same_element_type(types: dict[str, TensorType]) -> None:
 def shape_of(type_: Attribute) -> tuple[int, ...]:
     assert isinstance(type_, TensorType)
     return tuple(type_.get_shape())
+
+
+_TENSOR_TYPES: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
+
+
+def tensor_type(element_type: Attribute, shape: Sequence[int]) -> TensorType:
+    """`TensorType(element_type, shape)`, one shared instance per (element, shape).
+
+    Building an xDSL type validates and wraps every dimension, which was a
+    tenth of reverse mode's time where each new op made its result type anew;
+    attributes are immutable, so equal types may be one object."""
+    key = (element_type, tuple(shape))
+    found = _TENSOR_TYPES.get(key)
+    if found is None:
+        found = _TENSOR_TYPES[key] = TensorType(element_type, key[1])
+    return found

@@ -33,11 +33,14 @@ GRADIR_PASS_LOCATIONS: dict[str, tuple[str, str]] = {
 
 GRADIR_REPLACEMENT_PASSES: dict[str, tuple[str, str]] = {
     "cse": ("gradir.autodiff_pass.scoped_cse", "ScopedCommonSubexpressionElimination"),
+    "dce": ("gradir.autodiff_pass.dce", "DeadCodeElimination"),
 }
 """xDSL passes gradir replaces under the same name. xDSL 0.74's `cse` copies its
 table of known ops into every nested region, which is quadratic on gradient
 functions (one `grad_of` region per forward op); gradir's is the same CSE with
-chained scopes, linear in the size of the function."""
+chained scopes, linear in the size of the function. Both gradir's `cse` and `dce`
+answer "is this op pure?" once per op class (or op) instead of asking its traits on
+every query (`autodiff_pass/effects.py`), and pause the cyclic garbage collector."""
 
 
 def pass_is_available(name: str) -> bool:

@@ -1,0 +1,61 @@
+"""`dce`: xDSL's dead-code elimination, with effect queries answered once per op.
+
+Same algorithm as xDSL 0.74's `dce` (liveness propagated to a fixpoint over
+each region, then dead ops erased), registered under the same name by
+`autodiff-opt` and `gradir.compile` (tools/pass_registry.GRADIR_REPLACEMENT_PASSES).
+xDSL asks every op's traits whether it would be dead on every round of the
+fixpoint, walking each `grad_of` body again each time; here the answer is
+kept per op for the pass (`effects.would_be_dead`), and the cyclic garbage
+collector is paused while it runs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, Region
+from xdsl.passes import ModulePass
+from xdsl.transforms.dead_code_elimination import LiveSet
+
+from gradir.autodiff_pass.effects import would_be_dead
+from gradir.autodiff_pass.ir_building import paused_garbage_collection
+
+
+@dataclass
+class CachedLiveSet(LiveSet):
+    """xDSL's live set, remembering which ops would be dead once unused."""
+
+    _would_be_dead: dict[Operation, bool] = field(default_factory=dict[Operation, bool])
+
+    def propagate_op_liveness(self, op: Operation):
+        for region in op.regions:
+            self.propagate_region_liveness(region)
+        if self.is_live(op):
+            return
+        dead_if_unused = self._would_be_dead.get(op)
+        if dead_if_unused is None:
+            dead_if_unused = self._would_be_dead[op] = would_be_dead(op)
+        if not dead_if_unused or any(
+            self.is_live(use.operation) for result in op.results for use in result.uses
+        ):
+            self.set_live(op)
+
+
+def region_dce(region: Region) -> None:
+    live_set = CachedLiveSet()
+    while live_set.changed:
+        live_set.changed = False
+        live_set.propagate_region_liveness(region)
+    live_set.delete_dead(region, None)
+
+
+@dataclass(frozen=True)
+class DeadCodeElimination(ModulePass):
+    """xDSL's `dce`, faster on gradient functions: a drop-in replacement."""
+
+    name = "dce"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with paused_garbage_collection():
+            region_dce(op.body)
