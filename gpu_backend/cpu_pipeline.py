@@ -253,14 +253,10 @@ def _mark_noalias(module: ir.Module, memref_ranks: dict[str, list[int | None]]) 
             position += 3 + 2 * rank
 
 
-def lower_to_llvm(module: ir.Module) -> ir.Module:
-    """Lower a linalg-on-tensors module to the LLVM dialect, in place; returns it.
-
-    Raises PipelineError naming the failing stage: `cpu-tensor`,
-    `cpu-bufferize`, `cpu-vector-schedule`, `cpu-loops` or `cpu-llvm`.
-    """
+def fuse_tensors(module: ir.Module) -> None:
+    """Stage 1 (still on tensors): everything inlined into the public functions,
+    elementwise chains fused, contractions named (and batched ones made loops)."""
     with module.context, ir.Location.unknown():
-        _prepare_public_functions(module)
         run_pipeline(module, "inline", "cpu-tensor")
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
         run_pipeline(module, "inline, symbol-dce", "cpu-tensor")
@@ -271,6 +267,17 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         run_pipeline(module, TENSOR_PIPELINE, "cpu-tensor")
         specialize_pure_generics(module)
         run_pipeline(module, "canonicalize, cse, inline, symbol-dce, canonicalize, cse", "cpu-tensor")
+
+
+def lower_to_llvm(module: ir.Module) -> ir.Module:
+    """Lower a linalg-on-tensors module to the LLVM dialect, in place; returns it.
+
+    Raises PipelineError naming the failing stage: `cpu-tensor`,
+    `cpu-bufferize`, `cpu-vector-schedule`, `cpu-loops` or `cpu-llvm`.
+    """
+    with module.context, ir.Location.unknown():
+        _prepare_public_functions(module)
+        fuse_tensors(module)
         store_booleans_as_bytes(module)
         yield_loop_states_in_place(module)
         copy_repeated_results(module)
