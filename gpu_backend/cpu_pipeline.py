@@ -49,6 +49,7 @@ from mlir.dialects import func, linalg
 from xdsl.dialects.builtin import ModuleOp
 
 from gradir.gpu_backend.batch_matmul_loops import batch_matmuls_as_loops
+from gradir.gpu_backend.collapse_dims import collapse_contiguous_loops
 from gradir.gpu_backend.cpu_booleans import (
     reject_boolean_buffers,
     select_with_tensor_conditions,
@@ -255,7 +256,8 @@ def _mark_noalias(module: ir.Module, memref_ranks: dict[str, list[int | None]]) 
 
 def fuse_tensors(module: ir.Module) -> None:
     """Stage 1 (still on tensors): everything inlined into the public functions,
-    elementwise chains fused, contractions named (and batched ones made loops)."""
+    elementwise chains fused, contractions named (and batched ones made loops),
+    unit loops dropped and contiguous loops merged (`collapse_dims`)."""
     with module.context, ir.Location.unknown():
         run_pipeline(module, "inline", "cpu-tensor")
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
@@ -267,6 +269,9 @@ def fuse_tensors(module: ir.Module) -> None:
         run_pipeline(module, TENSOR_PIPELINE, "cpu-tensor")
         specialize_pure_generics(module)
         run_pipeline(module, "canonicalize, cse, inline, symbol-dce, canonicalize, cse", "cpu-tensor")
+        run_pipeline(module, "linalg-fold-unit-extent-dims, canonicalize", "cpu-tensor")
+        collapse_contiguous_loops(module)
+        run_pipeline(module, "canonicalize, cse", "cpu-tensor")
 
 
 def lower_to_llvm(module: ir.Module) -> ir.Module:
