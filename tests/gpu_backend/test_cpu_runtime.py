@@ -606,7 +606,7 @@ def _all_ops(module: ir.Module) -> list[ir.Operation]:
     return found
 
 
-def test_freed_memory_is_kept_for_reuse_unless_asked_not_to():
+def test_freed_memory_is_kept_for_reuse_unless_asked_not_to(tmp_path):
     """Large temporaries would otherwise be unmapped on free and page-faulted in
     again on every call (two thirds of the GMM gradient at (20, 50, 1000))."""
     import subprocess
@@ -617,5 +617,8 @@ def test_freed_memory_is_kept_for_reuse_unless_asked_not_to():
     assert retain_freed_memory() is True  # glibc here
     probe = "from gradir.gpu_backend.cpu_runtime import retain_freed_memory as r; print(r())"
     env = {**os.environ, "GRADIR_SYSTEM_MALLOC": "1"}
-    opted_out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    # Outside the checkout: its top-level `gradir/` folder would shadow the installed package.
+    opted_out = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
     assert opted_out.stdout.strip() == "False", opted_out.stderr
