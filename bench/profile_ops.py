@@ -128,8 +128,7 @@ def _replace_inside(op: ir.Operation, mapping: dict) -> None:
 
 
 def random_inputs(executable: CpuExecutable, name: str, rng: np.random.Generator) -> list[np.ndarray]:
-    signature = executable.signatures[name] if hasattr(executable, "signatures") else None
-    specs = signature.arguments if signature is not None else executable._compiled.signatures[name].arguments
+    specs = executable.signatures[name].arguments
     return [rng.uniform(0.1, 1.0, spec.shape).astype(spec.dtype) for spec in specs]
 
 
@@ -145,14 +144,12 @@ def time_call(executable: CpuExecutable, name: str, inputs: list[np.ndarray], re
 
 
 def describe(op: ir.Operation) -> str:
-    text = str(op).splitlines()[0]
     types = " ".join(str(r.type) for r in op.results)
     head = op.name
     if op.name == "linalg.generic":
         kinds = str(op.attributes["iterator_types"]).count("reduction")
         body = [o.name for o in op.regions[0].blocks[0].operations][:-1]
         head = f"generic({kinds} red; {' '.join(n.split('.')[-1] for n in body)})"
-    del text
     return f"{head} -> {types}"
 
 

@@ -65,7 +65,7 @@ def _shapes(op: ir.Operation) -> tuple[list[int], list[int], ir.Type] | None:
 
 def batch_matmuls_as_loops(module: ir.Module) -> None:
     """Replace every static `linalg.batch_matmul` on tensors by a call of a loop of matmuls."""
-    made: dict[str, str] = {}
+    made: set[str] = set()
     with module.context, ir.Location.unknown():
         for op in walk_ops(module, {"linalg.batch_matmul"}):
             shapes = _shapes(op)
@@ -75,8 +75,8 @@ def batch_matmuls_as_loops(module: ir.Module) -> None:
             a, b, c = (str(operand.type) for operand in op.operands)
             name = f"{_PREFIX}{batch}x{m}x{k}x{n}_{element}"
             if name not in made:
+                made.add(name)
                 text = _TEMPLATE.format(name=name, a=a, b=b, c=c, batch=batch, m=m, k=k, n=n, t=element)
-                made[name] = text
                 parsed = ir.Module.parse(text)
                 for definition in list(parsed.body.operations):
                     module.body.append(definition)

@@ -6,7 +6,7 @@ from mlir import ir
 
 from gradir.gpu_backend.cpu_runtime import CpuExecutable
 from gradir.gpu_backend.cpu_schedule import _short_row_tiles
-from gradir.gpu_backend.mlir_bridge import walk_ops
+from gradir.gpu_backend.mlir_bridge import run_pipeline, walk_ops
 
 PRODUCT = """
 #rows = affine_map<(d0, d1) -> (d0)>
@@ -44,8 +44,6 @@ def test_short_row_products_match_numpy(rows, columns, element, dtype):
 def scheduled_tiles(text: str) -> list:
     with ir.Context():
         module = ir.Module.parse(text)
-        from gradir.gpu_backend.mlir_bridge import run_pipeline
-
         run_pipeline(module, "one-shot-bufferize{bufferize-function-boundaries}", "test")
         return [_short_row_tiles(op) for op in walk_ops(module, {"linalg.generic"})]
 
