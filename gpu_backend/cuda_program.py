@@ -37,12 +37,11 @@ from gradir.gpu_backend.gpu_mapping import TilePolicy
 from gradir.gpu_backend.gpu_report import Traffic, kernel_traffic
 from gradir.gpu_backend.gpu_pipeline import (
     bufferize_for_gpu,
-    launches_to_host_loops,
     map_to_gpu,
-    launch_sizes,
     outline_kernels,
     to_nvvm_binary,
 )
+from gradir.gpu_backend.launch_emulation import launch_sizes, launches_to_host_loops
 from gradir.gpu_backend.mlir_bridge import guarded, new_context, run_pipeline, to_mlir_module
 from gradir.gpu_backend.ptx import kernel_ptx
 

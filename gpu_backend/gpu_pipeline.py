@@ -13,8 +13,9 @@ user can stop anywhere and continue with their own passes:
 4. `to_nvvm_binary` -- `gpu-lower-to-nvvm-pipeline`: NVVM, PTX (`cubin-format=isa`) in
    `gpu.binary`, host code in the LLVM dialect calling the `mgpu*` runtime.
 
-`launches_to_host_loops` turns the stage-2 launches back into loops so the very same kernel
-bodies can run on a CPU (how the tests check the kernels' numerics without a GPU).
+`launch_emulation.launches_to_host_loops` turns the stage-2 launches back into loops (cut at
+barriers) so the very same kernel bodies can run on a CPU (how the tests check the kernels'
+numerics without a GPU).
 """
 from __future__ import annotations
 
@@ -545,7 +546,9 @@ def _mark_noalias(launch: ir.Operation, kernel: ir.Operation) -> None:
     roots = [buffer_root(v) for v in buffers]
     if len(set(roots)) != len(roots) or any(_is_select(r) for r in roots):
         return
-    arguments = list(kernel.regions[0].blocks[0].arguments)
+    # the entry block also holds the workgroup buffers, which are not function arguments
+    inputs = ir.FunctionType(ir.TypeAttr(kernel.attributes["function_type"]).value).inputs
+    arguments = list(kernel.regions[0].blocks[0].arguments)[: len(inputs)]
     unit = ir.UnitAttr.get()
     attributes = [
         ir.DictAttr.get({"llvm.noalias": unit} if isinstance(a.type, ir.MemRefType) else {})
@@ -596,65 +599,6 @@ def compile_to_gpu(
         if name == stop_after:
             break
     return module
-
-
-# ---------------------------------------------------------------- CPU emulation of stage 2
-
-
-def launches_to_host_loops(module: ir.Module) -> ir.Module:
-    """Rewrite each `gpu.launch` as loops over its blocks and threads, buffers as host memory.
-
-    Valid for the kernels `map_to_gpu` emits: their threads never synchronise or communicate,
-    so running them one after another computes what the GPU computes.
-    """
-    with module.context, ir.Location.unknown():
-        for launch in walk_ops(module, {"gpu.launch"}):
-            _launch_to_loops(launch)
-        for op in walk_ops(module, {"gpu.alloc"}):
-            with ir.InsertionPoint(op), op.location:
-                buffer = memref.alloc(op.results[0].type, [], [])
-            op.results[0].replace_all_uses_with(buffer)
-            op.erase()
-        for op in walk_ops(module, {"gpu.dealloc"}):
-            with ir.InsertionPoint(op), op.location:
-                memref.dealloc(op.operands[0])
-            op.erase()
-        for op in walk_ops(module, {"gpu.memcpy"}):
-            with ir.InsertionPoint(op), op.location:
-                memref.copy(op.operands[-1], op.operands[-2])
-            op.erase()
-    return module
-
-
-def launch_sizes(launch: gpu.LaunchOp | gpu.LaunchFuncOp) -> list[ir.Value]:
-    """Grid x, y, z then block x, y, z of a `gpu.launch` or `gpu.launch_func`."""
-    return [
-        launch.gridSizeX, launch.gridSizeY, launch.gridSizeZ,
-        launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ,
-    ]
-
-
-def _launch_to_loops(launch: ir.Operation) -> None:
-    sizes = launch_sizes(launch.opview)
-    body = launch.regions[0].blocks[0]
-    ids: list[ir.Value] = []
-    with launch.location:
-        insertion = ir.InsertionPoint(launch)
-        for size in sizes:
-            with insertion:
-                loop = scf.ForOp(index(0), size, index(1))
-            with ir.InsertionPoint(loop.body):
-                terminator = scf.YieldOp([])
-            insertion = ir.InsertionPoint(terminator)
-            ids.append(loop.induction_variable)
-    for argument, value in zip(body.arguments, ids + sizes):
-        argument.replace_all_uses_with(value)
-    for op in [op.operation for op in body.operations]:
-        if op.name == "gpu.terminator":
-            op.erase()
-        else:
-            op.move_before(terminator)
-    launch.erase()
 
 
 def main(argv: list[str] | None = None) -> int:

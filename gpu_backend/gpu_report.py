@@ -1,6 +1,6 @@
 """A per-kernel report of a `CudaProgram`: launch shape, registers and spills, bytes moved.
 
-Bytes are a static footprint: every buffer a kernel loads from counts once in full as read,
+Bytes are a static footprint (shared memory: the workgroup buffers a block holds): every buffer a kernel loads from counts once in full as read,
 every buffer it stores to counts once in full as written (what DRAM sees when caches catch all
 reuse inside the kernel). Registers and spills come from `ptxas -v` when it is on PATH.
 """
@@ -20,6 +20,7 @@ from gradir.gpu_backend.ptx import assemble, ptxas_path
 class Traffic:
     bytes_read: int
     bytes_written: int
+    shared_bytes: int = 0
 
 
 def _bytes(memref_type: ir.MemRefType) -> int:
@@ -44,10 +45,13 @@ def kernel_traffic(module: ir.Module) -> dict[str, Traffic]:
             return ir.WalkResult.ADVANCE
 
         kernel.walk(visit)
-        buffers = [a for a in arguments if isinstance(a.type, ir.MemRefType)]
+        inputs = ir.FunctionType(ir.TypeAttr(kernel.attributes["function_type"]).value).inputs
+        buffers = [a for a in arguments[: len(inputs)] if isinstance(a.type, ir.MemRefType)]
+        workgroup = arguments[len(inputs) :]  # workgroup attributions follow the arguments
         traffic[name] = Traffic(
             sum(_bytes(a.type) for a in buffers if a in read),
             sum(_bytes(a.type) for a in buffers if a in written),
+            sum(_bytes(a.type) for a in workgroup),
         )
     return traffic
 
@@ -62,6 +66,7 @@ class KernelReport:
     spill_bytes: int | None
     bytes_read: int
     bytes_written: int
+    shared_bytes: int
 
 
 def kernel_reports(program, with_ptxas: bool = True) -> list[KernelReport]:
@@ -81,6 +86,7 @@ def kernel_reports(program, with_ptxas: bool = True) -> list[KernelReport]:
                 spill_bytes=resources.spill_bytes if resources else None,
                 bytes_read=traffic.bytes_read,
                 bytes_written=traffic.bytes_written,
+                shared_bytes=traffic.shared_bytes,
             )
         )
     return reports
@@ -88,7 +94,7 @@ def kernel_reports(program, with_ptxas: bool = True) -> list[KernelReport]:
 
 def format_reports(reports: list[KernelReport]) -> str:
     """A plain-text table, one kernel per line."""
-    header = ("kernel", "grid", "block", "regs", "spills", "read B", "written B")
+    header = ("kernel", "grid", "block", "regs", "spills", "read B", "written B", "shared B")
     rows = [header] + [
         (
             r.name,
@@ -98,6 +104,7 @@ def format_reports(reports: list[KernelReport]) -> str:
             "-" if r.spill_bytes is None else str(r.spill_bytes),
             str(r.bytes_read),
             str(r.bytes_written),
+            str(r.shared_bytes),
         )
         for r in reports
     ]

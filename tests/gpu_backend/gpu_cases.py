@@ -2,7 +2,8 @@
 
 Each case covers one mapping strategy of `gpu_mapping`: elementwise chains with broadcasting,
 row reductions (split and per-thread), full reductions to 0-d, softmax and log-sum-exp (max,
-subtract, exp, sum), matmul and batched matmul (register tiles), constants, and the MLP gradient
+subtract, exp, sum), matmul and batched matmul (register tiles), a transposed contraction
+staged through shared memory, constants, and the MLP gradient
 of `cpu_programs` mixing all of them.
 """
 import functools
@@ -260,6 +261,37 @@ func.func @f(%a: tensor<4x32x48xf32>, %b: tensor<4x48x40xf32>, %c: tensor<4x32x4
     1e-4,
 )
 
+# A contraction that is not a plain matmul: A stored k-major (transposed), a per-output weight
+# read from global memory inside the body, k = 40 (chunks of 10), and 640-element A/B tiles
+# that 256 threads stage in three rounds, the last one partial.
+STAGED_CONTRACTION = GpuCase(
+    "staged_contraction",
+    """
+#a = affine_map<(b, m, n, k) -> (b, k, m)>
+#b = affine_map<(b, m, n, k) -> (b, k, n)>
+#w = affine_map<(b, m, n, k) -> (m, n)>
+#o = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @f(%a: tensor<4x40x128xf32>, %b: tensor<4x40x128xf32>, %w: tensor<128x128xf32>,
+             %c: tensor<4x128x128xf32>) -> tensor<4x128x128xf32> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #w, #o],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b, %w : tensor<4x40x128xf32>, tensor<4x40x128xf32>, tensor<128x128xf32>)
+      outs(%c : tensor<4x128x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %v: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %q = arith.mulf %p, %v : f32
+    %s = arith.addf %acc, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128x128xf32>
+  return %r : tensor<4x128x128xf32>
+}
+""",
+    "f",
+    _normals((4, 40, 128), (4, 40, 128), (128, 128), (4, 128, 128)),
+    lambda a, b, w, c: (c + np.einsum("bkm,bkn->bmn", a, b) * w,),
+    1e-4,
+)
+
 MLP = GpuCase(
     "mlp_gradient",
     MLP_GRADIENT,
@@ -278,6 +310,7 @@ CASES = [
     LOG_SUM_EXP,
     MATMUL,
     BATCH_MATMUL,
+    STAGED_CONTRACTION,
     MLP,
 ]
 

@@ -15,14 +15,20 @@ from gpu_cases import (
     MATMUL,
     MLP,
     ROW_REDUCTIONS,
+    STAGED_CONTRACTION,
     compiled,
 )
 from gradir.gpu_backend.gpu_mapping import TilePolicy
 
-NO_SPLIT_NO_TILE = TilePolicy(target_threads=1, register_tiles=())
-SPLIT_EVERYTHING = TilePolicy(target_threads=1 << 30, min_chunk=2, max_split=64)
+NO_SPLIT_NO_TILE = TilePolicy(target_threads=1, register_tiles=(), shared_tiles=())
+SPLIT_EVERYTHING = TilePolicy(target_threads=1 << 30, min_chunk=2, max_split=64, shared_tiles=())
 SMALL_BLOCKS_BIG_TILES = TilePolicy(
-    block_threads=96, min_block_threads=32, register_tiles=((8, 4), (4, 8)), min_tile_threads=1
+    block_threads=96, min_block_threads=32, register_tiles=((8, 4), (4, 8)), min_tile_threads=1,
+    shared_tiles=(),
+)
+# shared-memory tiles without register tiles, or 2x2, staged two k at a time
+SMALL_SHARED_TILES = TilePolicy(
+    min_tile_threads=1, shared_tiles=((16, 16, 1, 1), (32, 32, 2, 2)), shared_depth=3
 )
 
 
@@ -70,3 +76,11 @@ def test_large_register_tiles_and_partial_blocks_match_numpy(case):
     assert any("tile8x4" in k or "tile4x8" in k for k in program.launch_configs)
     assert all(c.block[0] <= 96 for c in program.launch_configs.values())
     _check(program, case, seed=1)
+
+
+@pytest.mark.parametrize("case", [MATMUL, STAGED_CONTRACTION, MLP], ids=lambda c: c.name)
+def test_contractions_staged_through_shared_memory_match_numpy(case):
+    assert any("shared" in k for k in compiled(case).launch_configs)
+    program = compiled(case, policy=SMALL_SHARED_TILES)
+    assert any("shared_tile1x1" in k for k in program.launch_configs)
+    _check(program, case, seed=2)

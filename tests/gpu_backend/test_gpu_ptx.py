@@ -21,7 +21,11 @@ def test_every_kernel_assembles_without_spills(case, chip):
         resources = assemble(ptx, chip).resources[name]
         assert resources.spill_bytes == 0, f"{name} spills {resources.spill_bytes} bytes"
         assert resources.stack_frame_bytes == 0, name
-        assert 0 < resources.registers <= 64, f"{name} uses {resources.registers} registers"
+        # a shared-memory tile holds TM x TN accumulators plus the operands of a k step: up to
+        # 128 registers still lets two 256-thread blocks share an SM's 64K registers
+        limit = 128 if "shared" in name else 64
+        assert 0 < resources.registers <= limit, f"{name} uses {resources.registers} registers"
+        assert ("shared" in name) == (resources.shared_bytes > 0), name
 
 
 @needs_ptxas
