@@ -84,3 +84,32 @@ def test_contractions_staged_through_shared_memory_match_numpy(case):
     program = compiled(case, policy=SMALL_SHARED_TILES)
     assert any("shared_tile1x1" in k for k in program.launch_configs)
     _check(program, case, seed=2)
+
+
+F64_MATMUL = """
+func.func @f(%a: tensor<128x48xf64>, %b: tensor<48x128xf64>) -> tensor<128x128xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<128x128xf64>
+  %z = linalg.fill ins(%zero : f64) outs(%e : tensor<128x128xf64>) -> tensor<128x128xf64>
+  %c = linalg.matmul ins(%a, %b : tensor<128x48xf64>, tensor<48x128xf64>)
+      outs(%z : tensor<128x128xf64>) -> tensor<128x128xf64>
+  return %c : tensor<128x128xf64>
+}
+"""
+
+
+def test_float64_matmul_in_shared_memory_tiles():
+    from gradir.gpu_backend.cuda_program import CudaProgram
+    from gradir.gpu_backend.ptx import assemble, ptxas_path
+
+    program = CudaProgram(F64_MATMUL, chip="sm_80", features="+ptx80")
+    (name,) = program.launch_configs
+    assert "shared_tile4x2" in name  # 32x64 block tiles: 16 blocks of 256 threads
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((128, 48)), rng.standard_normal((48, 128))
+    (got,) = program.emulate("f", a, b)
+    np.testing.assert_allclose(got, a @ b, rtol=1e-12, atol=1e-12)
+    if ptxas_path():
+        resources = assemble(program.ptx[name], "sm_80").resources[name]
+        assert resources.spill_bytes == 0 and resources.shared_bytes == (32 + 64) * 16 * 8
+    assert program.traffic[name].shared_bytes == (32 + 64) * 16 * 8
