@@ -7,6 +7,11 @@ xDSL asks every op's traits whether it would be dead on every round of the
 fixpoint, walking each `grad_of` body again each time; here the answer is
 kept per op for the pass (`effects.would_be_dead`), and the cyclic garbage
 collector is paused while it runs.
+
+Where every region holds at most one block (structured control flow, which is
+all reverse mode makes) uses come after definitions, so one backward sweep
+decides each op after all its users and no fixpoint is needed: that sweep is
+what runs then, and xDSL's algorithm only for unstructured (multi-block) code.
 """
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, Region
+from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.transforms.dead_code_elimination import LiveSet
 
@@ -42,7 +47,37 @@ class CachedLiveSet(LiveSet):
             self.set_live(op)
 
 
+def _structured(region: Region) -> bool:
+    """Whether `region` and every region nested in it hold at most one block."""
+    if len(region.blocks) > 1:
+        return False
+    return all(
+        len(nested.blocks) <= 1
+        for block in region.blocks
+        for op in block.walk()
+        for nested in op.regions
+    )
+
+
+def _sweep(block: Block) -> None:
+    """Erase the dead ops of `block` and of the regions in it, users first."""
+    op = block.last_op
+    while op is not None:
+        previous = op.prev_op
+        if all(result.first_use is None for result in op.results) and would_be_dead(op):
+            block.erase_op(op)
+        else:
+            for region in op.regions:
+                for nested in region.blocks:
+                    _sweep(nested)
+        op = previous
+
+
 def region_dce(region: Region) -> None:
+    if _structured(region):
+        for block in region.blocks:
+            _sweep(block)
+        return
     live_set = CachedLiveSet()
     while live_set.changed:
         live_set.changed = False

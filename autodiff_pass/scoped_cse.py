@@ -36,11 +36,26 @@ _Default = TypeVar("_Default")
 
 
 class HashedOperationInfo(OperationInfo):
-    """xDSL's CSE key, with its hash computed once."""
+    """xDSL's CSE key (same equality), with a cheaper hash computed once.
+
+    The hash leaves out the result types (equal ops almost never differ only
+    there; equality still compares them) and hashes operands by identity, which
+    is what `SSAValue.__hash__` does, without a Python call per operand.
+    """
+
+    __slots__ = ("_hash",)
 
     def __init__(self, op: Operation):
-        super().__init__(op)
-        self._hash = super().__hash__()
+        self.op = op
+        attributes, properties = op.attributes, op.properties
+        self._hash = hash(
+            (
+                op.name,
+                sum(hash(item) for item in attributes.items()) if attributes else 0,
+                sum(hash(item) for item in properties.items()) if properties else 0,
+                tuple(map(id, op.operands)),
+            )
+        )
 
     def __hash__(self) -> int:
         return self._hash
@@ -83,11 +98,26 @@ class ScopedKnownOps(KnownOps):
         return None
 
 
+_CLASS_TRAITS: dict[type[Operation], tuple[bool, bool]] = {}
+
+
+def _terminator_or_symbol(op: Operation) -> bool:
+    """Whether `op` is a terminator or a symbol (xDSL's CSE leaves both to its
+    general path); traits belong to the op class, so asked once per class."""
+    known = _CLASS_TRAITS.get(type(op))
+    if known is None:
+        known = _CLASS_TRAITS[type(op)] = (
+            op.has_trait(IsTerminator),
+            op.has_trait(SymbolOpInterface),
+        )
+    return known[0] or known[1]
+
+
 class ScopedCSEDriver(CSEDriver):
     """xDSL's CSE driver with chained scopes for nested regions."""
 
     def _simplify_operation(self, op: Operation):
-        if op.has_trait(IsTerminator) or op.has_trait(SymbolOpInterface) or not has_no_effects(op):
+        if _terminator_or_symbol(op) or not has_no_effects(op):
             super()._simplify_operation(op)
             return
         # xDSL's steps for a side-effect-free op, without asking the traits again.

@@ -5,6 +5,12 @@ A backward is linear, so a zero gradient flowing in gives zero gradients out
 other side, a `grad_of` whose operands are all zero yields zeros, and the
 gradients nobody reads are dropped, so their backward code disappears.
 Only AD ops are touched: unused user ops stay (no general DCE here).
+
+The rewrite patterns below state the rules; `specialize_zero` reaches their
+fixpoint in two sweeps instead of a greedy pattern walk: zeros only flow
+forward (a fold makes zeros for later ops) and reads only backward (dropping a
+gradient can only make earlier values unread), so one forward sweep of folds
+then one backward sweep of drops leave nothing for the patterns to do.
 """
 from __future__ import annotations
 
@@ -28,7 +34,7 @@ from gradir.dialects.autodiff import AutogradAddOp, AutogradZeroOp, GradOfOp, Yi
 
 
 def is_zero(value: SSAValue) -> bool:
-    return isinstance(value.owner, AutogradZeroOp)
+    return type(value.owner) is AutogradZeroOp
 
 
 class FoldAutogradAddOfZero(RewritePattern):
@@ -53,15 +59,15 @@ class GradOfOfZeros(RewritePattern):
         rewriter.replace(op, zeros, [zero.result for zero in zeros])
 
 
-def narrow_grad_of(op: GradOfOp, rewriter: PatternRewriter) -> None:
+def narrow_grad_of(op: GradOfOp, rewriter: PatternRewriter) -> GradOfOp | None:
     """Remove the results of `op` nobody reads, and the backward code that only
-    computed them; `op` goes away when none is read."""
+    computed them; `op` goes away when none is read. Returns what is left."""
     read = [index for index, result in enumerate(op.results) if result.first_use is not None]
     if len(read) == len(op.results):
-        return
+        return op
     if not read:
         rewriter.erase(op)
-        return
+        return None
     block = op.body.block
     terminator = block.last_op
     assert isinstance(terminator, YieldOp)
@@ -79,6 +85,7 @@ def narrow_grad_of(op: GradOfOp, rewriter: PatternRewriter) -> None:
     for nested in reversed(list(block.ops)):
         if is_trivially_dead(nested):
             rewriter.erase(nested)
+    return narrowed
 
 
 class DropUnreadGradOfResults(RewritePattern):
@@ -117,8 +124,53 @@ def drop_unread_gradients(block: Block) -> None:
             narrow_grad_of(op, PatternRewriter(op))
 
 
+def _fold_zeros(block: Block) -> None:
+    """Forward sweep: sums with a zero side and `grad_of`s of zeros, nested blocks included."""
+    for op in list(block.ops):
+        kind = type(op)  # exact classes: cheaper than isinstance on op classes, run per op
+        if kind is AutogradAddOp and (is_zero(op.a) or is_zero(op.b)):
+            op.result.replace_all_uses_with(op.b if is_zero(op.a) else op.a)
+            block.erase_op(op)
+        elif kind is GradOfOp and op.grads and all(is_zero(g) for g in op.grads):
+            zeros = [autograd_zero(result.type) for result in op.results]
+            block.insert_ops_before(zeros, op)
+            for result, zero in zip(op.results, zeros):
+                result.replace_all_uses_with(zero.result)
+            block.erase_op(op)
+        elif op.regions:
+            for region in op.regions:
+                for nested in region.blocks:
+                    _fold_zeros(nested)
+
+
+def _drop_unread(block: Block) -> None:
+    """Backward sweep: unread gradients, their backward code and unread AD bookkeeping."""
+    for op in reversed(list(block.ops)):
+        kind = type(op)
+        if kind is GradOfOp:
+            read_in_full = all(result.first_use is not None for result in op.results)
+            kept = op if read_in_full else narrow_grad_of(op, PatternRewriter(op))
+            if kept is not None:
+                _drop_unread(kept.body.block)
+        elif kind is AutogradZeroOp or kind is AutogradAddOp:
+            if op.result.first_use is None:
+                block.erase_op(op)
+        elif op.regions:
+            for region in op.regions:
+                for nested in region.blocks:
+                    _drop_unread(nested)
+
+
 def specialize_zero(region: Region) -> None:
-    """Apply the zero-propagation patterns to `region` until nothing changes."""
+    """Fold zeros through `region` and drop the gradients nobody reads (see above)."""
+    for block in region.blocks:
+        _fold_zeros(block)
+    for block in region.blocks:
+        _drop_unread(block)
+
+
+def specialize_zero_by_patterns(region: Region) -> None:
+    """The same by a greedy walk of the patterns: the reference the tests compare with."""
     PatternRewriteWalker(
         GreedyRewritePatternApplier(list(SPECIALIZE_ZERO_PATTERNS), dce_enabled=False),
         walk_reverse=True,
