@@ -17,8 +17,8 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
-from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
+from gradir.autodiff_pass.effects import would_be_dead
 from gradir.dialects.autodiff import AutogradAddOp, AutogradZeroOp, GradOfOp, YieldOp
 
 
@@ -52,7 +52,8 @@ def erase_dead_code(block: Block) -> None:
     definition, so by the time an op is reached all its users were decided.
     (xDSL's `region_dce` reaches the same result by iterating to a fixed point.)"""
     for op in reversed(list(block.ops)):
-        if is_trivially_dead(op) or _is_unused_tensor_linalg_op(op):
+        unused = all(result.first_use is None for result in op.results)
+        if (unused and would_be_dead(op)) or _is_unused_tensor_linalg_op(op):
             Rewriter.erase_op(op)
             continue
         for region in op.regions:

@@ -15,6 +15,12 @@ The result is cleaned like PyTorch's Optimize: CSE (which also lets backward
 code reuse the primal's values), then DCE and removal of unread gradients.
 Constants are rematerialised in the backward by `autodiff-split` rather than
 captured.
+
+A derivatives.yaml rule emits the same backward for every op of the same
+shape (class, operand and result types, properties, repeated operands), so the
+first body emitted for such an op is kept as a template and later ones are
+cloned from it with the op's operands, results and gradients substituted: the
+same IR, without interpreting the formulas again (`BodyTemplates`).
 """
 from __future__ import annotations
 
@@ -30,6 +36,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from gradir.autodiff_pass import registry
+from gradir.autodiff_pass.registry import FormulaReverse
 from gradir.autodiff_pass.activity import Activity, analyze_activity, carries_derivative
 from gradir.autodiff_pass.control_flow_reverse import reverse_for, reverse_if
 from gradir.autodiff_pass.derivative_functions import copy_primal, display_name
@@ -49,6 +56,62 @@ if TYPE_CHECKING:
     from gradir.autodiff_pass.derivative_functions import DerivativeFunctions, DerivativeKey
 
 
+REUSE_BACKWARD_BODIES = True
+"""Clone backward bodies of formula rules from templates (tests turn it off to compare)."""
+
+
+class BodyTemplates:
+    """Backward bodies already emitted by formula rules, by the shape of their op."""
+
+    def __init__(self) -> None:
+        self._templates: dict[
+            tuple, tuple[Operation, Sequence[SSAValue], list[Operation], list[SSAValue | None]] | None
+        ] = {}
+
+    @staticmethod
+    def key(op: Operation) -> tuple:
+        operands = op.operands
+        first_use = {value: index for index, value in reversed(list(enumerate(operands)))}
+        return (
+            type(op),
+            tuple(value.type for value in operands),
+            tuple(result.type for result in op.results),
+            tuple(sorted(op.properties.items())),
+            tuple(sorted(op.attributes.items())),
+            tuple(first_use[value] for value in operands),  # which operands repeat
+        )
+
+    def instantiate(self, key: tuple, op: Operation, body: Block) -> list[SSAValue | None] | None:
+        """Fill `body` from the template for `key`; None when there is none."""
+        template = self._templates.get(key)
+        if template is None:
+            return None
+        template_op, template_args, template_ops, template_grads = template
+        mapping: dict[SSAValue, SSAValue] = dict(zip(template_op.operands, op.operands))
+        mapping.update(zip(template_op.results, op.results))
+        mapping.update(zip(template_args, body.args))
+        for template_body_op in template_ops:
+            body.add_op(template_body_op.clone_without_regions(mapping))
+        return [None if grad is None else mapping.get(grad, grad) for grad in template_grads]
+
+    def record(self, key: tuple, op: Operation, body: Block, grads: list[SSAValue | None]) -> None:
+        """Keep `body` as the template for `key` when it only reads the op's
+        operands and results, its own arguments and values it defines."""
+        if key in self._templates:
+            return
+        known = {*op.operands, *op.results, *body.args}
+        for body_op in body.ops:
+            if body_op.regions or not all(value in known for value in body_op.operands):
+                self._templates[key] = None  # never templated: emitted each time
+                return
+            known.update(body_op.results)
+        if any(grad is not None and grad not in known for grad in grads):
+            self._templates[key] = None
+            return
+        # the ops as emitted: the body is closed with a yield later
+        self._templates[key] = (op, tuple(body.args), list(body.ops), list(grads))
+
+
 class ReverseWalk:
     """The gradient map (value -> its gradient so far) and the backward emission."""
 
@@ -58,6 +121,7 @@ class ReverseWalk:
         self.block = block
         """The backward code is appended to this block."""
         self.gradients: dict[SSAValue, SSAValue] = {}
+        self.templates = BodyTemplates()
 
     def accumulate(self, value: SSAValue, gradient: SSAValue) -> None:
         """Add `gradient` to the gradient of `value`."""
@@ -127,7 +191,15 @@ class ReverseWalk:
         body = Block(arg_types=[grad.type for grad in output_grads])
         for argument in body.args:
             argument.name_hint = "grad"
-        input_grads = list(rule.emit_vjp(Builder(InsertPoint.at_end(body)), op, list(body.args)))
+        templated = REUSE_BACKWARD_BODIES and isinstance(rule.reverse, FormulaReverse)
+        key = BodyTemplates.key(op) if templated else None
+        input_grads = self.templates.instantiate(key, op, body) if templated else None
+        if input_grads is None:
+            input_grads = list(
+                rule.emit_vjp(Builder(InsertPoint.at_end(body)), op, list(body.args))
+            )
+            if templated:
+                self.templates.record(key, op, body, input_grads)
         if len(input_grads) != len(op.operands):
             raise error_at(
                 RuleError,

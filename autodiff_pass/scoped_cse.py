@@ -21,9 +21,9 @@ from typing import TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, Region
+from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
-from xdsl.traits import IsTerminator, SymbolOpInterface
+from xdsl.traits import IsolatedFromAbove, IsTerminator, SymbolOpInterface
 from gradir.autodiff_pass.effects import has_no_effects
 from gradir.autodiff_pass.ir_building import paused_garbage_collection
 from xdsl.transforms.common_subexpression_elimination import (
@@ -99,6 +99,17 @@ class ScopedKnownOps(KnownOps):
 
 
 _CLASS_TRAITS: dict[type[Operation], tuple[bool, bool]] = {}
+_ISOLATED_CLASSES: dict[type[Operation], bool] = {}
+
+
+def _might_be_isolated(op: Operation) -> bool:
+    """xDSL's `has_trait(IsolatedFromAbove, value_if_unregistered=True)`, per class."""
+    known = _ISOLATED_CLASSES.get(type(op))
+    if known is None:
+        known = _ISOLATED_CLASSES[type(op)] = op.has_trait(
+            IsolatedFromAbove, value_if_unregistered=True
+        )
+    return known
 
 
 def _terminator_or_symbol(op: Operation) -> bool:
@@ -120,15 +131,36 @@ class ScopedCSEDriver(CSEDriver):
         if _terminator_or_symbol(op) or not has_no_effects(op):
             super()._simplify_operation(op)
             return
-        # xDSL's steps for a side-effect-free op, without asking the traits again.
+        # xDSL's steps for a side-effect-free op, without asking the traits again
+        # and with the scope lookup inlined (this runs once per op).
         if all(result.first_use is None for result in op.results):
             self._mark_erasure(op)
-        elif any(len(region.blocks) > 1 for region in op.regions):
             return
-        elif (existing := self._known_ops.get(op)) is not None:
-            self._replace_and_delete(op, existing)
-        else:
-            self._known_ops[op] = op
+        if op.regions and any(len(region.blocks) > 1 for region in op.regions):
+            return
+        info = HashedOperationInfo(op)
+        scope = self._known_ops
+        while scope is not None:
+            existing = scope._known_ops.get(info)  # pyright: ignore[reportPrivateUsage]
+            if existing is not None:
+                self._replace_and_delete(op, existing)
+                return
+            scope = getattr(scope, "_parent", None)
+        self._known_ops._known_ops[info] = op  # pyright: ignore[reportPrivateUsage]
+
+    def _simplify_block(self, block: Block):
+        for op in block.ops:
+            if op.regions:
+                if _might_be_isolated(op):  # a blank scope inside, as in xDSL
+                    enclosing = self._known_ops
+                    self._known_ops = ScopedKnownOps()
+                    for region in op.regions:
+                        self._simplify_region(region)
+                    self._known_ops = enclosing
+                else:
+                    for region in op.regions:
+                        self._simplify_region(region)
+            self._simplify_operation(op)
 
     def _simplify_region(self, region: Region):
         if len(region.blocks) != 1:

@@ -700,3 +700,38 @@ def test_gradir_cse_merges_pure_ops_and_respects_writes(ctx):
     text = str(actual)
     assert text == str(expected)
     assert text.count("memref.load") == 2 and text.count("autodiff.exp") == 1
+
+
+def _reverse_text(text: str, reuse_bodies: bool) -> str | None:
+    import gradir.autodiff_pass.reverse_mode as reverse_mode
+
+    ctx = fresh_context()
+    try:
+        module = parse_module(ctx, text)
+    except Exception:  # noqa: BLE001 -- inputs meant to be rejected by the parser
+        return None
+    original = reverse_mode.REUSE_BACKWARD_BODIES
+    reverse_mode.REUSE_BACKWARD_BODIES = reuse_bodies
+    try:
+        run_passes(ctx, module, "autodiff-reverse,autodiff-forward")
+    except Exception:  # noqa: BLE001 -- inputs whose differentiation is an error
+        return None
+    finally:
+        reverse_mode.REUSE_BACKWARD_BODIES = original
+    return str(module)
+
+
+@pytest.mark.parametrize("path", DCE_AND_CSE_INPUTS, ids=lambda p: str(p.relative_to(REPO)))
+def test_backward_bodies_cloned_from_templates_equal_emitted_ones(path):
+    """Reverse mode clones the backward body of an op from the first op of the
+    same shape: the output is the same as interpreting its formulas each time."""
+    for chunk in path.read_text().split("// -----"):
+        assert _reverse_text(chunk, True) == _reverse_text(chunk, False)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), size=st.integers(1, 40))
+def test_backward_body_templates_on_random_programs(seed: int, size: int):
+    text = random_program(seed, size)
+    cloned = _reverse_text(text, True)
+    assert cloned is not None and cloned == _reverse_text(text, False)
