@@ -647,21 +647,8 @@ def map_shared_contraction(nest: Nest, payload: Payload, tile: SharedTile) -> No
         num_outputs = len(nest.outputs)
         initial = [_output_initial(nest, o, p) for _, _, p in points for o in range(num_outputs)]
 
-        def stage(position: int, chunk_start: ir.Value) -> None:
-            shape = tile.tile_shape(position)
-            elements = math.prod(shape)
-            for first in range(0, elements, threads):
-                element = arith.addi(thread, index(first)) if first else thread
-                if first + threads > elements:
-                    inside = arith.cmpi(arith.CmpIPredicate.ult, element, index(elements))
-                    guard = scf.IfOp(inside)
-                    with ir.InsertionPoint(guard.then_block):
-                        _stage_element(position, element, chunk_start)
-                        scf.YieldOp([])
-                else:
-                    _stage_element(position, element, chunk_start)
-
-        def _stage_element(position: int, element: ir.Value, chunk_start: ir.Value) -> None:
+        def stage_element(position: int, element: ir.Value, chunk_start: ir.Value) -> None:
+            """Copy element `element` (row-major) of input `position`'s tile to shared memory."""
             local = delinearize(element, tile.tile_shape(position))
             full: list = [None] * len(nest.ranges)
             for d in outer:
@@ -671,6 +658,21 @@ def map_shared_contraction(nest: Nest, payload: Payload, tile: SharedTile) -> No
                 full[d] = arith.addi(start, coordinate)
             value = load_operand(nest.operands[position], nest.maps[position], full)
             memref.store(value, shared[position], local)
+
+        def stage(position: int, chunk_start: ir.Value) -> None:
+            """The block copies input `position`'s tile of this chunk, a thread per element."""
+            shape = tile.tile_shape(position)
+            elements = math.prod(shape)
+            for first in range(0, elements, threads):
+                element = arith.addi(thread, index(first)) if first else thread
+                if first + threads > elements:
+                    inside = arith.cmpi(arith.CmpIPredicate.ult, element, index(elements))
+                    guard = scf.IfOp(inside)
+                    with ir.InsertionPoint(guard.then_block):
+                        stage_element(position, element, chunk_start)
+                        scf.YieldOp([])
+                else:
+                    stage_element(position, element, chunk_start)
 
         def chunk(ivs: list[ir.Value], accumulators: list[ir.Value]) -> list[ir.Value]:
             for position in tile.staged:

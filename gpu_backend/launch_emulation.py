@@ -85,7 +85,8 @@ class _LaunchEmulation:
         self.block_ids, self.thread_ids = arguments[0:3], arguments[3:6]
         self.size_arguments = arguments[6:12]
         self.workgroup = arguments[12:]
-        self.slots: list[ir.Value] = []
+        self.buffers: list[ir.Value] = []
+        """Host buffers made for the launch (workgroup memory, per-thread slots), freed after it."""
         self.thread_loops: list[ir.Operation] = []
 
     def run(self) -> None:
@@ -93,15 +94,14 @@ class _LaunchEmulation:
             before = ir.InsertionPoint(self.launch)
             with before:
                 self.zero, self.one = _index(0), _index(1)
-                threads = arith.muli(self.sizes[3], arith.muli(self.sizes[4], self.sizes[5]))
-                self.threads = threads
+                self.threads = arith.muli(self.sizes[3], arith.muli(self.sizes[4], self.sizes[5]))
                 for argument in self.workgroup:
                     shape = ir.MemRefType(argument.type)
                     plain = ir.MemRefType.get(shape.shape, shape.element_type)
                     buffer = memref.alloc(plain, [], [])
                     argument.replace_all_uses_with(buffer)  # loads and stores only: types agree
-                    self.slots.append(buffer)
-            for constant in [op for op in self._body_ops() if op.name == "arith.constant"]:
+                    self.buffers.append(buffer)
+            for constant in self._constants():  # uniform: defined once, before the loops
                 constant.move_before(self.launch)
             # slots are allocated once, ahead of the block loops (blocks run one after another)
             self.slot_point = ir.InsertionPoint.after(self.threads.owner)
@@ -114,11 +114,12 @@ class _LaunchEmulation:
             self._split(innermost.block)
             self._bind_thread_ids()
             with ir.InsertionPoint.after(self.launch):
-                for slot in self.slots:
-                    memref.dealloc(slot)
+                for buffer in self.buffers:
+                    memref.dealloc(buffer)
         self.launch.erase()
 
-    def _body_ops(self) -> list[ir.Operation]:
+    def _constants(self) -> list[ir.Operation]:
+        """The `arith.constant`s anywhere in the kernel."""
         found: list[ir.Operation] = []
 
         def visit(op: ir.Operation) -> ir.WalkResult:
@@ -154,8 +155,9 @@ class _LaunchEmulation:
 
     def _slot(self, element: ir.Type) -> ir.Value:
         with self.slot_point:
-            slot = memref.alloc(ir.MemRefType.get([ir.ShapedType.get_dynamic_size()], element), [self.threads], [])
-        self.slots.append(slot)
+            slot_type = ir.MemRefType.get([ir.ShapedType.get_dynamic_size()], element)
+            slot = memref.alloc(slot_type, [self.threads], [])
+        self.buffers.append(slot)
         return slot
 
     def _store(self, value: ir.Value, slot: ir.Value) -> None:
