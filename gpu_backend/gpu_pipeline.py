@@ -546,15 +546,21 @@ def _mark_noalias(launch: ir.Operation, kernel: ir.Operation) -> None:
     roots = [buffer_root(v) for v in buffers]
     if len(set(roots)) != len(roots) or any(_is_select(r) for r in roots):
         return
-    # the entry block also holds the workgroup buffers, which are not function arguments
-    inputs = ir.FunctionType(ir.TypeAttr(kernel.attributes["function_type"]).value).inputs
-    arguments = list(kernel.regions[0].blocks[0].arguments)[: len(inputs)]
+    arguments, _ = kernel_arguments(kernel)
     unit = ir.UnitAttr.get()
     attributes = [
         ir.DictAttr.get({"llvm.noalias": unit} if isinstance(a.type, ir.MemRefType) else {})
         for a in arguments
     ]
     kernel.attributes["arg_attrs"] = ir.ArrayAttr.get(attributes)
+
+
+def kernel_arguments(kernel: ir.Operation) -> tuple[list[ir.Value], list[ir.Value]]:
+    """A `gpu.func`'s entry block arguments: (the function's arguments, its workgroup buffers),
+    which the block holds after the arguments."""
+    inputs = ir.FunctionType(ir.TypeAttr(kernel.attributes["function_type"]).value).inputs
+    arguments = list(kernel.regions[0].blocks[0].arguments)
+    return arguments[: len(inputs)], arguments[len(inputs) :]
 
 
 def to_gpu_dialect(module: ir.Module, policy: TilePolicy | None = None) -> ir.Module:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from gradir.gpu_backend.gpu_pipeline import buffer_root
+from gradir.gpu_backend.gpu_pipeline import buffer_root, kernel_arguments
 from gradir.gpu_backend.mlir_bridge import walk_ops
 from gradir.gpu_backend.ptx import assemble, ptxas_path
 
@@ -34,7 +34,6 @@ def kernel_traffic(module: ir.Module) -> dict[str, Traffic]:
     traffic: dict[str, Traffic] = {}
     for kernel in walk_ops(module, {"gpu.func"}):
         name = ir.StringAttr(kernel.attributes["sym_name"]).value
-        arguments = list(kernel.regions[0].blocks[0].arguments)
         read, written = set(), set()
 
         def visit(op: ir.Operation) -> ir.WalkResult:
@@ -45,9 +44,8 @@ def kernel_traffic(module: ir.Module) -> dict[str, Traffic]:
             return ir.WalkResult.ADVANCE
 
         kernel.walk(visit)
-        inputs = ir.FunctionType(ir.TypeAttr(kernel.attributes["function_type"]).value).inputs
-        buffers = [a for a in arguments[: len(inputs)] if isinstance(a.type, ir.MemRefType)]
-        workgroup = arguments[len(inputs) :]  # workgroup attributions follow the arguments
+        function_arguments, workgroup = kernel_arguments(kernel)
+        buffers = [a for a in function_arguments if isinstance(a.type, ir.MemRefType)]
         traffic[name] = Traffic(
             sum(_bytes(a.type) for a in buffers if a in read),
             sum(_bytes(a.type) for a in buffers if a in written),
