@@ -334,7 +334,10 @@ def _cached(
             Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
 
     def entry(at: Builder, induction: SSAValue) -> SSAValue:
-        offset = at.insert(arith.SubiOp(induction, lower)).result
+        # A constant `lower` is made after the forward loop: inside it, use a copy.
+        known = constant_index(lower)
+        start = lower if known is None else index_constant(at, known)
+        offset = at.insert(arith.SubiOp(induction, start)).result
         if step == 1:
             return offset
         return at.insert(arith.DivUIOp(offset, index_constant(at, step))).result

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.ir import Block, Operation, OpResult
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from gradir.errors import SourceError, location_of
@@ -46,27 +46,65 @@ def verify_module(module: ModuleOp, context: str = "") -> None:
 
 
 def check_dominance(module: ModuleOp) -> None:
-    """Every operand is defined before its use in the same block, or in an enclosing
-    block (xDSL 0.74 does not check this; a pass would then move the use away from
-    its definition and fail without a location)."""
-    for op in module.walk():
-        for region in op.regions:
-            if isinstance(op, ModuleOp):
-                continue  # a graph region: symbols, not SSA values
+    """Every operand is defined before its use, in the same block or in an
+    enclosing one, and never inside a region the use is not in (xDSL 0.74 does
+    not check this; a later pass would then move the use away from its
+    definition and fail without a location). Blocks of a multi-block region see
+    each other's values (their order is not their dominance); within a block,
+    order is checked. One walk: the visible values are kept in one set."""
+    visible: set[SSAValue] = set()
+    for op in module.ops:  # the module's body is a graph region: symbols, not SSA values
+        _check_regions(op, visible)
+
+
+def _check_regions(op: Operation, visible: set[SSAValue]) -> None:
+    for region in op.regions:
+        siblings: list[SSAValue] = []
+        if len(region.blocks) > 1:
             for block in region.blocks:
-                _check_block_order(block)
+                siblings.extend(block.args)
+                for inner in block.ops:
+                    siblings.extend(inner.results)
+            visible.update(siblings)
+        for block in region.blocks:
+            _check_block(block, visible)
+        visible.difference_update(siblings)
 
 
-def _check_block_order(block: Block) -> None:
+def _check_block(block: Block, visible: set[SSAValue]) -> None:
+    defined: list[SSAValue] = list(block.args)
+    visible.update(defined)
     seen: set[Operation] = set()
     for op in block.ops:
         for index, operand in enumerate(op.operands):
-            if isinstance(operand, OpResult) and operand.op.parent is block and operand.op not in seen:
-                name = f"%{operand.name_hint}" if operand.name_hint else f"#{index}"
-                raise SourceError(
-                    f"'{op.name}' op operand {name} is used before it is defined", location_of(op)
-                )
+            if operand in visible and not (
+                isinstance(operand, OpResult) and operand.op.parent is block and operand.op not in seen
+            ):
+                continue
+            name = f"%{operand.name_hint}" if operand.name_hint else f"#{index}"
+            raise SourceError(
+                f"'{op.name}' op operand {name} is used before it is defined"
+                if _defined_later(operand, op)
+                else f"'{op.name}' op operand {name} is used outside the region that defines it",
+                location_of(op),
+            )
+        if op.regions:
+            _check_regions(op, visible)
         seen.add(op)
+        visible.update(op.results)
+        defined.extend(op.results)
+    visible.difference_update(defined)
+
+
+def _defined_later(value: SSAValue, user: Operation) -> bool:
+    """Whether `value` is an op result defined after `user`'s ancestor in the
+    defining block (as opposed to inside a region `user` is not in)."""
+    if not isinstance(value, OpResult) or value.op.parent is None:
+        return False
+    ancestor: Operation | None = user
+    while ancestor is not None and ancestor.parent is not value.op.parent:
+        ancestor = ancestor.parent_op()
+    return ancestor is not None
 
 
 def _redefinition(table: Operation, message: str) -> Operation | None:

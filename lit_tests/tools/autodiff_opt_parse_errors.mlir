@@ -8,6 +8,7 @@
 // RUN: not autodiff-opt %S/Inputs/redefined_symbol.mlir 2>&1 | filecheck %s --check-prefix=SYMBOL
 // RUN: not autodiff-opt %S/Inputs/crashing_verifier.mlir 2>&1 | filecheck %s --check-prefix=CRASHING
 // RUN: not autodiff-opt %S/Inputs/use_before_definition.mlir -p autodiff-reverse 2>&1 | filecheck %s --check-prefix=ORDER
+// RUN: not autodiff-opt %S/Inputs/use_before_definition_nested.mlir 2>&1 | filecheck %s --check-prefix=NESTED
 
 // TYPE: parse_wrong_type.mlir:2:3: error: f32 should be of base attribute tensor
 // TYPE-NOT: {{.}}
@@ -17,3 +18,4 @@
 // CRASHING: crashing_verifier.mlir:4:3: error: 'linalg.transpose' op does not verify (IndexError in its verifier: tuple index out of range)
 // CRASHING-NOT: Traceback
 // ORDER: use_before_definition.mlir:3:3: error: 'autodiff.add' op operand %m is used before it is defined
+// NESTED: use_before_definition_nested.mlir:7:5: error: 'autodiff.add' op operand %m is used before it is defined
