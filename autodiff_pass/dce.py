@@ -6,7 +6,8 @@ each region, then dead ops erased), registered under the same name by
 xDSL asks every op's traits whether it would be dead on every round of the
 fixpoint, walking each `grad_of` body again each time; here the answer is
 kept per op for the pass (`effects.would_be_dead`), and the cyclic garbage
-collector is paused while it runs.
+collector is paused while it runs. Unlike xDSL's, it also erases unused linalg
+ops on tensors, as MLIR does (xDSL cannot see that they are pure).
 
 Where every region holds at most one block (structured control flow, which is
 all reverse mode makes) uses come after definitions, so one backward sweep

@@ -7,6 +7,7 @@ gradient functions of reverse mode that was a third of their time.
 """
 from __future__ import annotations
 
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 from xdsl.traits import (
     IsTerminator,
@@ -53,7 +54,19 @@ def has_no_effects(op: Operation) -> bool:
 
 def would_be_dead(op: Operation) -> bool:
     """xDSL's `would_be_trivially_dead` (dead once its results are unused),
-    answered without asking the traits where `has_no_effects` can."""
+    answered without asking the traits where `has_no_effects` can; linalg ops
+    on tensors count as dead too (see `is_tensor_linalg_op`)."""
     if op.has_trait(IsTerminator) or op.has_trait(SymbolOpInterface):
         return False
-    return has_no_effects(op) or would_be_trivially_dead(op)
+    return has_no_effects(op) or is_tensor_linalg_op(op) or would_be_trivially_dead(op)
+
+
+def is_tensor_linalg_op(op: Operation) -> bool:
+    """A linalg op on tensors only (destination-passing style: its results are
+    its only effect), which MLIR erases once unused. xDSL cannot tell:
+    `linalg.yield` declares no effects, so every generic looks effectful."""
+    return (
+        op.name.startswith("linalg.")
+        and bool(op.results)
+        and all(isinstance(value.type, TensorType) for value in (*op.operands, *op.results))
+    )

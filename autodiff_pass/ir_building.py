@@ -53,7 +53,7 @@ def erase_dead_code(block: Block) -> None:
     (xDSL's `region_dce` reaches the same result by iterating to a fixed point.)"""
     for op in reversed(list(block.ops)):
         unused = all(result.first_use is None for result in op.results)
-        if (unused and would_be_dead(op)) or _is_unused_tensor_linalg_op(op):
+        if unused and would_be_dead(op):
             Rewriter.erase_op(op)
             continue
         for region in op.regions:
@@ -69,18 +69,6 @@ def zero_constant(builder: Builder, type_: Attribute) -> SSAValue:
     else:
         value = arith.ConstantOp(FloatAttr(0.0, type_))  # type: ignore[arg-type]
     return builder.insert(value).result
-
-
-def _is_unused_tensor_linalg_op(op: Operation) -> bool:
-    """A linalg op on tensors only (destination-passing style: no effect but its
-    results) whose results nobody reads. xDSL cannot tell: `linalg.yield`
-    declares no effects, so every generic looks effectful."""
-    return (
-        op.name.startswith("linalg.")
-        and bool(op.results)
-        and all(not result.uses for result in op.results)
-        and all(isinstance(value.type, TensorType) for value in (*op.operands, *op.results))
-    )
 
 
 @contextmanager
