@@ -185,6 +185,8 @@ class DerivativeFunctions:
         self._last_inserted: dict[str, Operation] = {}
         self._preparing: set[str] = set()
         self._prepared: set[str] = set()
+        self._building: set[str] = set()
+        """Generated functions whose bodies are being built."""
         self._lowering: list[EntryOp] = []
         """Entry ops being lowered, innermost last (to locate a cycle)."""
         for op in module.ops:
@@ -215,6 +217,10 @@ class DerivativeFunctions:
                 f"callee @{name} has no body",
             )
         return found
+
+    def generated(self, kind: str) -> list[FuncOp]:
+        """The generated functions of `kind` ("vjp", "grad" or "jvp") in the module."""
+        return [function for key, function in self._generated.items() if key.kind == kind]
 
     def check_wrt(
         self, callee: FuncOp, wrt: Sequence[int] | None, user: Operation
@@ -288,7 +294,9 @@ class DerivativeFunctions:
         self._symbols[function.sym_name.data] = function
         # Registered before its body exists, so a recursive callee finds it.
         self._generated[key] = function
+        self._building.add(function.sym_name.data)
         build(self, callee, function, key)
+        self._building.discard(function.sym_name.data)
         return function
 
     def _unique_name(self, name: str) -> str:
@@ -301,7 +309,9 @@ class DerivativeFunctions:
     # -- entry ops -----------------------------------------------------------
 
     def prepare(self, callee: FuncOp) -> None:
-        """Replace the entry ops inside `callee` by calls, so it can be differentiated."""
+        """Replace the entry ops inside `callee` by calls, so it can be
+        differentiated; a generated vjp function is cleaned first as well
+        (`reverse_mode.clean_for_differentiation`): its derivative is built from it."""
         name = callee.sym_name.data
         if name in self._prepared:
             return
@@ -316,6 +326,11 @@ class DerivativeFunctions:
         for op in list(callee.walk()):
             if isinstance(op, EntryOp):
                 self.lower_entry_op(op)
+        key = DerivativeKey.of_function(callee)
+        if key is not None and key.kind == "vjp" and name not in self._building:
+            from gradir.autodiff_pass.reverse_mode import clean_for_differentiation
+
+            clean_for_differentiation(callee)
         self._preparing.discard(name)
         self._prepared.add(name)
 

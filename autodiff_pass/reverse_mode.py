@@ -11,10 +11,14 @@ are summed with `autodiff.autograd_add`. A differentiated `func.call` becomes a
 callee and active arguments; `autograd_add` in the primal (from an earlier
 derivative) passes its gradient to both sides.
 
-The result is cleaned like PyTorch's Optimize: CSE (which also lets backward
-code reuse the primal's values), then DCE and removal of unread gradients.
-Constants are rematerialised in the backward by `autodiff-split` rather than
-captured.
+The function is left as the walk made it: cleaning it (PyTorch's Optimize:
+CSE, which also lets backward code reuse the primal's values, then removal of
+unread gradients and DCE) is the job of the passes that follow in every
+pipeline (`autodiff-specialize-zero,cse,dce`), so it is not done twice. The
+exception is a generated function that is differentiated again (grad of grad):
+its derivative is built from its body, so `clean_for_differentiation` runs
+first. Constants are rematerialised in the backward by `autodiff-split`
+rather than captured.
 
 A derivatives.yaml rule emits the same backward for every op of the same
 shape (class, operand and result types, properties, repeated operands), so the
@@ -257,7 +261,6 @@ def build_vjp_body(
         walk.visit(op)
     gradients = [walk.gradient_or_zero(argument) for argument in wrt_arguments]
     block.add_op(ReturnOp(*returned, *gradients))
-    optimize(function)
 
 
 def build_grad_body(
@@ -277,7 +280,7 @@ def build_grad_body(
     block.add_ops([seed, call, ReturnOp(*call.results[1:])])
 
 
-def optimize(function: FuncOp) -> None:
+def clean_for_differentiation(function: FuncOp) -> None:
     """PyTorch's Optimize for a generated function: CSE, unread gradients, DCE."""
     scoped_cse(function)
     drop_unread_gradients(function.body.block)

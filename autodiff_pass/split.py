@@ -47,6 +47,7 @@ from xdsl.traits import ConstantLike
 from gradir.autodiff_pass.activity import op_inputs
 from gradir.autodiff_pass.derivative_functions import DerivativeFunctions, DerivativeKey
 from gradir.autodiff_pass.ir_building import erase_dead_code
+from gradir.autodiff_pass.reverse_mode import clean_for_differentiation
 from gradir.autodiff_pass.specialize_zero import specialize_zero
 from gradir.dialects.autodiff import AutogradZeroOp
 from gradir.errors import DifferentiationError, error_at
@@ -272,6 +273,8 @@ def differentiate(module: ModuleOp, name: str, wrt: Sequence[int] | None = None)
         return existing
     key = DerivativeKey.of_function(function)
     assert key is not None
+    for generated in functions.generated("vjp"):  # it and those of the callees it calls
+        clean_for_differentiation(generated)
     specialize_zero(function.body)
     erase_dead_code(function.body.block)
     return split_vjp_function(function, key)

@@ -24,8 +24,9 @@ func.func @dloop(%x: tensor<3xf32>, %w: tensor<3xf32>) -> (tensor<3xf32>, tensor
 }
 // CHECK-LABEL: func.func @loop_vjp_0_1(
 // CHECK-SAME:    %[[X:[^:]*]]: tensor<3xf32>, %[[W:[^:]*]]: tensor<3xf32>, %[[CT:[^:]*]]: tensor<f32>)
-// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<4x3xf32>
-// CHECK:         %[[Y:[^,]*]], %[[STATES:[^,]*]], %[[TANHS:[^ ]*]] = scf.for %[[I:[^ ]*]] = %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[X]], %[[S1:[^ ]*]] = %[[EMPTY]], %[[S2:[^ ]*]] = %[[EMPTY]]) -> (tensor<3xf32>, tensor<4x3xf32>, tensor<4x3xf32>)
+// CHECK:         %[[EMPTY1:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK:         %[[EMPTY2:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK:         %[[Y:[^,]*]], %[[STATES:[^,]*]], %[[TANHS:[^ ]*]] = scf.for %[[I:[^ ]*]] = %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[X]], %[[S1:[^ ]*]] = %[[EMPTY1]], %[[S2:[^ ]*]] = %[[EMPTY2]]) -> (tensor<3xf32>, tensor<4x3xf32>, tensor<4x3xf32>)
 // CHECK:           %[[A:.*]] = autodiff.mul %[[ACC]], %[[W]]
 // CHECK:           %[[T:.*]] = autodiff.tanh %[[A]]
 // CHECK:           %[[P1:.*]] = tensor.insert_slice %[[ACC]] into %[[S1]][%{{.*}}, 0] [1, 3] [1, 1]
@@ -120,8 +121,9 @@ func.func @ddecay(%x: tensor<3xf32>) -> tensor<3xf32> {
   return %g : tensor<3xf32>
 }
 // CHECK-LABEL: func.func @decay_vjp_0(
-// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<4x3xf32>
-// CHECK:         scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[D:[^ ]*]] = %{{.*}}, %[[S1:[^ ]*]] = %[[EMPTY]], %[[S2:[^ ]*]] = %[[EMPTY]]) -> (tensor<3xf32>, tensor<3xf32>, tensor<4x3xf32>, tensor<4x3xf32>)
+// CHECK:         %[[EMPTY1:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK:         %[[EMPTY2:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK:         scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[D:[^ ]*]] = %{{.*}}, %[[S1:[^ ]*]] = %[[EMPTY1]], %[[S2:[^ ]*]] = %[[EMPTY2]]) -> (tensor<3xf32>, tensor<3xf32>, tensor<4x3xf32>, tensor<4x3xf32>)
 // CHECK:           %[[A:.*]] = autodiff.mul %[[ACC]], %[[D]]
 // CHECK:           tensor.insert_slice %[[D]] into %[[S1]]
 // CHECK:           tensor.insert_slice %[[A]] into %[[S2]]
