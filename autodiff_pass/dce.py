@@ -11,8 +11,10 @@ ops on tensors, as MLIR does (xDSL cannot see that they are pure).
 
 Where every region holds at most one block (structured control flow, which is
 all reverse mode makes) uses come after definitions, so one backward sweep
-decides each op after all its users and no fixpoint is needed: that sweep is
-what runs then, and xDSL's algorithm only for unstructured (multi-block) code.
+decides each op after all its users and no fixpoint is needed. The sweep runs
+first everywhere (it only erases ops that are dead in any case) and notes
+whether it met a region of several blocks; only then does xDSL's fixpoint run
+after it, for the dead cycles a sweep cannot see.
 """
 from __future__ import annotations
 
@@ -48,20 +50,10 @@ class CachedLiveSet(LiveSet):
             self.set_live(op)
 
 
-def _structured(region: Region) -> bool:
-    """Whether `region` and every region nested in it hold at most one block."""
-    if len(region.blocks) > 1:
-        return False
-    return all(
-        len(nested.blocks) <= 1
-        for block in region.blocks
-        for op in block.walk()
-        for nested in op.regions
-    )
-
-
-def _sweep(block: Block) -> None:
-    """Erase the dead ops of `block` and of the regions in it, users first."""
+def _sweep(block: Block) -> bool:
+    """Erase the dead ops of `block` and of the regions in it, users first;
+    return whether a region of more than one block was met on the way."""
+    unstructured = False
     op = block.last_op
     while op is not None:
         previous = op.prev_op
@@ -69,15 +61,22 @@ def _sweep(block: Block) -> None:
             block.erase_op(op)
         else:
             for region in op.regions:
+                if len(region.blocks) > 1:
+                    unstructured = True
                 for nested in region.blocks:
-                    _sweep(nested)
+                    unstructured |= _sweep(nested)
         op = previous
+    return unstructured
 
 
 def region_dce(region: Region) -> None:
-    if _structured(region):
-        for block in region.blocks:
-            _sweep(block)
+    """The sweep, then xDSL's fixpoint if the sweep met unstructured code (what
+    the sweep erased is dead to the fixpoint as well, so the result is the
+    fixpoint's alone)."""
+    unstructured = len(region.blocks) > 1
+    for block in region.blocks:
+        unstructured |= _sweep(block)
+    if not unstructured:
         return
     live_set = CachedLiveSet()
     while live_set.changed:
