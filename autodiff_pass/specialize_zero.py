@@ -125,13 +125,19 @@ def drop_unread_gradients(block: Block) -> None:
 
 
 def _fold_zeros(block: Block) -> None:
-    """Forward sweep: sums with a zero side and `grad_of`s of zeros, nested blocks included."""
-    for op in list(block.ops):
-        kind = type(op)  # exact classes: cheaper than isinstance on op classes, run per op
-        if kind is AutogradAddOp and (is_zero(op.a) or is_zero(op.b)):
-            op.result.replace_all_uses_with(op.b if is_zero(op.a) else op.a)
-            block.erase_op(op)
-        elif kind is GradOfOp and op.grads and all(is_zero(g) for g in op.grads):
+    """Forward sweep: sums with a zero side and `grad_of`s of zeros, nested blocks included.
+    Runs once per op: ops are compared by exact class and read by position
+    (`grad_of`'s operands are its gradients, `autograd_add`'s are a, b)."""
+    op = block.first_op
+    while op is not None:
+        following = op.next_op
+        kind = type(op)
+        if kind is AutogradAddOp:
+            a, b = op.operands
+            if is_zero(a) or is_zero(b):
+                op.results[0].replace_all_uses_with(b if is_zero(a) else a)
+                block.erase_op(op)
+        elif kind is GradOfOp and op.operands and all(is_zero(g) for g in op.operands):
             zeros = [autograd_zero(result.type) for result in op.results]
             block.insert_ops_before(zeros, op)
             for result, zero in zip(op.results, zeros):
@@ -141,11 +147,14 @@ def _fold_zeros(block: Block) -> None:
             for region in op.regions:
                 for nested in region.blocks:
                     _fold_zeros(nested)
+        op = following
 
 
 def _drop_unread(block: Block) -> None:
     """Backward sweep: unread gradients, their backward code and unread AD bookkeeping."""
-    for op in reversed(list(block.ops)):
+    op = block.last_op
+    while op is not None:
+        preceding = op.prev_op
         kind = type(op)
         if kind is GradOfOp:
             read_in_full = all(result.first_use is not None for result in op.results)
@@ -153,12 +162,13 @@ def _drop_unread(block: Block) -> None:
             if kept is not None:
                 _drop_unread(kept.body.block)
         elif kind is AutogradZeroOp or kind is AutogradAddOp:
-            if op.result.first_use is None:
+            if op.results[0].first_use is None:
                 block.erase_op(op)
         elif op.regions:
             for region in op.regions:
                 for nested in region.blocks:
                     _drop_unread(nested)
+        op = preceding
 
 
 def specialize_zero(region: Region) -> None:
