@@ -19,35 +19,43 @@ from xdsl.traits import (
 )
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
-_EFFECT_FREE_CLASSES: dict[type[Operation], bool] = {}
+_EFFECT_FREE, _BODY_EFFECTS, _ASK_THE_OP = 0, 1, 2
+_CLASS_EFFECTS: dict[type[Operation], int] = {}
 
 
-def _effect_free_class(op: Operation) -> bool:
-    """Whether `op`'s class alone makes it free of memory effects: it defines no
-    region and its only memory-effect traits are `NoMemoryEffect`, whose effects
-    never depend on the op. Decided once per class."""
+def _class_effects(op: Operation) -> int:
+    """What `op`'s class says of its effects, decided once per class:
+    `_EFFECT_FREE` when it defines no region and its only memory-effect traits
+    are `NoMemoryEffect` (whose effects never depend on the op); `_BODY_EFFECTS`
+    when they are `RecursiveMemoryEffect`/`NoMemoryEffect` only (the op has
+    the effects of its body, e.g. `grad_of`); else `_ASK_THE_OP`."""
     op_class = type(op)
-    known = _EFFECT_FREE_CLASSES.get(op_class)
+    known = _CLASS_EFFECTS.get(op_class)
     if known is None:
         definition = getattr(op_class, "get_irdl_definition", None)
         effects = op.get_traits_of_type(MemoryEffect)
-        known = (
+        if (
             definition is not None
             and not definition().regions
             and bool(effects)
             and all(isinstance(trait, NoMemoryEffect) for trait in effects)
-        )
-        _EFFECT_FREE_CLASSES[op_class] = known
+        ):
+            known = _EFFECT_FREE
+        elif effects and all(isinstance(trait, RecursiveMemoryEffect | NoMemoryEffect) for trait in effects):
+            known = _BODY_EFFECTS
+        else:
+            known = _ASK_THE_OP
+        _CLASS_EFFECTS[op_class] = known
     return known
 
 
 def has_no_effects(op: Operation) -> bool:
     """xDSL's `is_side_effect_free`, answered from the class where it can be and
     through the bodies of ops whose effects are their bodies' (`grad_of`)."""
-    if _effect_free_class(op):
+    kind = _class_effects(op)
+    if kind == _EFFECT_FREE:
         return True
-    traits = op.get_traits_of_type(MemoryEffect)
-    if traits and all(isinstance(trait, RecursiveMemoryEffect | NoMemoryEffect) for trait in traits):
+    if kind == _BODY_EFFECTS:
         return all(has_no_effects(child) for region in op.regions for block in region.blocks for child in block.ops)
     return is_side_effect_free(op)
 

@@ -124,6 +124,12 @@ def _terminator_or_symbol(op: Operation) -> bool:
     return known[0] or known[1]
 
 
+def _at_most_one_block(region: Region) -> bool:
+    """`len(region.blocks) <= 1` without counting (xDSL counts by walking)."""
+    first = region.first_block
+    return first is None or first.next_block is None
+
+
 class ScopedCSEDriver(CSEDriver):
     """xDSL's CSE driver with chained scopes for nested regions."""
 
@@ -136,7 +142,7 @@ class ScopedCSEDriver(CSEDriver):
         if all(result.first_use is None for result in op.results):
             self._mark_erasure(op)
             return
-        if op.regions and any(len(region.blocks) > 1 for region in op.regions):
+        if op.regions and not all(_at_most_one_block(region) for region in op.regions):
             return
         info = HashedOperationInfo(op)
         scope = self._known_ops
@@ -163,11 +169,12 @@ class ScopedCSEDriver(CSEDriver):
             self._simplify_operation(op)
 
     def _simplify_region(self, region: Region):
-        if len(region.blocks) != 1:
+        block = region.first_block
+        if block is None or block.next_block is not None:
             return
         enclosing = self._known_ops
         self._known_ops = ScopedKnownOps(enclosing)
-        self._simplify_block(region.block)
+        self._simplify_block(block)
         self._known_ops = enclosing
 
 
