@@ -46,6 +46,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
+from gradir.autodiff_pass.ir_building import clone_op
 from gradir.autodiff_pass.lower_grad_of import inline_grad_of_ops
 from gradir.dialects.autodiff import EntryOp, GradOp, JvpOp, VjpOp
 from gradir.dialects.type_checks import is_float_tensor
@@ -150,7 +151,7 @@ def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> 
         )
     value_map: dict[SSAValue, SSAValue] = dict(zip(callee.args, arguments, strict=True))
     for op in callee.body.block.ops:
-        block.add_op(op.clone(value_map))
+        block.add_op(clone_op(op, value_map))
     inline_grad_of_ops(block)
     terminator = block.last_op
     if not isinstance(terminator, ReturnOp):

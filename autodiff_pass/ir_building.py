@@ -45,6 +45,24 @@ def yield_(values: Sequence[SSAValue]) -> YieldOp:
     return YieldOp.create(operands=values)
 
 
+def clone_op(op: Operation, value_map: dict[SSAValue, SSAValue]) -> Operation:
+    """`op.clone(value_map)`, without xDSL's generic steps for regions and
+    successors when the op has none (most ops reverse mode copies)."""
+    if op.regions or op.successors:
+        return op.clone(value_map)
+    copy = type(op).create(
+        operands=[value_map.get(operand, operand) for operand in op.operands],
+        result_types=[result.type for result in op.results],
+        properties=op.properties,
+        attributes=op.attributes,
+        location=op.location,
+    )
+    for result, copied in zip(op.results, copy.results):
+        value_map[result] = copied
+        copied.name_hint = result.name_hint
+    return copy
+
+
 def erase_dead_code(block: Block) -> None:
     """Erase the ops of `block` (and of the single-block regions nested in it)
     whose results nobody reads and which have no other effect. One backward

@@ -47,6 +47,7 @@ from gradir.autodiff_pass.derivative_functions import copy_primal, display_name
 from gradir.autodiff_pass.ir_building import (
     autograd_add,
     autograd_zero,
+    clone_op,
     erase_dead_code,
     grad_of,
     yield_,
@@ -74,15 +75,15 @@ class BodyTemplates:
 
     @staticmethod
     def key(op: Operation) -> tuple:
-        operands = op.operands
-        first_use = {value: index for index, value in reversed(list(enumerate(operands)))}
+        operands = [id(value) for value in op.operands]
+        properties, attributes = op.properties, op.attributes
         return (
             type(op),
-            tuple(value.type for value in operands),
+            tuple(value.type for value in op.operands),
             tuple(result.type for result in op.results),
-            tuple(sorted(op.properties.items())),
-            tuple(sorted(op.attributes.items())),
-            tuple(first_use[value] for value in operands),  # which operands repeat
+            tuple(sorted(properties.items())) if properties else (),
+            tuple(sorted(attributes.items())) if attributes else (),
+            tuple(operands.index(value) for value in operands),  # which operands repeat
         )
 
     def instantiate(self, key: tuple, op: Operation, body: Block) -> list[SSAValue | None] | None:
@@ -95,7 +96,7 @@ class BodyTemplates:
         mapping.update(zip(template_op.results, op.results))
         mapping.update(zip(template_args, body.args))
         for template_body_op in template_ops:
-            body.add_op(template_body_op.clone_without_regions(mapping))
+            body.add_op(clone_op(template_body_op, mapping))
         return [None if grad is None else mapping.get(grad, grad) for grad in template_grads]
 
     def record(self, key: tuple, op: Operation, body: Block, grads: list[SSAValue | None]) -> None:
@@ -105,7 +106,7 @@ class BodyTemplates:
             return
         known = {*op.operands, *op.results, *body.args}
         for body_op in body.ops:
-            if body_op.regions or not all(value in known for value in body_op.operands):
+            if body_op.regions or body_op.successors or not all(value in known for value in body_op.operands):
                 self._templates[key] = None  # never templated: emitted each time
                 return
             known.update(body_op.results)
