@@ -681,6 +681,44 @@ def test_gradir_dce_keeps_effects_and_removes_pure_dead_ops(ctx):
     assert "unused_load" not in text and "unused_exp" not in text and "dead_inside" not in text
 
 
+UNSTRUCTURED = """
+func.func @f(%x: f32, %n: i1) -> f32 {
+  %e = arith.addf %x, %x : f32
+  %read_later = arith.negf %x : f32
+  cf.br ^bb1(%e : f32)
+^bb1(%v: f32):
+  %w = arith.mulf %v, %v : f32
+  %unused = arith.negf %x : f32
+  cf.cond_br %n, ^bb1(%w : f32), ^bb2
+^bb2:
+  %unused_reader = arith.negf %read_later : f32
+  %r = scf.execute_region -> (f32) {
+    %dead_inside = arith.negf %x : f32
+    cf.br ^bb3
+  ^bb3:
+    scf.yield %x : f32
+  }
+  func.return %r : f32
+}
+"""
+
+
+def test_gradir_dce_on_multi_block_regions_is_xdsl_dce(ctx):
+    """Unstructured code: the sweep, then xDSL's fixpoint, gives xDSL's result
+    (a block's backward sweep cannot see that `%read_later` is dead)."""
+    from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+
+    from gradir.autodiff_pass.dce import DeadCodeElimination as GradirDeadCodeElimination
+
+    expected, actual = parse_module(ctx, UNSTRUCTURED), parse_module(ctx, UNSTRUCTURED)
+    DeadCodeElimination().apply(ctx, expected)
+    GradirDeadCodeElimination().apply(ctx, actual)
+    text = str(actual)
+    assert text == str(expected)
+    assert "unused" not in text and "read_later" not in text and "dead_inside" not in text
+    assert "cf.cond_br" in text
+
+
 LOADS_AND_STORES = """
 func.func @f(%m: memref<4xf32>, %x: tensor<4xf32>) -> (f32, f32, f32, tensor<4xf32>, tensor<4xf32>) {
   %i = arith.constant 0 : index
