@@ -123,6 +123,8 @@ class AutodiffOptMain(xDSLOptMain):
         return self.output_resulting_program(module)
 
     def run_to_text(self) -> str:
+        # Every input is MLIR text, whatever its file name ends with (as for mlir-opt).
+        self.args.frontend = self.args.frontend or "mlir"
         chunks, file_extension = self.prepare_input()
         outputs: list[str] = []
         for index, (chunk, offset) in enumerate(chunks):

@@ -32,6 +32,17 @@ def test_good_input_prints_module(tmp_path):
     assert result.stderr == ""
 
 
+@pytest.mark.parametrize("name", ["good.txt", "good"])
+def test_any_file_name_is_read_as_mlir(tmp_path, name):
+    """Like mlir-opt: the file name's ending does not pick a parser (xDSL's
+    default reported an 'internal error' for an unknown extension)."""
+    path = tmp_path / name
+    path.write_text(GOOD)
+    result = run("autodiff-opt", str(path))
+    assert result.returncode == 0, result.stderr
+    assert "autodiff.exp %a : tensor<4xf32>" in result.stdout
+
+
 def test_reads_stdin():
     result = run("autodiff-opt", stdin=GOOD)
     assert result.returncode == 0 and "autodiff.exp" in result.stdout
