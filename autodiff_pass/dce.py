@@ -22,12 +22,16 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.transforms.dead_code_elimination import LiveSet
 
 from gradir.autodiff_pass.effects import would_be_dead
-from gradir.autodiff_pass.ir_building import paused_garbage_collection
+from gradir.autodiff_pass.ir_building import (
+    at_most_one_block,
+    erase_dead_code,
+    paused_garbage_collection,
+)
 
 
 @dataclass
@@ -50,32 +54,13 @@ class CachedLiveSet(LiveSet):
             self.set_live(op)
 
 
-def _sweep(block: Block) -> bool:
-    """Erase the dead ops of `block` and of the regions in it, users first;
-    return whether a region of more than one block was met on the way."""
-    unstructured = False
-    op = block.last_op
-    while op is not None:
-        previous = op.prev_op
-        if all(result.first_use is None for result in op.results) and would_be_dead(op):
-            block.erase_op(op)
-        else:
-            for region in op.regions:
-                if len(region.blocks) > 1:
-                    unstructured = True
-                for nested in region.blocks:
-                    unstructured |= _sweep(nested)
-        op = previous
-    return unstructured
-
-
 def region_dce(region: Region) -> None:
     """The sweep, then xDSL's fixpoint if the sweep met unstructured code (what
     the sweep erased is dead to the fixpoint as well, so the result is the
     fixpoint's alone)."""
-    unstructured = len(region.blocks) > 1
+    unstructured = not at_most_one_block(region)
     for block in region.blocks:
-        unstructured |= _sweep(block)
+        unstructured |= erase_dead_code(block)
     if not unstructured:
         return
     live_set = CachedLiveSet()

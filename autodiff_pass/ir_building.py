@@ -16,7 +16,6 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.rewriter import Rewriter
 
 from gradir.autodiff_pass.effects import would_be_dead
 from gradir.dialects.autodiff import AutogradAddOp, AutogradZeroOp, GradOfOp, YieldOp
@@ -63,20 +62,33 @@ def clone_op(op: Operation, value_map: dict[SSAValue, SSAValue]) -> Operation:
     return copy
 
 
-def erase_dead_code(block: Block) -> None:
-    """Erase the ops of `block` (and of the single-block regions nested in it)
-    whose results nobody reads and which have no other effect. One backward
-    sweep is exact here: in a single block every use comes after its
-    definition, so by the time an op is reached all its users were decided.
-    (xDSL's `region_dce` reaches the same result by iterating to a fixed point.)"""
-    for op in reversed(list(block.ops)):
-        unused = all(result.first_use is None for result in op.results)
-        if unused and would_be_dead(op):
-            Rewriter.erase_op(op)
-            continue
-        for region in op.regions:
-            for nested in region.blocks:
-                erase_dead_code(nested)
+def erase_dead_code(block: Block) -> bool:
+    """Erase the ops of `block` and of the regions nested in it whose results
+    nobody reads and which have no other effect, in one backward sweep (users
+    before definitions); return whether a region of several blocks was met.
+    Without one the sweep is exact: in a single block every use comes after
+    its definition, so by the time an op is reached all its users were
+    decided (xDSL's `region_dce` reaches the same by iterating to a fixed
+    point, which the `dce` pass still runs when there was such a region)."""
+    unstructured = False
+    op = block.last_op
+    while op is not None:
+        previous = op.prev_op
+        if all(result.first_use is None for result in op.results) and would_be_dead(op):
+            block.erase_op(op)
+        else:
+            for region in op.regions:
+                unstructured |= not at_most_one_block(region)
+                for nested in region.blocks:
+                    unstructured |= erase_dead_code(nested)
+        op = previous
+    return unstructured
+
+
+def at_most_one_block(region: Region) -> bool:
+    """`len(region.blocks) <= 1` without counting (xDSL counts by walking)."""
+    first = region.first_block
+    return first is None or first.next_block is None
 
 
 def zero_constant(builder: Builder, type_: Attribute) -> SSAValue:

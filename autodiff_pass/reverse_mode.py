@@ -75,7 +75,7 @@ class BodyTemplates:
 
     @staticmethod
     def key(op: Operation) -> tuple:
-        operands = [id(value) for value in op.operands]
+        operand_ids = [id(value) for value in op.operands]
         properties, attributes = op.properties, op.attributes
         return (
             type(op),
@@ -83,7 +83,7 @@ class BodyTemplates:
             tuple(result.type for result in op.results),
             tuple(sorted(properties.items())) if properties else (),
             tuple(sorted(attributes.items())) if attributes else (),
-            tuple(operands.index(value) for value in operands),  # which operands repeat
+            tuple(operand_ids.index(value) for value in operand_ids),  # which operands repeat
         )
 
     def instantiate(self, key: tuple, op: Operation, body: Block) -> list[SSAValue | None] | None:

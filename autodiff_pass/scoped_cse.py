@@ -25,7 +25,7 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.traits import IsolatedFromAbove, IsTerminator, SymbolOpInterface
 from gradir.autodiff_pass.effects import has_no_effects
-from gradir.autodiff_pass.ir_building import paused_garbage_collection
+from gradir.autodiff_pass.ir_building import at_most_one_block, paused_garbage_collection
 from xdsl.transforms.common_subexpression_elimination import (
     CSEDriver,
     KnownOps,
@@ -124,12 +124,6 @@ def _terminator_or_symbol(op: Operation) -> bool:
     return known[0] or known[1]
 
 
-def _at_most_one_block(region: Region) -> bool:
-    """`len(region.blocks) <= 1` without counting (xDSL counts by walking)."""
-    first = region.first_block
-    return first is None or first.next_block is None
-
-
 class ScopedCSEDriver(CSEDriver):
     """xDSL's CSE driver with chained scopes for nested regions."""
 
@@ -142,7 +136,7 @@ class ScopedCSEDriver(CSEDriver):
         if all(result.first_use is None for result in op.results):
             self._mark_erasure(op)
             return
-        if op.regions and not all(_at_most_one_block(region) for region in op.regions):
+        if op.regions and not all(at_most_one_block(region) for region in op.regions):
             return
         info = HashedOperationInfo(op)
         scope = self._known_ops
