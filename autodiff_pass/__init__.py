@@ -1,16 +1,14 @@
 """Automatic differentiation passes: rules, activity, reverse and forward mode, zero specialisation, the f/df split.
 
 Passes are importable from this package (`from gradir.autodiff_pass import AutodiffReversePass`) and
-usable in any xDSL `PassPipeline`; they load on first use.
+usable in any xDSL `PassPipeline`; they load on first use. Which passes it
+exports comes from the one pass table, `gradir.pass_table`.
 """
-import importlib
+from gradir.lazy_exports import lazy_exports
+from gradir.pass_table import pass_exports
 
 _EXPORTS = {
-    "AutodiffReversePass": "gradir.autodiff_pass.reverse",
-    "AutodiffForwardPass": "gradir.autodiff_pass.forward",
-    "AutodiffSpecializeZeroPass": "gradir.autodiff_pass.specialize_zero",
-    "AutodiffSplitPass": "gradir.autodiff_pass.split",
-    "AutodiffLowerGradOfPass": "gradir.autodiff_pass.lower_grad_of",
+    **pass_exports(__name__),
     "Gradient": "gradir.autodiff_pass.split",
     "differentiate": "gradir.autodiff_pass.split",
     "register_vjp": "gradir.autodiff_pass.registry",
@@ -20,10 +18,4 @@ _EXPORTS = {
 
 __all__ = list(_EXPORTS)
 
-
-def __getattr__(name: str):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

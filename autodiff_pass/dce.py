@@ -2,7 +2,7 @@
 
 Same algorithm as xDSL 0.74's `dce` (liveness propagated to a fixpoint over
 each region, then dead ops erased), registered under the same name by
-`autodiff-opt` and `gradir.compile` (tools/pass_registry.GRADIR_REPLACEMENT_PASSES).
+`autodiff-opt` and `gradir.compile` (`gradir/pass_table.py`).
 xDSL asks every op's traits whether it would be dead on every round of the
 fixpoint, walking each `grad_of` body again each time; here the answer is
 kept per op for the pass (`effects.would_be_dead`), and the cyclic garbage

@@ -53,7 +53,7 @@ from gradir.autodiff_pass.scoped_cse import ScopedCommonSubexpressionElimination
 from gradir.autodiff_pass.specialize_zero import AutodiffSpecializeZeroPass
 from gradir.dialects.autodiff import GradOfOp, YieldOp
 from gradir.tools.autodiff_opt import AutodiffOptMain
-from gradir.tools.source import parse_module
+from gradir.source import parse_module
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PIPELINE = "autodiff-reverse,autodiff-specialize-zero,cse,dce"

@@ -19,30 +19,23 @@ from gradir.errors import (
     SourceError,
     TargetError,
 )
+from gradir.lazy_exports import lazy_exports
+
+_EXPORTS = {
+    "compile": "gradir.compilation",
+    "gradcheck": "gradir.gradient_check",
+    "GradcheckResult": "gradir.gradient_check",
+    "differentiate": "gradir.autodiff_pass.split",
+    "Gradient": "gradir.autodiff_pass.split",
+    "register_vjp": "gradir.autodiff_pass.registry",
+    "register_jvp": "gradir.autodiff_pass.registry",
+}
+"""The Python API (DESIGN section 5), loaded on first use."""
 
 __all__ = [
-    "compile", "gradcheck", "differentiate", "Gradient", "register_vjp", "register_jvp",
+    *_EXPORTS,
     "GradirError", "SourceError", "DifferentiationError", "RuleError", "PipelineError",
     "ArgumentError", "TargetError",
 ]  # fmt: skip
 
-_LAZY = {
-    "compile": ("gradir.tools.compile", "compile"),
-    "gradcheck": ("gradir.tools.gradcheck", "gradcheck"),
-    "GradcheckResult": ("gradir.tools.gradcheck", "GradcheckResult"),
-    "differentiate": ("gradir.autodiff_pass.split", "differentiate"),
-    "Gradient": ("gradir.autodiff_pass.split", "Gradient"),
-    "register_vjp": ("gradir.autodiff_pass.registry", "register_vjp"),
-    "register_jvp": ("gradir.autodiff_pass.registry", "register_jvp"),
-}
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        module_name, attribute = _LAZY[name]
-        value = getattr(importlib.import_module(module_name), attribute)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'gradir' has no attribute '{name}'")
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

@@ -48,7 +48,7 @@ class TargetError(GradirError):
 
 
 def location_of(op: Operation | None) -> str | None:
-    """`file:line:col` of an op (recorded by `gradir.tools.source.parse_module`), if known."""
+    """`file:line:col` of an op (recorded by `gradir.source.parse_module`), if known."""
     while op is not None:
         loc = op.location
         if isinstance(loc, FileLineColLoc):

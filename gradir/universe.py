@@ -3,7 +3,7 @@ visible to plain `xdsl-opt` (and to `autodiff-opt`, which builds on it).
 `xdsl-opt` keeps xDSL's own `cse`; `autodiff-opt` uses gradir's linear one."""
 from xdsl.universe import Universe
 
-from gradir.tools.pass_registry import gradir_passes
+from gradir.pass_table import gradir_passes
 
 
 def _autodiff_dialect():

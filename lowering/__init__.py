@@ -1,20 +1,14 @@
 """Lowering of the autodiff dialect to linalg/tensor/arith/math on tensors.
 
 Passes are importable from this package (`from gradir.lowering import ConvertAutodiffToLinalgPass`) and
-usable in any xDSL `PassPipeline`; they load on first use.
+usable in any xDSL `PassPipeline`; they load on first use. Which passes it
+exports comes from the one pass table, `gradir.pass_table`.
 """
-import importlib
+from gradir.lazy_exports import lazy_exports
+from gradir.pass_table import pass_exports
 
-_EXPORTS = {
-    "ConvertAutodiffToLinalgPass": "gradir.lowering.convert_autodiff_to_linalg",
-}
+_EXPORTS = pass_exports(__name__)
 
 __all__ = list(_EXPORTS)
 
-
-def __getattr__(name: str):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

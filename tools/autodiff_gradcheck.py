@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from gradir.tools.cli import OneLineArgumentParser, run_cli
-from gradir.tools.gradcheck import DEFAULT_ATOL, DEFAULT_EPS, DEFAULT_RTOL, gradcheck
+from gradir.gradient_check import DEFAULT_ATOL, DEFAULT_EPS, DEFAULT_RTOL, gradcheck
 
 
 def _parser() -> OneLineArgumentParser:

@@ -19,10 +19,10 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gradir.errors import GradirError, PipelineError
 from gradir.tools.cli import OneLineArgumentParser, run_cli
-from gradir.tools.pass_registry import gradir_passes
-from gradir.tools.pipelines import PIPELINES, get_pipeline
-from gradir.tools.source import ensure_autodiff_dialect, parse_module
-from gradir.tools.verify import verify_module
+from gradir.pass_table import PASSES, gradir_passes
+from gradir.pipelines import PIPELINES, get_pipeline, run_xdsl_passes
+from gradir.source import ensure_autodiff_dialect, parse_module
+from gradir.verify import verify_module
 
 
 def gradir_version() -> str:
@@ -80,6 +80,11 @@ class AutodiffOptMain(xDSLOptMain):
             help="with --pipeline gpu: print a per-kernel report instead of IR",
         )
         arg_parser.add_argument(
+            "--list-passes",
+            action="store_true",
+            help="list gradir's passes and the named pipelines, one line each, and exit",
+        )
+        arg_parser.add_argument(
             "--debug", action="store_true", help="show Python tracebacks on errors"
         )
 
@@ -117,10 +122,36 @@ class AutodiffOptMain(xDSLOptMain):
         verify_module(module)
         self.pipeline.apply(self.ctx, module)
         if self.named_pipeline is not None:
-            from gradir.tools.pipeline_runner import run_named_pipeline
-
-            return run_named_pipeline(self, module)
+            return self.run_named_pipeline(module)
         return self.output_resulting_program(module)
+
+    def run_named_pipeline(self, module: ModuleOp) -> str:
+        """The `--pipeline` passes, then its MLIR 22 stage if it has one."""
+        pipeline = self.named_pipeline
+        assert pipeline is not None
+        run_xdsl_passes(
+            self.ctx,
+            module,
+            pipeline.xdsl_passes,
+            self.available_passes,
+            self._verify_between_passes,
+        )
+        if pipeline.mlir_stage is None:
+            return self.output_resulting_program(module)
+        if pipeline.mlir_stage == "cpu":
+            from gradir.gpu_backend.cpu_pipeline import lower_to_llvm
+            from gradir.gpu_backend.mlir_bridge import to_mlir_module
+
+            return str(lower_to_llvm(to_mlir_module(module))) + "\n"
+        from gradir.gpu_backend.gpu_cli import render_gpu_output
+
+        return render_gpu_output(
+            module,
+            chip=self.args.gpu_chip,
+            features=self.args.gpu_features,
+            emit=self.args.emit,
+            report=self.args.gpu_report,
+        )
 
     def run_to_text(self) -> str:
         # Every input is MLIR text, whatever its file name ends with (as for mlir-opt).
@@ -142,12 +173,26 @@ class AutodiffOptMain(xDSLOptMain):
         return "".join(outputs)
 
     def run(self):
+        if self.args.list_passes:
+            sys.stdout.write(pass_listing())
+            return
         text = self.run_to_text()
         if self.args.output_file is None:
             sys.stdout.write(text)
         else:
             with open(self.args.output_file, "w") as stream:
                 stream.write(text)
+
+
+def pass_listing() -> str:
+    """`--list-passes`: gradir's passes (from the one pass table), then the pipelines."""
+    width = max(len(entry.name) for entry in PASSES)
+    lines = ["gradir passes (-p NAME):"]
+    lines += [f"  {entry.name:<{width}}  {entry.summary}" for entry in PASSES]
+    lines.append("named pipelines (--pipeline NAME):")
+    width = max(len(name) for name in PIPELINES)
+    lines += [f"  {name:<{width}}  {p.description}" for name, p in PIPELINES.items()]
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

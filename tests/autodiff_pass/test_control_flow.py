@@ -10,7 +10,7 @@ import pytest
 import gradir
 from gradir.autodiff_pass.loop_cache import CACHE_ATTRIBUTE, cache_bytes
 from gradir.errors import DifferentiationError
-from gradir.tools.compile import lower_to_linalg
+from gradir.compilation import lower_to_linalg
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RNN = ROOT / "examples" / "standard" / "rnn.mlir"

@@ -16,7 +16,7 @@ from gradir.autodiff_pass import linalg_rules, registry
 from gradir.autodiff_pass.split import differentiate
 from gradir.errors import DifferentiationError
 from gradir.tools.autodiff_opt import AutodiffOptMain
-from gradir.tools.source import parse_module
+from gradir.source import parse_module
 
 LINALG_OPS = (
     "linalg.matmul", "linalg.transpose", "linalg.broadcast", "linalg.fill", "linalg.copy",

@@ -29,8 +29,8 @@ from gradir.dialects.autodiff import GradOfOp, MulOp
 from gradir.errors import DifferentiationError
 from gradir.gpu_backend.cpu_runtime import CpuExecutable
 from gradir.tools.autodiff_opt import AutodiffOptMain
-from gradir.tools.pipelines import LINALG_PASSES
-from gradir.tools.source import parse_module
+from gradir.pipelines import LINALG_PASSES
+from gradir.source import parse_module
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 

@@ -17,7 +17,7 @@ from xdsl.rewriter import InsertPoint
 
 from gradir.autodiff_pass import generic_rules, registry
 from gradir.autodiff_pass.formula import Emitter, parse_formula
-from gradir.tools.source import load_module, make_context
+from gradir.source import load_module, make_context
 
 UNARY = {
     "math.exp": math.ExpOp, "math.log": math.LogOp, "math.log1p": math.Log1pOp,

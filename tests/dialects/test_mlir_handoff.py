@@ -8,7 +8,7 @@ from xdsl.printer import Printer
 from io import StringIO
 
 from gradir.dialects.autodiff import Autodiff
-from gradir.tools.source import parse_module
+from gradir.source import parse_module
 
 LIT_DIALECTS = pathlib.Path(__file__).resolve().parents[2] / "lit_tests" / "dialects"
 ROUND_TRIP_FILES = sorted(

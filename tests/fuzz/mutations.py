@@ -277,8 +277,8 @@ def run_opt_in_process(path: str, options: tuple[str, ...], seconds: float):
 def output_problem(output: str, options: tuple[str, ...]) -> str | None:
     """Why a successful run's output is invalid, or None when it parses and verifies."""
     from gradir.errors import GradirError
-    from gradir.tools.source import make_context, parse_module
-    from gradir.tools.verify import verify_module
+    from gradir.source import make_context, parse_module
+    from gradir.verify import verify_module
 
     chunks = re.split(r"(?m)^// -----\s*$", output) if "--split-input-file" in options else [output]
     for chunk in chunks:

@@ -17,7 +17,7 @@ from gradir.gpu_backend.cpu_math_approximation import approximate_math
 from gradir.gpu_backend.cpu_pipeline import lower_to_llvm, lower_to_llvm_text
 from gradir.gpu_backend.cpu_runtime import CpuExecutable, TensorSpec
 from gradir.gpu_backend.mlir_bridge import run_pipeline, to_mlir_module
-from gradir.tools.source import parse_module
+from gradir.source import parse_module
 
 RNG = np.random.default_rng(1234)
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gradir.gpu_backend.ptx import assemble
-from gradir.tools.compile import compile as compile_program
+from gradir.compilation import compile as compile_program
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 

@@ -10,7 +10,7 @@ import pytest
 import gradir
 from gradir.gpu_backend.mlir_bridge import to_mlir_module, walk_ops
 from gradir.gpu_backend.specialize_generics import specialize_pure_generics
-from gradir.tools.source import parse_module
+from gradir.source import parse_module
 
 BATCHED = """
 func.func @f(%a: tensor<2x3x4xf64>, %b: tensor<2x4x5xf64>) -> tensor<2x3x5xf64> {

@@ -26,7 +26,7 @@ from gradir.gpu_backend.cpu_runtime import CpuExecutable
 from gradir.lowering.convert_autodiff_to_linalg import ConvertAutodiffToLinalgPass
 from gradir.lowering.reshapes import matching_segments
 from gradir.tools.autodiff_opt import AutodiffOptMain
-from gradir.tools.source import parse_module
+from gradir.source import parse_module
 
 Shape = tuple[int, ...]
 

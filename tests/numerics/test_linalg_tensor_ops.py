@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from gradir.tools.gradcheck import GradChecker
+from gradir.gradient_check import GradChecker
 
 RNG = np.random.default_rng(2026)
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import gradir
-from gradir.tools.gradcheck import GradChecker
+from gradir.gradient_check import GradChecker
 from op_cases import all_cases, combined_module
 
 CASES = all_cases()

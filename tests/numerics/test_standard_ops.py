@@ -11,8 +11,8 @@ import pytest
 
 import gradir
 from gradir.errors import DifferentiationError
-from gradir.tools.compile import lower_to_linalg
-from gradir.tools.gradcheck import GradChecker
+from gradir.compilation import lower_to_linalg
+from gradir.gradient_check import GradChecker
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 STANDARD = ROOT / "examples" / "standard"

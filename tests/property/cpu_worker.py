@@ -24,8 +24,8 @@ def grad_function_matches_finite_differences(text: str, inputs, wrt) -> tuple[bo
     """`@loss_grad` (the program's own `autodiff.grad`) against central
     differences of `@loss`, both compiled for the CPU in f64."""
     import gradir
-    from gradir.tools.gradcheck import promote_to_f64
-    from gradir.tools.source import load_module
+    from gradir.gradient_check import promote_to_f64
+    from gradir.source import load_module
 
     exe = gradir.compile(promote_to_f64(load_module(text)), target="cpu")
     arguments = [a.astype(np.float64) if a.dtype.kind == "f" else a for a in inputs]

@@ -26,9 +26,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 
-from gradir.tools.pass_registry import GRADIR_PASS_LOCATIONS, pass_is_available
-from gradir.tools.source import make_context, parse_module
-from gradir.tools.verify import verify_module
+from gradir.source import make_context, parse_module
+from gradir.verify import verify_module
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -65,20 +64,6 @@ def child_process_settings(default_examples: int, variable: str):
 
 def child_timeout() -> float:
     return float(budget("GRADIR_PROPERTY_TIMEOUT", 120))
-
-
-def require_passes(*names: str) -> None:
-    """Skip, naming them, when gradir passes in `names` are not implemented yet."""
-    missing = [n for n in names if n in GRADIR_PASS_LOCATIONS and not pass_is_available(n)]
-    if missing:
-        pytest.skip(f"pass(es) not implemented yet: {', '.join(missing)}")
-
-
-def require_pipeline(name: str) -> None:
-    """Skip when a named pipeline's passes are not implemented yet."""
-    from gradir.tools.pipelines import PIPELINES
-
-    require_passes(*PIPELINES[name].xdsl_passes)
 
 
 @dataclass
@@ -123,7 +108,7 @@ def print_module(module: ModuleOp, generic: bool = False) -> str:
 
 
 def available_passes() -> dict:
-    from gradir.tools.compile import available_passes as passes
+    from gradir.compilation import available_passes as passes
 
     return passes()
 

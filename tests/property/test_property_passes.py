@@ -4,14 +4,12 @@ import pytest
 from hypothesis import given
 
 from gradir.errors import GradirError
-from gradir.tools.pass_registry import GRADIR_PASS_LOCATIONS, pass_is_available
+from gradir.pass_table import PASSES_BY_NAME
 from program_generator import programs
 from property_support import (
     expect_success,
     parse,
     property_settings,
-    require_passes,
-    require_pipeline,
     run_opt,
     run_passes,
 )
@@ -35,21 +33,18 @@ FULL_SEQUENCE = (
 @property_settings(25)
 @given(programs())
 def test_every_pass_in_order_keeps_the_ir_valid(program):
-    require_passes(*FULL_SEQUENCE)
     text = program.text()
     module = run_passes(parse(text), FULL_SEQUENCE, text)
     remaining = {op.name for op in module.walk() if op.name.startswith("autodiff.")}
     assert not remaining, f"autodiff ops left after lowering: {sorted(remaining)}\n{text}"
 
 
-@pytest.mark.parametrize("pass_name", sorted(GRADIR_PASS_LOCATIONS))
+@pytest.mark.parametrize("pass_name", sorted(PASSES_BY_NAME))
 @property_settings(10)
 @given(program=programs())
 def test_each_pass_alone_verifies_or_reports_a_located_error(pass_name, program):
     """On the raw program (entry ops not yet replaced), a pass either produces
     valid IR or raises a located `GradirError`: never an internal exception."""
-    if not pass_is_available(pass_name):
-        pytest.skip(f"pass not implemented yet: {pass_name}")
     text = program.text()
     module = parse(text)
     try:
@@ -65,7 +60,6 @@ def test_each_pass_alone_verifies_or_reports_a_located_error(pass_name, program)
 @property_settings(25)
 @given(program=programs())
 def test_named_pipeline_output_reparses_and_verifies(pipeline, program):
-    require_pipeline(pipeline)
     text = program.text()
     output = expect_success(run_opt(text, "--pipeline", pipeline), text)
     module = parse(output)

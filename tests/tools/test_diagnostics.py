@@ -170,7 +170,7 @@ func.func @g(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 
 def test_a_failed_compile_leaves_the_callers_module_untouched():
-    from gradir.tools.source import load_module
+    from gradir.source import load_module
 
     module = load_module(NO_RULE)
     before = str(module)

@@ -3,8 +3,8 @@ reported at the op that reads the value."""
 import pytest
 
 from gradir.errors import SourceError
-from gradir.tools.source import make_context, parse_module
-from gradir.tools.verify import check_dominance
+from gradir.source import make_context, parse_module
+from gradir.verify import check_dominance
 
 BRANCH_THEN_LOOP = """\
 func.func @f(%x: tensor<3xf64>, %c: i1) -> tensor<3xf64> {

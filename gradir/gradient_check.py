@@ -18,7 +18,7 @@ from xdsl.dialects.func import FuncOp
 
 from gradir.dialects.type_checks import is_float_tensor
 from gradir.errors import ArgumentError
-from gradir.tools.source import load_module, make_context
+from gradir.source import load_module, make_context
 
 DEFAULT_EPS = 1e-6
 DEFAULT_ATOL = 1e-5
@@ -164,7 +164,7 @@ class GradChecker:
         functions: Sequence[tuple[str, Sequence[int] | None]],
         checkpoint_every: int = 0,
     ):
-        from gradir.tools.compile import compile as compile_module
+        from gradir.compilation import compile as compile_module
 
         module = promote_to_f64(load_module(source))
         by_name = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)}

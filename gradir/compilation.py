@@ -9,10 +9,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from gradir.errors import PipelineError
-from gradir.tools.pass_registry import gradir_passes
-from gradir.tools.pipelines import LINALG_PASSES, get_pipeline, run_xdsl_passes
-from gradir.tools.source import load_module, make_context
-from gradir.tools.verify import verify_module
+from gradir.pass_table import gradir_passes
+from gradir.pipelines import LINALG_PASSES, run_xdsl_passes
+from gradir.source import load_module, make_context
+from gradir.verify import verify_module
 
 TARGETS = ("cpu", "cuda")
 
@@ -30,7 +30,6 @@ def lower_to_linalg(source, ctx: Context | None = None, checkpoint_every: int = 
     ctx = ctx or make_context()
     module = load_module(source, ctx)
     verify_module(module)
-    get_pipeline("linalg")  # clear error if a pass of the pipeline is missing
 
     def verify_after(previous, module, _next):
         if previous is not None:
