@@ -5,14 +5,11 @@ custom form (and cannot parse them), so a matmul reading A or B transposed came
 out of `autodiff-opt` as a plain matmul with mismatched shapes: output that
 neither xDSL nor MLIR accepts. This subclass prints and parses MLIR's spelling,
 `linalg.matmul indexing_maps = [...] ins(...) outs(...)`, and replaces xDSL's
-op in gradir's contexts (`use_gradir_linalg`).
+op in gradir's contexts (`upstream_ops.use_gradir_ops`).
 """
 from __future__ import annotations
 
-from xdsl.context import Context
-from xdsl.dialects import linalg
 from xdsl.dialects.linalg.ops import MatmulOp as XdslMatmulOp
-from xdsl.ir import Dialect
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -40,15 +37,3 @@ class MatmulOp(XdslMatmulOp):
         if maps is not None:
             op.properties["indexing_maps"] = maps
         return op
-
-
-def _linalg_with_gradir_matmul() -> Dialect:
-    operations = [MatmulOp if op.name == MatmulOp.name else op for op in linalg.Linalg.operations]
-    return Dialect("linalg", operations, list(linalg.Linalg.attributes))
-
-
-def use_gradir_linalg(ctx: Context) -> None:
-    """Make `ctx` build gradir's `linalg.matmul` (before linalg is first loaded)."""
-    if "linalg" in {dialect.name for dialect in ctx.loaded_dialects}:
-        return
-    ctx._registered_dialects["linalg"] = _linalg_with_gradir_matmul  # noqa: SLF001 (no public override)

@@ -14,7 +14,7 @@ from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from gradir.errors import SourceError
 
@@ -40,8 +40,26 @@ class LocatingParser(Parser):
         # (the first token would otherwise go through xDSL's own).
         super().__init__(ctx, "", name)
         self._parser_state = ParserState(LinearTimeLexer(Input(text, name)))
+        self._previous_kind: MLIRTokenKind | None = None
+        """The kind of the last token consumed (to recognise `->`)."""
         self.open_operations: list = []
         """Start positions of the ops being parsed, innermost last."""
+
+    def _consume_token(self, expected_kind=None):
+        self._previous_kind = self._current_token.kind
+        return super()._consume_token(expected_kind)
+
+    def parse_comma_separated_list(self, delimiter, parse, context_msg: str = ""):
+        """MLIR's `function-result-type`: after `->`, a result list is either
+        parenthesised or one bare type (`scf.for ... -> f64`, as MLIR prints
+        it); xDSL 0.74's scf ops insist on the parentheses."""
+        if (
+            delimiter is self.Delimiter.PAREN
+            and self._previous_kind is MLIRTokenKind.ARROW
+            and self._current_token.kind is not MLIRTokenKind.L_PAREN
+        ):
+            return [parse()]
+        return super().parse_comma_separated_list(delimiter, parse, context_msg)
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.get_location()
@@ -93,10 +111,11 @@ def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp
 
 def ensure_autodiff_dialect(ctx: Context) -> None:
     """Load the autodiff dialect unless the installed entry point already did
-    (registering it twice would raise); linalg with gradir's `linalg.matmul`."""
-    from gradir.dialects.linalg_matmul import use_gradir_linalg
+    (registering it twice would raise), and gradir's versions of some upstream
+    ops (`dialects/upstream_ops.py`)."""
+    from gradir.dialects.upstream_ops import use_gradir_ops
 
-    use_gradir_linalg(ctx)
+    use_gradir_ops(ctx)
     if "autodiff" not in ctx.registered_dialect_names:
         from gradir.dialects.autodiff import Autodiff
 

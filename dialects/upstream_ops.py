@@ -1,0 +1,89 @@
+"""gradir's versions of upstream ops, replacing xDSL 0.74's in gradir's contexts.
+
+Programs written for MLIR (and printed by it) use spellings xDSL 0.74 does not
+accept. Where only an op's custom form differs, gradir subclasses the op,
+changes its parsing or printing, and registers the subclass under the same
+name (`use_gradir_ops`), so everything else (verification, isinstance checks,
+passes) stays xDSL's:
+
+- `arith.cmpf "olt", ...` / `arith.cmpi "slt", ...`: MLIR accepts the predicate
+  as a keyword or a string; xDSL only as a keyword.
+- `linalg.matmul indexing_maps = [...]` (`linalg_matmul.MatmulOp`).
+
+The other spelling difference, a single unparenthesised result type after `->`
+(`scf.for ... -> f64`, `scf.if %c -> tensor<4xf32>`), is a rule of MLIR's
+grammar for every op, so the parser handles it (`gradir.source.LocatingParser`).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.ir import Dialect, Operation
+from xdsl.parser import Parser
+from xdsl.utils.lexer import Span, Token
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from gradir.dialects.linalg_matmul import MatmulOp
+
+
+def accept_quoted_keyword(parser: Parser) -> None:
+    """If the next token is a string holding a bare identifier (`"olt"`), let
+    the parser see the identifier (`olt`): its span is the string's inside."""
+    token = parser._parser_state.current_token  # noqa: SLF001 (no public way to re-tokenise)
+    if token.kind != MLIRTokenKind.STRING_LIT:
+        return
+    inside = Span(token.span.start + 1, token.span.end - 1, token.span.input)
+    if inside.text.isidentifier():
+        parser._parser_state.current_token = Token(MLIRTokenKind.BARE_IDENT, inside)  # noqa: SLF001
+
+
+class CmpfOp(arith.CmpfOp):
+    """`arith.cmpf` whose predicate may also be written as a string (`"olt"`)."""
+
+    name = "arith.cmpf"
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        accept_quoted_keyword(parser)
+        return super().parse(parser)
+
+
+class CmpiOp(arith.CmpiOp):
+    """`arith.cmpi` whose predicate may also be written as a string (`"slt"`)."""
+
+    name = "arith.cmpi"
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        accept_quoted_keyword(parser)
+        return super().parse(parser)
+
+
+GRADIR_OPS: dict[str, tuple[type[Operation], ...]] = {
+    "arith": (CmpfOp, CmpiOp),
+    "linalg": (MatmulOp,),
+}
+"""Dialect name -> gradir's replacements of some of its ops."""
+
+
+def _with_replacements(factory: Callable[[], Dialect], replacements: tuple[type[Operation], ...]):
+    def load() -> Dialect:
+        dialect = factory()
+        by_name = {op.name: op for op in replacements}
+        operations = [by_name.get(op.name, op) for op in dialect.operations]
+        return Dialect(dialect.name, operations, list(dialect.attributes))
+
+    return load
+
+
+def use_gradir_ops(ctx: Context) -> None:
+    """Make `ctx` build gradir's versions of the ops in `GRADIR_OPS` (a dialect
+    already loaded keeps what it has)."""
+    loaded = {dialect.name for dialect in ctx.loaded_dialects}
+    registered = ctx._registered_dialects  # noqa: SLF001 (no public override)
+    for name, replacements in GRADIR_OPS.items():
+        if name in loaded or name not in registered:
+            continue
+        registered[name] = _with_replacements(registered[name], replacements)
