@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from collections.abc import Sequence
 
 import numpy as np
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 
@@ -30,9 +31,28 @@ _LOW_PRECISION_FLOAT = re.compile(r"(?<=[x<\s(,:])(?:f16|bf16|f32)\b")
 
 
 def promote_to_f64(module: ModuleOp) -> ModuleOp:
-    """The same program with every f16/bf16/f32 type replaced by f64."""
+    """The same program with every f16/bf16/f32 type replaced by f64. Ops keep
+    their source locations, so errors name the user's file; float casts that
+    promotion makes identities (`arith.extf f16 -> f32` becomes f64 -> f64)
+    are dropped."""
     text = _LOW_PRECISION_FLOAT.sub("f64", str(module))
-    return load_module(text, make_context())
+    promoted = reparse_keeping_locations(text, module)
+    for op in list(promoted.walk()):
+        if isinstance(op, (arith.ExtFOp, arith.TruncFOp)) and op.input.type == op.result.type:
+            op.result.replace_all_uses_with(op.input)
+            op.detach()
+            op.erase()
+    return promoted
+
+
+def reparse_keeping_locations(text: str, original: ModuleOp) -> ModuleOp:
+    """Parse `text`, a rewrite of `original` that keeps its ops in the same
+    order (possibly followed by more), and give each op the location of its
+    original, so that errors name the user's file and line."""
+    module = load_module(text, make_context())
+    for new, old in zip(module.walk(), original.walk()):
+        new.location = old.location
+    return module
 
 
 @dataclass
@@ -192,7 +212,7 @@ class GradChecker:
         text = str(module)
         text = text[: text.rstrip().rfind("}")] + "".join(wrappers) + "}\n"
         self.executable = compile_module(
-            load_module(text, make_context()), target="cpu", checkpoint_every=checkpoint_every
+            reparse_keeping_locations(text, module), target="cpu", checkpoint_every=checkpoint_every
         )
 
     def check(

@@ -155,3 +155,4 @@ def load_module(source, ctx: Context | None = None) -> ModuleOp:
     raise SourceError(
         f"expected .mlir text, a path or an xDSL ModuleOp, got {type(source).__name__}"
     )
+

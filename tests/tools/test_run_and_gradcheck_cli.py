@@ -54,3 +54,36 @@ def test_autodiff_gradcheck_bad_wrt_is_a_usage_error():
     result = run("autodiff-gradcheck", PRODUCT, "--entry", "f", "--wrt", "zero")
     assert result.returncode == 1
     assert result.stderr.startswith("error: --wrt expects comma-separated integers")
+
+
+def test_autodiff_gradcheck_errors_name_the_users_file_and_line(tmp_path):
+    """gradcheck rewrites the program (f64 promotion, wrappers) and parses it
+    again; its errors must still point into the user's file."""
+    program = tmp_path / "unsupported.mlir"
+    program.write_text(
+        "func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  %y = math.exp %x : tensor<4xf32>\n"
+        '  %r = "test.op"(%y) : (tensor<4xf32>) -> tensor<4xf32>\n'
+        "  return %r : tensor<4xf32>\n"
+        "}\n"
+    )
+    result = run("autodiff-gradcheck", program, "--entry", "f")
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.strip() == f"{program}:3:3: error: differentiation of 'test.op' is not supported"
+
+
+def test_autodiff_gradcheck_promotes_float_casts_consistently(tmp_path):
+    """f16 -> f32 becomes f64 -> f64 under promotion: the cast is dropped, not left invalid."""
+    program = tmp_path / "cast.mlir"
+    program.write_text(
+        "func.func @f(%x: tensor<4xf16>) -> tensor<4xf32> {\n"
+        "  %y = arith.extf %x : tensor<4xf16> to tensor<4xf32>\n"
+        "  %z = math.exp %y : tensor<4xf32>\n"
+        "  %w = arith.truncf %z : tensor<4xf32> to tensor<4xf16>\n"
+        "  %v = arith.extf %w : tensor<4xf16> to tensor<4xf32>\n"
+        "  return %v : tensor<4xf32>\n"
+        "}\n"
+    )
+    result = run("autodiff-gradcheck", program, "--entry", "f")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "vjp gradient of argument 0: ok" in result.stdout
