@@ -1,0 +1,193 @@
+"""The corpus of programs from other projects' AD test suites (see run_corpus.py).
+
+Every program is checked once per session (two worker processes). A program
+must pass, or fail exactly as `EXPECTED` says: the table lists today's known
+failures, one line each, with a substring of the first error line, so that a
+program that starts passing, fails differently or fails without being listed
+makes this test fail and the table is kept up to date as gradir improves.
+
+A wrong gradient or value (gradcheck or PyTorch mismatch after the pipeline
+succeeded) is never an expected failure: such a program fails here whatever
+the table says. Give it the category `WRONG` so the message says it loudly.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import references  # noqa: E402
+import run_corpus  # noqa: E402
+
+# Causes of failure: category -> what gradir lacks. STATUS.md groups by these.
+CATEGORIES = {
+    "scalar-argument": "a float scalar (f32/f64) argument to differentiate: the entry ops' `wrt` and gradcheck accept only float tensors",
+    "scalar-result": "the differentiated function returns a float scalar: autodiff.grad wants a 0-d tensor loss, gradcheck float tensors",
+    "parse-unparenthesised-result": "xDSL's parser rejects a single unparenthesised result type, `scf.for ... -> f64 {` / `scf.if %c -> f64 {` (MLIR accepts it): `'(' expected`",
+    "parse-quoted-predicate": "xDSL's parser rejects a quoted comparison predicate, `arith.cmpf \"olt\", ...` (MLIR accepts it): `identifier expected`",
+    "parse-sparse-constant": "xDSL's parser rejects `arith.constant sparse<...>` (a sparse elements attribute): `attribute expected`",
+    "parse-multi-result-generic": "xDSL's parser rejects a linalg.generic with several results, `} -> (tensor<..>, tensor<..>)`: `Expected '->'` on the next line",
+    "named-linalg-unregistered": "a named linalg op xDSL 0.74 does not know (linalg.dot, linalg.matvec, linalg.batch_matmul, linalg.softmax): `Operation ... is not registered`",
+    "conv-pool-unregistered": "a convolution or pooling op xDSL 0.74 does not know (linalg.conv_2d, depthwise_conv_2d_nhwc_hwc, pooling_nhwc_sum/max, pooling_nchw_sum)",
+    "conv-pool-no-rule": "a convolution or pooling op xDSL parses but gradir has no derivative rule for (linalg.conv_2d_nhwc_hwcf, linalg.pooling_nchw_max)",
+    "generic-map-not-projected-permutation": "a linalg.generic whose indexing map is not a projected permutation: `(d0 + 1) mod 3`, sliding windows `d0 + d3`, constant results `(0, d1, d2, d3)`",
+    "generic-reduction-not-addf": "a reduction generic that does not combine with arith.addf (here `acc - x`)",
+    "scf-for-result-returned": "reverse mode of an scf.for whose result is returned directly by the function: the generated vjp returns a value of another function (`after pass 'autodiff-reverse': ... IsolatedFromAbove`)",
+    "WRONG": "the pipeline succeeds and the numbers are wrong (never an expected failure)",
+}
+
+_SCALAR_F32 = "names argument of type f32, expected a float tensor"
+_SCALAR_F64 = "names argument of type f64, expected a float tensor"
+_PAREN = "'(' expected"
+_QUOTED = "identifier expected"
+
+# name -> (category, one-line reason, substring of the first error line)
+EXPECTED = {
+    # Enzyme-MLIR: scalar programs
+    "enzyme_affine_for_rev": ("scalar-argument", "affine.for computing x^128 of a scalar f32 argument", _SCALAR_F32),
+    "enzyme_affine_loop_fwd": ("scalar-argument", "affine.for adding a scalar f64 argument (forward mode upstream)", _SCALAR_F64),
+    "enzyme_for2_fwd": ("scalar-argument", "scalar f64 scf.for iter_args (forward mode upstream)", _SCALAR_F64),
+    "enzyme_for_partial_inactive": ("scalar-argument", "scalar f32 argument; also: dynamic scf.for bound, inactive scalar iter_arg", _SCALAR_F32),
+    "enzyme_if1_fwd": ("scalar-argument", "scalar f64 argument and i1 condition argument of scf.if", _SCALAR_F64),
+    "enzyme_math_atan": ("scalar-argument", "scalar f64 math.atan (also: math.atan has no derivative rule)", _SCALAR_F64),
+    "enzyme_math_fma": ("scalar-argument", "scalar f64 math.fma (also: math.fma has no derivative rule)", _SCALAR_F64),
+    "enzyme_math_log2": ("scalar-argument", "scalar f64 math.log2 (also: math.log2 has no derivative rule)", _SCALAR_F64),
+    "enzyme_math_sqrt": ("scalar-argument", "scalar f64 math.sqrt", _SCALAR_F64),
+    "enzyme_maximumf": ("scalar-argument", "scalar f64 arith.maximumf of two arguments", _SCALAR_F64),
+    "enzyme_pow": ("parse-unparenthesised-result", "`scf.for ... -> f64 {`; once parsed: scalar f64 argument", _PAREN),
+    "enzyme_scf_for_dynamic": ("scalar-argument", "scalar f32 argument; also: the scf.for bound is an index argument", _SCALAR_F32),
+    "enzyme_scf_if_nested": ("scalar-argument", "scalar f64 argument, nested scf.if on i1 arguments", _SCALAR_F64),
+    "enzyme_scf_while_rev": ("scalar-argument", "scalar f32 argument carried through scf.while", _SCALAR_F32),
+    "enzyme_select_relu": ("scalar-argument", "scalar f64 relu with cmpf + select", _SCALAR_F64),
+    "enzyme_while_fwd": ("scalar-argument", "scalar f64 argument captured by an scf.while body", _SCALAR_F64),
+    # LAGrad tests
+    "lagrad_add3": ("scalar-argument", "scalar f32 function", _SCALAR_F32),
+    "lagrad_ba_reproj": ("parse-quoted-predicate", "`arith.cmpf \"one\"`; once parsed: linalg.dot (also: mod-3 maps, scalar weight argument)", _QUOTED),
+    "lagrad_batch_matmul": ("named-linalg-unregistered", "linalg.batch_matmul", "linalg.batch_matmul is not registered"),
+    "lagrad_cross_product": ("generic-map-not-projected-permutation", "cross product through `(d0 + 1) mod 3` maps", "not a projected permutation"),
+    "lagrad_dot": ("named-linalg-unregistered", "linalg.dot", "linalg.dot is not registered"),
+    "lagrad_functioncall": ("scalar-argument", "scalar f32 functions calling each other", _SCALAR_F32),
+    "lagrad_generic_closure": ("scalar-argument", "a generic body capturing the scalar f32 argument", _SCALAR_F32),
+    "lagrad_generic_logsumexp_1d": ("parse-quoted-predicate", "`arith.cmpf \"ogt\"` in a generic body; once parsed: scalar f64 result", _QUOTED),
+    "lagrad_generic_nonconst_out": ("named-linalg-unregistered", "linalg.matvec into a computed init", "linalg.matvec is not registered"),
+    "lagrad_generic_with_call": ("parse-unparenthesised-result", "`scf.for ... -> tensor<4xf64> {`; once parsed: func.call in a generic body has no rule", _PAREN),
+    "lagrad_hand_angle_axis": ("parse-sparse-constant", "sparse identity constant; once parsed: scf.if reading an active f64 scalar defined outside it", "attribute expected"),
+    "lagrad_hand_apply_global_transform": ("parse-sparse-constant", "sparse identity constant; once parsed: scf.if reading an active f64 scalar defined outside it", "attribute expected"),
+    "lagrad_hand_compute_err": ("parse-unparenthesised-result", "`scf.for ... -> tensor<2x3xf64> {` (passes once parenthesised)", _PAREN),
+    "lagrad_hand_skinned_vertex_subset": ("parse-unparenthesised-result", "`scf.for ... -> tensor<5x3xf64> {`; once parsed: scf.for result returned directly", _PAREN),
+    "lagrad_hand_to_pose_params": ("scf-for-result-returned", "loops scattering theta with tensor.insert, the last loop's result returned", "IsolatedFromAbove"),
+    "lagrad_ifelse": ("parse-quoted-predicate", "`arith.cmpf \"oge\"`; once parsed: scalar f64 arguments", _QUOTED),
+    "lagrad_matvec": ("named-linalg-unregistered", "linalg.matvec", "linalg.matvec is not registered"),
+    "lagrad_nn_batched_crossentropy": ("parse-unparenthesised-result", "`scf.for ... -> tensor<2xf32> {`; once parsed: scalar f32 result (also: tensor<2xindex> labels)", _PAREN),
+    "lagrad_nn_crossentropy": ("parse-unparenthesised-result", "`scf.for ... -> f64 {`; once parsed: scalar f64 result (also: index label argument)", _PAREN),
+    "lagrad_nn_mlp": ("parse-unparenthesised-result", "`scf.for ... -> tensor<4xf32> {`; once parsed: `linalg.generic #alias ins(...)` (trait dictionary alias) is not parsed", _PAREN),
+    "lagrad_relu": ("parse-quoted-predicate", "`arith.cmpf \"olt\"`; once parsed: scf.if in a generic body has no rule", _QUOTED),
+    "lagrad_scf_arrmax": ("parse-unparenthesised-result", "`scf.for ... -> f64 {`; once parsed: scalar f64 result", _PAREN),
+    "lagrad_scf_forintermediate": ("parse-unparenthesised-result", "`scf.for ... -> tensor<2x4xf64> {`; once parsed: scf.for result returned directly", _PAREN),
+    "lagrad_scf_if_funcall": ("parse-quoted-predicate", "`arith.cmpf \"oeq\"`; once parsed: scf.if reading an active f64 scalar defined outside it", _QUOTED),
+    "lagrad_scf_nested_with_slice": ("parse-unparenthesised-result", "`scf.for ... -> f64 {`; once parsed: linalg.dot (also: scalar f64 result)", _PAREN),
+    "lagrad_scf_product": ("parse-unparenthesised-result", "`scf.for ... -> f64 {`; once parsed: scalar f64 result", _PAREN),
+    "lagrad_scf_wrt_iter_arg": ("scf-for-result-returned", "the differentiated argument is an scf.for iter_arg and the loop result is returned", "IsolatedFromAbove"),
+    "lagrad_tanh": ("scalar-argument", "scalar f64 math.tanh", _SCALAR_F64),
+    "lagrad_tensor_extract": ("scalar-result", "tensor.extract then scalar arithmetic, returns f64", "must return exactly one 0-d float tensor"),
+    # LAGrad benchmarks (ADBench)
+    "lagrad_gmm_full": ("parse-unparenthesised-result", "`scf.for ... -> tensor<3xf64> {`; once parsed: scalar f64 result (also: f64/i64 scalar arguments, select-max reductions, sitofp)", _PAREN),
+    "lagrad_lstm": ("named-linalg-unregistered", "linalg.dot (also: scalar f64 result, mixed f64/index/tensor iter_args)", "linalg.dot is not registered"),
+    # MLIR
+    "mlir_batchless_conv_generic": ("generic-map-not-projected-permutation", "convolution generic with `d0 + d3` window maps", "not a projected permutation"),
+    "mlir_conv_2d": ("conv-pool-unregistered", "linalg.conv_2d", "linalg.conv_2d is not registered"),
+    "mlir_conv_2d_nhwc_hwcf": ("conv-pool-no-rule", "linalg.conv_2d_nhwc_hwcf", "differentiation of 'linalg.conv_2d_nhwc_hwcf' is not supported"),
+    "mlir_depthwise_conv_2d": ("conv-pool-unregistered", "linalg.depthwise_conv_2d_nhwc_hwc", "linalg.depthwise_conv_2d_nhwc_hwc is not registered"),
+    "mlir_matmul_vs_matvec": ("named-linalg-unregistered", "linalg.matvec on column slices in an scf.for", "linalg.matvec is not registered"),
+    "mlir_pooling_nhwc_max": ("conv-pool-unregistered", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_max is not registered"),
+    "mlir_pooling_nhwc_sum": ("conv-pool-unregistered", "linalg.pooling_nhwc_sum", "linalg.pooling_nhwc_sum is not registered"),
+    "mlir_reduction_subf": ("generic-reduction-not-addf", "row reduction `acc - x`", "a reduction must yield arith.addf"),
+    "mlir_softmax": ("named-linalg-unregistered", "linalg.softmax", "linalg.softmax is not registered"),
+    # torch-mlir outputs
+    "torchmlir_mlp_log_softmax": ("parse-multi-result-generic", "max + argmax generic with two results (also: `(d0, 0)` maps, truncf of an f64 constant)", "Expected '->'"),
+    "torchmlir_resnet_block": ("generic-map-not-projected-permutation", "ReLU/residual generics with `(0, d1, d2, d3)` maps", "not a projected permutation"),
+    "torchmlir_resnet_head": ("conv-pool-unregistered", "linalg.pooling_nchw_sum as global average pooling", "linalg.pooling_nchw_sum is not registered"),
+    "torchmlir_resnet_stem": ("conv-pool-no-rule", "linalg.pooling_nchw_max (also: conv_2d_nchw_fchw, `(0, d1, d2, d3)` maps)", "differentiation of 'linalg.pooling_nchw_max' is not supported"),
+}
+
+PROGRAMS = run_corpus.discover()
+NAMES = [program.name for program in PROGRAMS]
+
+
+@pytest.fixture(scope="session")
+def corpus_results():
+    """Every program checked once (run_corpus.JOBS worker processes)."""
+    return run_corpus.run_all(PROGRAMS)
+
+
+def test_corpus_files_are_well_formed():
+    assert len(PROGRAMS) >= 45
+    for program in PROGRAMS:
+        text = program.path.read_text()
+        for line in ("// Source: ", "// What: ", "// Adaptations: "):
+            assert line in text.split(run_corpus.MARKER)[0], f"{program.name}: no '{line.strip()}' header line"
+        assert program.inputs in references.INPUTS, f"{program.name}: unknown inputs={program.inputs}"
+        if program.reference is not None:
+            assert program.reference in references.REFERENCES, f"{program.name}: unknown reference={program.reference}"
+
+
+def test_expected_table_is_consistent():
+    unknown = sorted(set(EXPECTED) - set(NAMES))
+    assert not unknown, f"EXPECTED lists programs that are not in the corpus: {unknown}"
+    for name, (category, reason, match) in EXPECTED.items():
+        assert category in CATEGORIES, f"{name}: unknown category {category!r}"
+        assert reason and "\n" not in reason and match, f"{name}: give a one-line reason and an error substring"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_corpus_program(name, corpus_results):
+    result = corpus_results[name]
+    listed = EXPECTED.get(name)
+    where = f"{name} [{result.stage}]: {result.error}"
+    if result.status == "invalid":
+        pytest.fail(f"the corpus file itself is wrong: {where}")
+    if result.status == "wrong":
+        known = " (listed as WRONG in EXPECTED)" if listed and listed[0] == "WRONG" else ""
+        pytest.fail(f"WRONG GRADIENT OR VALUE{known}: the pipeline succeeded and the numbers are wrong: {where}")
+    if listed and listed[0] == "WRONG":
+        pytest.fail(f"{name} is listed as WRONG but is now '{result.status}': update EXPECTED ({where})")
+    if result.status == "pass":
+        if listed:
+            pytest.fail(f"{name} passes now: remove it from EXPECTED (was: {listed[1]})")
+        return
+    if not listed:
+        pytest.fail(f"{name} fails and is not listed in EXPECTED: {where}")
+    category, reason, match = listed
+    if match not in result.error:
+        pytest.fail(
+            f"{name} fails differently from EXPECTED ({category}: {reason}; expected {match!r} in the error): {where}"
+        )
+
+
+def _doubled_gradient_colsum(a):
+    """colsum's value with twice its gradient: what a wrong derivative looks like."""
+    return a.detach().sum(0) + 2 * (a - a.detach()).sum(0)
+
+
+def _wrong_value_colsum(a):
+    return a.sum(0) + 1.0
+
+
+def test_runner_reports_a_wrong_gradient_and_a_wrong_reference(monkeypatch):
+    """The classification itself: a gradient that disagrees with torch.autograd is
+    `wrong` (never an expected failure), a reference that disagrees with MLIR 22
+    running the program is `invalid` (the corpus is at fault)."""
+    program = next(p for p in PROGRAMS if p.name == "lagrad_generic_colsum")
+    monkeypatch.setitem(references.REFERENCES, "doubled_gradient", _doubled_gradient_colsum)
+    monkeypatch.setitem(references.REFERENCES, "wrong_value", _wrong_value_colsum)
+
+    wrong = run_corpus.check_program(run_corpus.Program(**{**run_corpus.asdict_program(program), "reference": "doubled_gradient"}))
+    assert (wrong.status, wrong.stage) == ("wrong", "reference"), wrong
+    assert "vjp wrt argument 0 vs torch.autograd" in wrong.error
+
+    invalid = run_corpus.check_program(run_corpus.Program(**{**run_corpus.asdict_program(program), "reference": "wrong_value"}))
+    assert (invalid.status, invalid.stage) == ("invalid", "primal"), invalid
