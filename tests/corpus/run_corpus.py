@@ -494,7 +494,7 @@ def check_compiled(program: Program, inputs, stages=None, details=None) -> tuple
         failures.append(("opt", opt_error))
 
     from gradir.tools.cli import one_line_message
-    from gradir.tools.gradcheck import GradChecker
+    from gradir.gradient_check import GradChecker
 
     checker = None
     try:
