@@ -43,7 +43,7 @@ import gradir  # noqa: E402
 from gradir.gpu_backend.cuda_program import CudaProgram  # noqa: E402
 from gradir.gpu_backend.gpu_pipeline import bufferize_for_gpu  # noqa: E402
 from gradir.gpu_backend.gpu_report import format_reports, kernel_reports  # noqa: E402
-from gradir.gpu_backend.mlir_bridge import run_pipeline, to_mlir_module, walk_ops  # noqa: E402
+from gradir.mlir_bridge import run_pipeline, to_mlir_module, walk_ops  # noqa: E402
 
 CHIPS = ("sm_90", "sm_80")
 

@@ -25,9 +25,9 @@ from mlir.execution_engine import ExecutionEngine
 from xdsl.dialects.builtin import ModuleOp
 
 from gradir.errors import ArgumentError, PipelineError, TargetError
-from gradir.gpu_backend.cpu_pipeline import LLVM_PIPELINE
-from gradir.gpu_backend.mlir_bridge import public_functions, walk_ops
-from gradir.gpu_backend.cpu_runtime import (
+from gradir.cpu_backend.cpu_pipeline import LLVM_PIPELINE
+from gradir.mlir_bridge import public_functions, walk_ops
+from gradir.cpu_backend.cpu_runtime import (
     FunctionSignature,
     _checked_arguments,
     _MemRefDescriptor,
@@ -42,7 +42,7 @@ from gradir.gpu_backend.gpu_pipeline import (
     to_nvvm_binary,
 )
 from gradir.gpu_backend.launch_emulation import launch_sizes, launches_to_host_loops
-from gradir.gpu_backend.mlir_bridge import guarded, new_context, run_pipeline, to_mlir_module
+from gradir.mlir_bridge import guarded, new_context, run_pipeline, to_mlir_module
 from gradir.gpu_backend.ptx import kernel_ptx
 
 EMULATION_PIPELINE = "expand-strided-metadata, lower-affine, " + LLVM_PIPELINE

@@ -35,7 +35,7 @@ from mlir import ir
 from mlir.dialects import affine, arith, gpu, memref, scf
 
 from gradir.errors import PipelineError
-from gradir.gpu_backend.mlir_bridge import location_text
+from gradir.mlir_bridge import location_text
 
 Payload = Callable[[list[ir.Value], list[ir.Value]], list[ir.Value]]
 """Emits one point's computation: (values of the body's block arguments, loop indices) -> yields."""

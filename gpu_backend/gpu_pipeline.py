@@ -24,13 +24,13 @@ from mlir.dialects import arith, gpu, memref, scf
 
 from gradir.errors import PipelineError
 from gradir.gpu_backend.branch_results import yield_branch_results_in_place
-from gradir.gpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule
+from gradir.cpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule
 from gradir.gpu_backend.gpu_mapping import (
     Nest, TilePolicy, clone_body, emit_launch, index, load_element, map_nest, nest_of_generic,
 )
-from gradir.gpu_backend.distinct_results import copy_repeated_results
-from gradir.gpu_backend.loop_states import yield_loop_states_in_place
-from gradir.gpu_backend.mlir_bridge import location_text, run_pipeline, walk_ops
+from gradir.mlir_bridge.distinct_results import copy_repeated_results
+from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
+from gradir.mlir_bridge import location_text, run_pipeline, walk_ops
 
 TENSOR_PIPELINE = (
     "func.func(convert-elementwise-to-linalg), linalg-fuse-elementwise-ops, canonicalize, cse"
@@ -613,7 +613,7 @@ def main(argv: list[str] | None = None) -> int:
     import sys
 
     from gradir.errors import GradirError
-    from gradir.gpu_backend.mlir_bridge import to_mlir_module
+    from gradir.mlir_bridge import to_mlir_module
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file", help="linalg-on-tensors MLIR file ('-' for stdin)")

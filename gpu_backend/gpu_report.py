@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from mlir import ir
 
 from gradir.gpu_backend.gpu_pipeline import buffer_root, kernel_arguments
-from gradir.gpu_backend.mlir_bridge import walk_ops
+from gradir.mlir_bridge import walk_ops
 from gradir.gpu_backend.ptx import assemble, ptxas_path
 
 

@@ -18,7 +18,7 @@ from mlir import ir
 from mlir.dialects import arith, gpu, memref, scf
 
 from gradir.errors import PipelineError
-from gradir.gpu_backend.mlir_bridge import location_text, walk_ops
+from gradir.mlir_bridge import location_text, walk_ops
 
 PHASE = "gradir.emulated_phase"
 """Marks each op of a block being cut with its phase (-1: a loop holding a barrier)."""

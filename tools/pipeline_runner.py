@@ -25,8 +25,8 @@ def run_named_pipeline(tool: "AutodiffOptMain", module: ModuleOp) -> str:
     if pipeline.mlir_stage is None:
         return tool.output_resulting_program(module)
     if pipeline.mlir_stage == "cpu":
-        from gradir.gpu_backend.cpu_pipeline import lower_to_llvm
-        from gradir.gpu_backend.mlir_bridge import to_mlir_module
+        from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
+        from gradir.mlir_bridge import to_mlir_module
 
         return str(lower_to_llvm(to_mlir_module(module))) + "\n"
     from gradir.gpu_backend.gpu_cli import render_gpu_output

@@ -13,10 +13,10 @@ from mlir import ir
 from xdsl.printer import Printer
 
 from gradir.errors import ArgumentError, PipelineError
-from gradir.gpu_backend.cpu_math_approximation import approximate_math
-from gradir.gpu_backend.cpu_pipeline import lower_to_llvm, lower_to_llvm_text
-from gradir.gpu_backend.cpu_runtime import CpuExecutable, TensorSpec
-from gradir.gpu_backend.mlir_bridge import run_pipeline, to_mlir_module
+from gradir.cpu_backend.cpu_math_approximation import approximate_math
+from gradir.cpu_backend.cpu_pipeline import lower_to_llvm, lower_to_llvm_text
+from gradir.cpu_backend.cpu_runtime import CpuExecutable, TensorSpec
+from gradir.mlir_bridge import run_pipeline, to_mlir_module
 from gradir.tools.source import parse_module
 
 RNG = np.random.default_rng(1234)
@@ -612,10 +612,10 @@ def test_freed_memory_is_kept_for_reuse_unless_asked_not_to(tmp_path):
     import subprocess
     import sys
 
-    from gradir.gpu_backend.cpu_runtime import retain_freed_memory
+    from gradir.cpu_backend.cpu_runtime import retain_freed_memory
 
     assert retain_freed_memory() is True  # glibc here
-    probe = "from gradir.gpu_backend.cpu_runtime import retain_freed_memory as r; print(r())"
+    probe = "from gradir.cpu_backend.cpu_runtime import retain_freed_memory as r; print(r())"
     env = {**os.environ, "GRADIR_SYSTEM_MALLOC": "1"}
     # Outside the checkout: its top-level `gradir/` folder would shadow the installed package.
     opted_out = subprocess.run(

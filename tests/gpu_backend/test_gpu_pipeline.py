@@ -11,7 +11,7 @@ from gradir.gpu_backend.gpu_pipeline import (
     map_to_gpu,
     bufferize_for_gpu,
 )
-from gradir.gpu_backend.mlir_bridge import to_mlir_module, walk_ops
+from gradir.mlir_bridge import to_mlir_module, walk_ops
 
 FLOAT_ARITHMETIC = {
     "llvm.fadd", "llvm.fsub", "llvm.fmul", "llvm.fdiv", "llvm.frem", "llvm.fneg", "llvm.fcmp",

@@ -38,8 +38,8 @@ from mlir.execution_engine import ExecutionEngine
 from xdsl.dialects.builtin import ModuleOp
 
 from gradir.errors import ArgumentError, PipelineError
-from gradir.gpu_backend.cpu_pipeline import lower_to_llvm
-from gradir.gpu_backend.mlir_bridge import (
+from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
+from gradir.mlir_bridge import (
     generic_text,
     guarded,
     new_context,

@@ -1,4 +1,9 @@
-"""The hand-off from xDSL to upstream MLIR 22: text in, `mlir.ir.Module` out.
+"""The hand-off from xDSL to upstream MLIR 22 (text in, `mlir.ir.Module` out), and what both
+backends share on the MLIR side.
+
+Both `gradir.cpu_backend` and `gradir.gpu_backend` build on this package, and neither imports
+the other. This module is the bridge itself; the submodules hold the MLIR 22 stages both
+pipelines run: `loop_states` and `distinct_results` prepare a module for bufferization.
 
 xDSL and MLIR share the generic op syntax, so the bridge prints the xDSL module
 in generic form (with its `loc(...)` source locations, so MLIR's diagnostics

@@ -48,20 +48,20 @@ from mlir import ir
 from mlir.dialects import func, linalg
 from xdsl.dialects.builtin import ModuleOp
 
-from gradir.gpu_backend.batch_matmul_loops import batch_matmuls_as_loops
-from gradir.gpu_backend.collapse_dims import collapse_contiguous_loops
-from gradir.gpu_backend.cpu_booleans import (
+from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
+from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
+from gradir.cpu_backend.cpu_booleans import (
     reject_boolean_buffers,
     select_with_tensor_conditions,
     store_boolean_buffers_as_bytes,
     store_booleans_as_bytes,
 )
-from gradir.gpu_backend.cpu_math_approximation import approximate_math
-from gradir.gpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule, vector_schedule
-from gradir.gpu_backend.distinct_results import copy_repeated_results
-from gradir.gpu_backend.loop_states import yield_loop_states_in_place
-from gradir.gpu_backend.specialize_generics import specialize_pure_generics
-from gradir.gpu_backend.mlir_bridge import (
+from gradir.cpu_backend.cpu_math_approximation import approximate_math
+from gradir.cpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule, vector_schedule
+from gradir.mlir_bridge.distinct_results import copy_repeated_results
+from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
+from gradir.cpu_backend.specialize_generics import specialize_pure_generics
+from gradir.mlir_bridge import (
     public_functions,
     run_pipeline,
     to_mlir_module,

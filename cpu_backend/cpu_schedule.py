@@ -27,7 +27,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects.transform import interpreter
 
-from gradir.gpu_backend.mlir_bridge import guarded, walk_ops
+from gradir.mlir_bridge import guarded, walk_ops
 
 # Named linalg ops that are elementwise in disguise. linalg.fill stays named
 # (it initialises accumulators) and so do contractions, matched by name below.
