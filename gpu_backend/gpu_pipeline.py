@@ -3,8 +3,9 @@
 Every stage is a function on an `mlir.ir.Module` that rewrites it in place and returns it, so a
 user can stop anywhere and continue with their own passes:
 
-1. `bufferize_for_gpu` -- named ops generalised and elementwise chains fused (the CPU pipeline's
-   tensor stage), one-shot bufferization with identity layouts, results as out-parameters.
+1. `bufferize_for_gpu` -- named ops generalised and elementwise chains fused (the tensor stage
+   both backends share, `mlir_bridge.tensor_stage`), one-shot bufferization with identity
+   layouts, results as out-parameters.
 2. `map_to_gpu` -- every linalg op, copy and constant of a host function becomes its own
    `gpu.launch` (`gpu_mapping` chooses the thread layout per op); buffers become `gpu.alloc`/
    `gpu.dealloc`. Anything that would still touch tensor data on the host is an error.
@@ -24,17 +25,13 @@ from mlir.dialects import arith, gpu, memref, scf
 
 from gradir.errors import PipelineError
 from gradir.gpu_backend.branch_results import yield_branch_results_in_place
-from gradir.cpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule
 from gradir.gpu_backend.gpu_mapping import (
     Nest, TilePolicy, clone_body, emit_launch, index, load_element, map_nest, nest_of_generic,
 )
+from gradir.mlir_bridge import apply_schedule, location_text, run_pipeline, walk_ops
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
-from gradir.mlir_bridge import location_text, run_pipeline, walk_ops
-
-TENSOR_PIPELINE = (
-    "func.func(convert-elementwise-to-linalg), linalg-fuse-elementwise-ops, canonicalize, cse"
-)
+from gradir.mlir_bridge.tensor_stage import ELEMENTWISE_FUSION_PIPELINE, TENSOR_SCHEDULE
 
 # No CSE between `_one_definition_per_use` and bufferization: it would merge the fills again.
 BUFFER_PIPELINE = (
@@ -156,7 +153,7 @@ def bufferize_for_gpu(module: ir.Module) -> ir.Module:
     with module.context:
         _read_only_arguments(module)
         apply_schedule(module, TENSOR_SCHEDULE, "gpu-tensor")
-        run_pipeline(module, TENSOR_PIPELINE, "gpu-tensor")
+        run_pipeline(module, f"{ELEMENTWISE_FUSION_PIPELINE}, canonicalize, cse", "gpu-tensor")
         _one_definition_per_use(module)
         yield_loop_states_in_place(module)
         yield_branch_results_in_place(module)

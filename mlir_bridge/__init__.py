@@ -2,8 +2,12 @@
 backends share on the MLIR side.
 
 Both `gradir.cpu_backend` and `gradir.gpu_backend` build on this package, and neither imports
-the other. This module is the bridge itself; the submodules hold the MLIR 22 stages both
-pipelines run: `loop_states` and `distinct_results` prepare a module for bufferization.
+the other. This module is the bridge itself: parsing, running pass pipelines and transform
+scripts with one-line errors, walking ops. The submodules hold what both pipelines run:
+`tensor_stage` (the named-op generalisation and elementwise fusion both start with),
+`loop_states` and `distinct_results` (preparations for one-shot bufferization), and
+`host_execution` (the host code's lowering to LLVM and the calling convention that runs a
+lowered module on NumPy arrays).
 
 xDSL and MLIR share the generic op syntax, so the bridge prints the xDSL module
 in generic form (with its `loc(...)` source locations, so MLIR's diagnostics
@@ -20,6 +24,7 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 from mlir import ir, passmanager
+from mlir.dialects.transform import interpreter
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
@@ -147,6 +152,20 @@ def run_pipeline(module: ir.Module, pipeline: str, stage_name: str) -> ir.Module
             return module
 
         return guarded(stage_name, context, run)
+
+
+def apply_schedule(module: ir.Module, schedule_text: str, stage: str) -> None:
+    """Run the `@__transform_main` of the transform script `schedule_text` on `module`, in
+    place (the transform-dialect twin of `run_pipeline`); PipelineError naming `stage`."""
+    context = module.context
+
+    def apply() -> None:
+        schedule = ir.Module.parse(schedule_text)
+        entry = next(op for op in schedule.body.operations if op.name == "transform.named_sequence")
+        interpreter.apply_named_sequence(module.operation, entry, schedule)
+
+    with context, ir.Location.unknown():
+        guarded(stage, context, apply)
 
 
 def walk_ops(module: ir.Module, names: set[str]) -> list[ir.Operation]:

@@ -15,7 +15,8 @@ from xdsl.printer import Printer
 from gradir.errors import ArgumentError, PipelineError
 from gradir.cpu_backend.cpu_math_approximation import approximate_math
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm, lower_to_llvm_text
-from gradir.cpu_backend.cpu_runtime import CpuExecutable, TensorSpec
+from gradir.cpu_backend.cpu_runtime import CpuExecutable
+from gradir.mlir_bridge.host_execution import TensorSpec
 from gradir.mlir_bridge import run_pipeline, to_mlir_module
 from gradir.tools.source import parse_module
 
