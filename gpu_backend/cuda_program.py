@@ -85,15 +85,10 @@ def read_launch_configs(module: ir.Module) -> dict[str, LaunchConfig]:
     configs: dict[str, LaunchConfig] = {}
     for function in walk_ops(module, {"func.func"}):
         name = ir.StringAttr(function.attributes["sym_name"]).value
-
-        def visit(op: ir.Operation) -> ir.WalkResult:
-            if op.name == "gpu.launch_func":
-                kernel = ir.SymbolRefAttr(op.attributes["kernel"]).value[-1]
-                sizes = [_constant_index(v) for v in launch_sizes(op.opview)]
-                configs[kernel] = LaunchConfig(name, tuple(sizes[:3]), tuple(sizes[3:]))
-            return ir.WalkResult.ADVANCE
-
-        function.operation.walk(visit)
+        for launch in walk_ops(function, {"gpu.launch_func"}):
+            kernel = ir.SymbolRefAttr(launch.attributes["kernel"]).value[-1]
+            sizes = [_constant_index(v) for v in launch_sizes(launch.opview)]
+            configs[kernel] = LaunchConfig(name, tuple(sizes[:3]), tuple(sizes[3:]))
     return configs
 
 

@@ -103,19 +103,6 @@ def _functions(module: ir.Module) -> list[ir.Operation]:
     ]
 
 
-def _walk(root: ir.Operation, names: set[str]) -> list[ir.Operation]:
-    """Like `mlir_bridge.walk_ops`, under one op (a function) instead of a whole module."""
-    found: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name in names:
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    root.walk(visit)
-    return found
-
-
 def _read_only_arguments(module: ir.Module) -> None:
     """Bufferization may otherwise write into an argument's buffer, i.e. the caller's input."""
     false = ir.BoolAttr.get(False)
@@ -276,7 +263,7 @@ def _constants_to_device(module: ir.Module, function: ir.Operation, policy: Tile
         for op in module.body.operations
         if op.operation.name == "memref.global"
     }
-    for get in _walk(function, {"memref.get_global"}):
+    for get in walk_ops(function, {"memref.get_global"}):
         name = ir.FlatSymbolRefAttr(get.attributes["name"]).value
         initial = globals_by_name[name].attributes["initial_value"]
         with ir.InsertionPoint(get), get.location:
@@ -304,10 +291,10 @@ def _top_level_user(op: ir.Operation, block: ir.Block) -> ir.Operation:
 def _buffers_to_device(function: ir.Operation) -> None:
     """memref.alloc -> gpu.alloc, freed with gpu.dealloc right after the last user
     in the alloc's own block (a loop body's buffers live for one iteration)."""
-    for op in _walk(function, {"memref.dealloc"}):
+    for op in walk_ops(function, {"memref.dealloc"}):
         op.erase()  # every buffer gets its gpu.dealloc below
     _hoist_escaping_allocs(function)
-    for alloc in _walk(function, {"memref.alloc"}):
+    for alloc in walk_ops(function, {"memref.alloc"}):
         block = alloc.block
         # Operations hash by content in these bindings (changing an operand changes the
         # hash): compare them, never use them as keys.
@@ -341,7 +328,7 @@ def _hoist_escaping_allocs(function: ir.Operation) -> None:
     moved = True
     while moved:
         moved = False
-        for alloc in _walk(function, {"memref.alloc"}):
+        for alloc in walk_ops(function, {"memref.alloc"}):
             pending = [alloc.result]
             while pending and not moved:
                 for use in pending.pop().uses:
@@ -512,7 +499,7 @@ def outline_kernels(module: ir.Module) -> ir.Module:
         strategies = {
             _name(function): [
                 ir.StringAttr(launch.attributes["gradir.strategy"]).value
-                for launch in _walk(function, {"gpu.launch"})
+                for launch in walk_ops(function, {"gpu.launch"})
             ]
             for function in _functions(module)
         }
@@ -522,7 +509,7 @@ def outline_kernels(module: ir.Module) -> ir.Module:
             _name(op): op.operation for op in module.body.operations if op.operation.name == "gpu.module"
         }
         for function in _functions(module):
-            launches = _walk(function, {"gpu.launch_func"})
+            launches = walk_ops(function, {"gpu.launch_func"})
             for number, (launch, strategy) in enumerate(zip(launches, strategies[_name(function)])):
                 kernel_module = kernel_modules[ir.SymbolRefAttr(launch.attributes["kernel"]).value[0]]
                 name = f"{_name(function)}_{number}_{strategy.replace('-', '_')}"

@@ -168,8 +168,9 @@ def apply_schedule(module: ir.Module, schedule_text: str, stage: str) -> None:
         guarded(stage, context, apply)
 
 
-def walk_ops(module: ir.Module, names: set[str]) -> list[ir.Operation]:
-    """Every op of `module` whose name is in `names`, in pre-order."""
+def walk_ops(root: ir.Module | ir.Operation, names: set[str]) -> list[ir.Operation]:
+    """Every op whose name is in `names` under `root` (a module, or one op such as a function,
+    itself included), in pre-order."""
     found: list[ir.Operation] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
@@ -177,8 +178,9 @@ def walk_ops(module: ir.Module, names: set[str]) -> list[ir.Operation]:
             found.append(op)
         return ir.WalkResult.ADVANCE
 
-    with module.context:
-        module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    operation = root.operation
+    with operation.context:
+        operation.walk(visit, ir.WalkOrder.PRE_ORDER)
     return found
 
 
