@@ -1,6 +1,6 @@
 """Static GPU figures for one training step of a 784-256-10 ReLU MLP, batch 64 (no GPU needed).
 
-The step is the hand-written linalg gradient `MLP_GRADIENT` of tests/gpu_backend/cpu_programs.py
+The step is the hand-written linalg gradient `MLP_GRADIENT` of tests/mlir_bridge/linalg_programs.py
 (loss and the four weight/bias gradients). For sm_90 and sm_80 it records: kernels per step and
 their strategies, registers and spills per kernel (`ptxas -v`), bytes each kernel reads and writes
 (static footprint) against the minimum a step must move (every input read once, every output
@@ -31,9 +31,9 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "gpu_backend"))
+sys.path.insert(0, str(ROOT / "tests" / "mlir_bridge"))
 
-from cpu_programs import MLP_GRADIENT, mlp_inputs  # noqa: E402
+from linalg_programs import MLP_GRADIENT, mlp_inputs  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "examples" / "gmm"))
 from gmm import gmm_program  # noqa: E402

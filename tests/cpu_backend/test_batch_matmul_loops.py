@@ -1,4 +1,4 @@
-"""Batched matmuls run as a loop of register-blocked matmuls (gpu_backend/batch_matmul_loops.py)."""
+"""Batched matmuls run as a loop of register-blocked matmuls (cpu_backend/batch_matmul_loops.py)."""
 import numpy as np
 import pytest
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import gradir
-from gradir.mlir_bridge import to_mlir_module, walk_ops
 from gradir.cpu_backend.specialize_generics import specialize_pure_generics
+from gradir.mlir_bridge import to_mlir_module, walk_ops
 from gradir.tools.source import parse_module
 
 BATCHED = """

@@ -1,4 +1,4 @@
-"""Loops every operand walks contiguously are merged (gpu_backend/collapse_dims.py)."""
+"""Loops every operand walks contiguously are merged (cpu_backend/collapse_dims.py)."""
 import numpy as np
 from mlir import ir
 
