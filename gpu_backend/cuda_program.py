@@ -29,7 +29,6 @@ from mlir.execution_engine import ExecutionEngine
 from xdsl.dialects.builtin import ModuleOp
 
 from gradir.errors import PipelineError, TargetError
-from gradir.gpu_backend.gpu_mapping import TilePolicy
 from gradir.gpu_backend.gpu_pipeline import (
     bufferize_for_gpu,
     map_to_gpu,
@@ -39,6 +38,7 @@ from gradir.gpu_backend.gpu_pipeline import (
 from gradir.gpu_backend.gpu_report import Traffic, kernel_traffic
 from gradir.gpu_backend.launch_emulation import launch_sizes, launches_to_host_loops
 from gradir.gpu_backend.ptx import kernel_ptx
+from gradir.gpu_backend.tile_policy import TilePolicy
 from gradir.mlir_bridge import (
     guarded,
     new_context,

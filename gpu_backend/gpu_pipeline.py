@@ -21,13 +21,19 @@ numerics without a GPU).
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, gpu, memref, scf
+from mlir.dialects import arith, gpu, memref
 
 from gradir.errors import PipelineError
 from gradir.gpu_backend.branch_results import yield_branch_results_in_place
-from gradir.gpu_backend.gpu_mapping import (
-    Nest, TilePolicy, clone_body, emit_launch, index, load_element, map_nest, nest_of_generic,
+from gradir.gpu_backend.gpu_mapping import map_nest
+from gradir.gpu_backend.loop_nests import (
+    Nest,
+    clone_body,
+    emit_launch,
+    load_element,
+    nest_of_generic,
 )
+from gradir.gpu_backend.tile_policy import TilePolicy
 from gradir.mlir_bridge import apply_schedule, location_text, run_pipeline, walk_ops
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
