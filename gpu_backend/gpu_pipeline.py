@@ -1,7 +1,8 @@
 """The GPU pipeline: linalg/tensor/arith/math on tensors -> gpu -> NVVM -> PTX in `gpu.binary`.
 
 Every stage is a function on an `mlir.ir.Module` that rewrites it in place and returns it, so a
-user can stop anywhere and continue with their own passes:
+user can stop anywhere and continue with their own passes (`compile_to_gpu(..., stop_after=...)`;
+on the command line `autodiff-opt FILE --pipeline gpu --gpu-stop-after STAGE`):
 
 1. `bufferize_for_gpu` -- named ops generalised and elementwise chains fused (the tensor stage
    both backends share, `mlir_bridge.tensor_stage`), one-shot bufferization with identity
@@ -595,32 +596,3 @@ def compile_to_gpu(
         if name == stop_after:
             break
     return module
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m gradir.gpu_backend.gpu_pipeline FILE [--stop-after STAGE]`: print the result."""
-    import argparse
-    import sys
-
-    from gradir.errors import GradirError
-    from gradir.mlir_bridge import to_mlir_module
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("file", help="linalg-on-tensors MLIR file ('-' for stdin)")
-    parser.add_argument("--stop-after", choices=STAGES, default="nvvm")
-    parser.add_argument("--chip", default="sm_90")
-    parser.add_argument("--features", default="+ptx80")
-    args = parser.parse_args(argv)
-    try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file).read()
-        module = to_mlir_module(text)
-        compile_to_gpu(module, args.chip, args.features, stop_after=args.stop_after)
-    except (GradirError, OSError) as error:
-        print(error, file=sys.stderr)
-        return 1
-    print(module)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

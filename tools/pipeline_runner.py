@@ -37,4 +37,5 @@ def run_named_pipeline(tool: "AutodiffOptMain", module: ModuleOp) -> str:
         features=tool.args.gpu_features,
         emit=tool.args.emit,
         report=tool.args.gpu_report,
+        stop_after=tool.args.gpu_stop_after,
     )
