@@ -29,14 +29,10 @@ from mlir.execution_engine import ExecutionEngine
 from xdsl.dialects.builtin import ModuleOp
 
 from gradir.errors import PipelineError, TargetError
-from gradir.gpu_backend.gpu_pipeline import (
-    bufferize_for_gpu,
-    map_to_gpu,
-    outline_kernels,
-    to_nvvm_binary,
-)
+from gradir.gpu_backend.gpu_pipeline import bufferize_for_gpu, outline_kernels, to_nvvm_binary
 from gradir.gpu_backend.gpu_report import Traffic, kernel_traffic
 from gradir.gpu_backend.launch_emulation import launch_sizes, launches_to_host_loops
+from gradir.gpu_backend.map_to_gpu import map_to_gpu
 from gradir.gpu_backend.ptx import kernel_ptx
 from gradir.gpu_backend.tile_policy import TilePolicy
 from gradir.mlir_bridge import (

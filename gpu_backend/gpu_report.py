@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from gradir.gpu_backend.gpu_pipeline import buffer_root, kernel_arguments
+from gradir.gpu_backend.gpu_pipeline import kernel_arguments
+from gradir.gpu_backend.map_to_gpu import buffer_root
 from gradir.gpu_backend.ptx import assemble, ptxas_path
 from gradir.mlir_bridge import walk_ops
 

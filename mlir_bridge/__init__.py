@@ -184,6 +184,16 @@ def walk_ops(root: ir.Module | ir.Operation, names: set[str]) -> list[ir.Operati
     return found
 
 
+def defined_functions(module: ir.Module) -> list[ir.Operation]:
+    """The `func.func` definitions at the top level of `module` (declarations excluded), in
+    order, private ones included."""
+    return [
+        op.operation
+        for op in module.body.operations
+        if op.operation.name == "func.func" and len(op.regions[0].blocks) > 0
+    ]
+
+
 def public_functions(module: ir.Module) -> list[ir.Operation]:
     """The public `func.func` definitions of `module` (declarations excluded), in order."""
     functions = []

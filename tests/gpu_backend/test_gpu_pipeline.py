@@ -4,13 +4,8 @@ from mlir import ir
 
 from gpu_cases import CASES, ELEMENTWISE, FULL_REDUCTIONS, MATMUL, MLP, ROW_REDUCTIONS, compiled
 from gradir.errors import PipelineError
-from gradir.gpu_backend.gpu_pipeline import (
-    HOST_OPS,
-    STAGES,
-    compile_to_gpu,
-    map_to_gpu,
-    bufferize_for_gpu,
-)
+from gradir.gpu_backend.gpu_pipeline import STAGES, bufferize_for_gpu, compile_to_gpu
+from gradir.gpu_backend.map_to_gpu import HOST_OPS, map_to_gpu
 from gradir.mlir_bridge import to_mlir_module, walk_ops
 from gradir.tools.autodiff_opt import GPU_STAGES, AutodiffOptMain
 
