@@ -1,6 +1,6 @@
 """Static GPU figures for one training step of a 784-256-10 ReLU MLP, batch 64 (no GPU needed).
 
-The step is the hand-written linalg gradient `MLP_GRADIENT` of tests/gpu_backend/cpu_programs.py
+The step is the hand-written linalg gradient `MLP_GRADIENT` of tests/mlir_bridge/linalg_programs.py
 (loss and the four weight/bias gradients). For sm_90 and sm_80 it records: kernels per step and
 their strategies, registers and spills per kernel (`ptxas -v`), bytes each kernel reads and writes
 (static footprint) against the minimum a step must move (every input read once, every output
@@ -31,9 +31,9 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "gpu_backend"))
+sys.path.insert(0, str(ROOT / "tests" / "mlir_bridge"))
 
-from cpu_programs import MLP_GRADIENT, mlp_inputs  # noqa: E402
+from linalg_programs import MLP_GRADIENT, mlp_inputs  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "examples" / "gmm"))
 from gmm import gmm_program  # noqa: E402
@@ -43,7 +43,7 @@ import gradir  # noqa: E402
 from gradir.gpu_backend.cuda_program import CudaProgram  # noqa: E402
 from gradir.gpu_backend.gpu_pipeline import bufferize_for_gpu  # noqa: E402
 from gradir.gpu_backend.gpu_report import format_reports, kernel_reports  # noqa: E402
-from gradir.gpu_backend.mlir_bridge import run_pipeline, to_mlir_module, walk_ops  # noqa: E402
+from gradir.mlir_bridge import run_pipeline, to_mlir_module, walk_ops  # noqa: E402
 
 CHIPS = ("sm_90", "sm_80")
 

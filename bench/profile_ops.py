@@ -26,9 +26,9 @@ from mlir.dialects import func
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples" / "gmm"))
 
-from gradir.gpu_backend.cpu_pipeline import fuse_tensors  # noqa: E402
-from gradir.gpu_backend.cpu_runtime import CpuExecutable  # noqa: E402
-from gradir.gpu_backend.mlir_bridge import generic_text, to_mlir_module  # noqa: E402
+from gradir.cpu_backend.cpu_pipeline import fuse_tensors  # noqa: E402
+from gradir.cpu_backend.cpu_runtime import CpuExecutable  # noqa: E402
+from gradir.mlir_bridge import generic_text, to_mlir_module  # noqa: E402
 from gradir.compilation import lower_to_linalg  # noqa: E402
 
 FREE_OPS = {

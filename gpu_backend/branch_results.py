@@ -19,7 +19,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import bufferization, tensor
 
-from gradir.gpu_backend.mlir_bridge import walk_ops
+from gradir.mlir_bridge import walk_ops
 
 
 def yield_branch_results_in_place(module: ir.Module) -> None:

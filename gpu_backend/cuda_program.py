@@ -11,6 +11,10 @@ each kernel's launch configuration, and runs a public function in one of two way
   would abort the process).
 - `emulate(name, *arrays)` on the CPU: the very kernels of stage 2 (`gpu.launch` bodies) run as
   loops over blocks and threads, so their index maps and reductions are checked without a GPU.
+
+Both check their arguments and pass them with the calling convention the CPU backend uses too
+(`mlir_bridge.host_execution`), and the emulation's host code goes to LLVM with the same
+`LLVM_PIPELINE`: the GPU backend shares them with the CPU backend, it does not import it.
 """
 from __future__ import annotations
 
@@ -24,26 +28,30 @@ from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 from xdsl.dialects.builtin import ModuleOp
 
-from gradir.errors import ArgumentError, PipelineError, TargetError
-from gradir.gpu_backend.cpu_pipeline import LLVM_PIPELINE
-from gradir.gpu_backend.mlir_bridge import public_functions, walk_ops
-from gradir.gpu_backend.cpu_runtime import (
+from gradir.errors import PipelineError, TargetError
+from gradir.gpu_backend.gpu_pipeline import bufferize_for_gpu, outline_kernels, to_nvvm_binary
+from gradir.gpu_backend.gpu_report import Traffic, kernel_traffic
+from gradir.gpu_backend.launch_emulation import launch_sizes, launches_to_host_loops
+from gradir.gpu_backend.map_to_gpu import map_to_gpu
+from gradir.gpu_backend.ptx import kernel_ptx
+from gradir.gpu_backend.tile_policy import TilePolicy
+from gradir.mlir_bridge import (
+    guarded,
+    new_context,
+    public_functions,
+    run_pipeline,
+    to_mlir_module,
+    walk_ops,
+)
+from gradir.mlir_bridge.host_execution import (
+    LLVM_PIPELINE,
+    PACKED_ENTRY_POINT,
     FunctionSignature,
-    _checked_arguments,
-    _MemRefDescriptor,
+    call_packed,
+    checked_arguments,
+    find_signature,
     read_signatures,
 )
-from gradir.gpu_backend.gpu_mapping import TilePolicy
-from gradir.gpu_backend.gpu_report import Traffic, kernel_traffic
-from gradir.gpu_backend.gpu_pipeline import (
-    bufferize_for_gpu,
-    map_to_gpu,
-    outline_kernels,
-    to_nvvm_binary,
-)
-from gradir.gpu_backend.launch_emulation import launch_sizes, launches_to_host_loops
-from gradir.gpu_backend.mlir_bridge import guarded, new_context, run_pipeline, to_mlir_module
-from gradir.gpu_backend.ptx import kernel_ptx
 
 EMULATION_PIPELINE = "expand-strided-metadata, lower-affine, " + LLVM_PIPELINE
 
@@ -73,15 +81,10 @@ def read_launch_configs(module: ir.Module) -> dict[str, LaunchConfig]:
     configs: dict[str, LaunchConfig] = {}
     for function in walk_ops(module, {"func.func"}):
         name = ir.StringAttr(function.attributes["sym_name"]).value
-
-        def visit(op: ir.Operation) -> ir.WalkResult:
-            if op.name == "gpu.launch_func":
-                kernel = ir.SymbolRefAttr(op.attributes["kernel"]).value[-1]
-                sizes = [_constant_index(v) for v in launch_sizes(op.opview)]
-                configs[kernel] = LaunchConfig(name, tuple(sizes[:3]), tuple(sizes[3:]))
-            return ir.WalkResult.ADVANCE
-
-        function.operation.walk(visit)
+        for launch in walk_ops(function, {"gpu.launch_func"}):
+            kernel = ir.SymbolRefAttr(launch.attributes["kernel"]).value[-1]
+            sizes = [_constant_index(v) for v in launch_sizes(launch.opview)]
+            configs[kernel] = LaunchConfig(name, tuple(sizes[:3]), tuple(sizes[3:]))
     return configs
 
 
@@ -130,7 +133,7 @@ class CudaProgram:
     def call(self, name: str, *arguments: object) -> tuple[np.ndarray, ...]:
         """Run public function `name` on the GPU; NumPy arrays in, NumPy arrays out."""
         signature = self._signature(name)
-        inputs = _checked_arguments(signature, arguments)
+        inputs = checked_arguments(signature, arguments)
         if self._driver is None:
             self.use_driver(LibCudaDriver.load())
         jitted = self._jit()
@@ -189,7 +192,7 @@ class CudaProgram:
     def emulate(self, name: str, *arguments: object) -> tuple[np.ndarray, ...]:
         """Run public function `name` with its kernels executed as CPU loops (stage-2 IR)."""
         signature = self._signature(name)
-        inputs = _checked_arguments(signature, arguments)
+        inputs = checked_arguments(signature, arguments)
         outputs = [np.empty(spec.shape, spec.dtype) for spec in signature.results]
         arrays = [*inputs, *outputs]
         engine = _emulation_engine(self.launch_ir).engine
@@ -197,10 +200,7 @@ class CudaProgram:
         return tuple(outputs)
 
     def _signature(self, name: str) -> FunctionSignature:
-        if name not in self.signatures:
-            available = ", ".join(sorted(self.signatures)) or "none"
-            raise ArgumentError(f"no public function '{name}' (available: {available})")
-        return self.signatures[name]
+        return find_signature(self.signatures, name)
 
     def __getattr__(self, name: str) -> Callable[..., tuple[np.ndarray, ...]]:
         if name.startswith("_") or name not in self.__dict__.get("signatures", {}):
@@ -224,17 +224,10 @@ class _JittedHost:
 
 def _invoke(engine: ExecutionEngine, name: str, arrays: list[np.ndarray], data: list[int]) -> None:
     """Call `_mlir_ciface_<name>` with one descriptor per array, whose data lives at `data`."""
-    descriptors = []
-    for array, address in zip(arrays, data):
-        descriptor = _MemRefDescriptor.for_array(array)
-        descriptor.allocated = descriptor.aligned = address
-        descriptors.append(descriptor)
-    pointers = [ctypes.pointer(d) for d in descriptors]
-    packed = (ctypes.c_void_p * len(pointers))(*[ctypes.addressof(p) for p in pointers])
     address = engine.raw_lookup(f"_mlir_ciface_{name}")
     if not address:
         raise PipelineError(f"no machine code for public function '{name}'")
-    ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)(packed)
+    call_packed(PACKED_ENTRY_POINT(address), arrays, data)
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from gradir.gpu_backend.gpu_pipeline import buffer_root, kernel_arguments
-from gradir.gpu_backend.mlir_bridge import walk_ops
+from gradir.gpu_backend.gpu_pipeline import kernel_arguments
+from gradir.gpu_backend.map_to_gpu import buffer_root
 from gradir.gpu_backend.ptx import assemble, ptxas_path
+from gradir.mlir_bridge import walk_ops
 
 
 @dataclass(frozen=True)
@@ -34,16 +35,8 @@ def kernel_traffic(module: ir.Module) -> dict[str, Traffic]:
     traffic: dict[str, Traffic] = {}
     for kernel in walk_ops(module, {"gpu.func"}):
         name = ir.StringAttr(kernel.attributes["sym_name"]).value
-        read, written = set(), set()
-
-        def visit(op: ir.Operation) -> ir.WalkResult:
-            if op.name == "memref.load":
-                read.add(buffer_root(op.operands[0]))
-            elif op.name == "memref.store":
-                written.add(buffer_root(op.operands[1]))
-            return ir.WalkResult.ADVANCE
-
-        kernel.walk(visit)
+        read = {buffer_root(op.operands[0]) for op in walk_ops(kernel, {"memref.load"})}
+        written = {buffer_root(op.operands[1]) for op in walk_ops(kernel, {"memref.store"})}
         function_arguments, workgroup = kernel_arguments(kernel)
         buffers = [a for a in function_arguments if isinstance(a.type, ir.MemRefType)]
         traffic[name] = Traffic(

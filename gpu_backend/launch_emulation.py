@@ -18,7 +18,7 @@ from mlir import ir
 from mlir.dialects import arith, gpu, memref, scf
 
 from gradir.errors import PipelineError
-from gradir.gpu_backend.mlir_bridge import location_text, walk_ops
+from gradir.mlir_bridge import location_text, walk_ops
 
 PHASE = "gradir.emulated_phase"
 """Marks each op of a block being cut with its phase (-1: a loop holding a barrier)."""
@@ -120,16 +120,11 @@ class _LaunchEmulation:
 
     def _constants(self) -> list[ir.Operation]:
         """The `arith.constant`s anywhere in the kernel."""
-        found: list[ir.Operation] = []
-
-        def visit(op: ir.Operation) -> ir.WalkResult:
-            if op.name == "arith.constant":
-                found.append(op)
-            return ir.WalkResult.ADVANCE
-
-        for op in list(self.body.operations):
-            op.operation.walk(visit)
-        return found
+        return [
+            constant
+            for op in list(self.body.operations)
+            for constant in walk_ops(op, {"arith.constant"})
+        ]
 
     def _block_loops(self, insertion: ir.InsertionPoint) -> ir.Operation:
         """Loops over grid z, y, x (x innermost); returns the innermost loop's terminator."""

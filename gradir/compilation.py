@@ -54,7 +54,7 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
         raise PipelineError(f"unknown target '{target}' (valid targets: {', '.join(TARGETS)})")
     module = lower_to_linalg(source, checkpoint_every=checkpoint_every)
     if target == "cpu":
-        from gradir.gpu_backend.cpu_runtime import CpuExecutable
+        from gradir.cpu_backend.cpu_runtime import CpuExecutable
 
         return CpuExecutable(module, **options)
     from gradir.gpu_backend.cuda_program import CudaProgram

@@ -25,6 +25,42 @@ from gradir.source import ensure_autodiff_dialect, parse_module
 from gradir.verify import verify_module
 
 
+GPU_CHIP, GPU_FEATURES = "sm_90", "+ptx80"
+GPU_STAGES = ("bufferize", "map", "outline", "nvvm")
+"""`gpu_backend.gpu_pipeline.STAGES`, spelled out so that `--help` does not load MLIR."""
+
+
+def settle_gpu_options(args: argparse.Namespace) -> None:
+    """Check the GPU options, then fill in the defaults of those not given.
+
+    A GPU option given where it does not apply is an error, never silently ignored: all of
+    them need `--pipeline gpu`, and the ones about PTX need its last stage, `nvvm`."""
+    given = [
+        flag
+        for flag, value in (
+            ("--emit ptx", args.emit == "ptx"),
+            ("--gpu-chip", args.gpu_chip is not None),
+            ("--gpu-features", args.gpu_features is not None),
+            ("--gpu-report", args.gpu_report),
+            ("--gpu-stop-after", args.gpu_stop_after is not None),
+        )
+        if value
+    ]
+    if given and args.pipeline != "gpu":
+        raise PipelineError(f"{given[0]} only applies with --pipeline gpu")
+    stage = args.gpu_stop_after
+    needing_ptx = [flag for flag in given if flag != "--gpu-stop-after"]
+    if stage not in (None, "nvvm") and needing_ptx:
+        raise PipelineError(
+            f"{needing_ptx[0]} only applies to the nvvm stage, and --gpu-stop-after {stage} "
+            "stops before it"
+        )
+    args.emit = args.emit or "mlir"
+    args.gpu_chip = args.gpu_chip or GPU_CHIP
+    args.gpu_features = args.gpu_features or GPU_FEATURES
+    args.gpu_stop_after = stage or "nvvm"
+
+
 def gradir_version() -> str:
     try:
         return version("gradir")
@@ -63,21 +99,26 @@ class AutodiffOptMain(xDSLOptMain):
         arg_parser.add_argument(
             "--emit",
             choices=("mlir", "ptx"),
-            default="mlir",
             help="with --pipeline gpu: print MLIR (default) or the kernels' PTX text",
         )
         arg_parser.add_argument(
-            "--gpu-chip", default="sm_90", help="GPU target chip (default sm_90)"
+            "--gpu-chip", help=f"with --pipeline gpu: target chip (default {GPU_CHIP})"
         )
         arg_parser.add_argument(
             "--gpu-features",
-            default="+ptx80",
-            help="PTX features for the GPU target (default +ptx80)",
+            help=f"with --pipeline gpu: PTX features (default {GPU_FEATURES})",
         )
         arg_parser.add_argument(
             "--gpu-report",
             action="store_true",
             help="with --pipeline gpu: print a per-kernel report instead of IR",
+        )
+        arg_parser.add_argument(
+            "--gpu-stop-after",
+            choices=GPU_STAGES,
+            help="with --pipeline gpu: stop after this stage of the MLIR 22 GPU pipeline and "
+            "print its MLIR (bufferize: memrefs; map: gpu.launch regions; outline: gpu.func "
+            "kernels; nvvm, the default: PTX in gpu.binary)",
         )
         arg_parser.add_argument(
             "--list-passes",
@@ -98,6 +139,7 @@ class AutodiffOptMain(xDSLOptMain):
         self.named_pipeline = (
             get_pipeline(self.args.pipeline) if self.args.pipeline else None
         )
+        settle_gpu_options(self.args)
 
     def _verify_between_passes(
         self,
@@ -139,8 +181,8 @@ class AutodiffOptMain(xDSLOptMain):
         if pipeline.mlir_stage is None:
             return self.output_resulting_program(module)
         if pipeline.mlir_stage == "cpu":
-            from gradir.gpu_backend.cpu_pipeline import lower_to_llvm
-            from gradir.gpu_backend.mlir_bridge import to_mlir_module
+            from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
+            from gradir.mlir_bridge import to_mlir_module
 
             return str(lower_to_llvm(to_mlir_module(module))) + "\n"
         from gradir.gpu_backend.gpu_cli import render_gpu_output
@@ -151,6 +193,7 @@ class AutodiffOptMain(xDSLOptMain):
             features=self.args.gpu_features,
             emit=self.args.emit,
             report=self.args.gpu_report,
+            stop_after=self.args.gpu_stop_after,
         )
 
     def run_to_text(self) -> str:

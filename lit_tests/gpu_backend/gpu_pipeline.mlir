@@ -1,8 +1,8 @@
 // The GPU pipeline in stages on three small functions: an elementwise chain with a broadcast,
 // a row sum over the innermost dimension, and a full reduction to a 0-d tensor.
-// RUN: %python -m gradir.gpu_backend.gpu_pipeline %s --stop-after map | filecheck %s --check-prefix=MAP
-// RUN: %python -m gradir.gpu_backend.gpu_pipeline %s --stop-after outline | filecheck %s --check-prefix=OUTLINE
-// RUN: %python -m gradir.gpu_backend.gpu_pipeline %s --chip sm_80 | filecheck %s --check-prefix=PTX
+// RUN: autodiff-opt %s --pipeline gpu --gpu-stop-after map | filecheck %s --check-prefix=MAP
+// RUN: autodiff-opt %s --pipeline gpu --gpu-stop-after outline | filecheck %s --check-prefix=OUTLINE
+// RUN: autodiff-opt %s --pipeline gpu --gpu-chip sm_80 | filecheck %s --check-prefix=PTX
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>

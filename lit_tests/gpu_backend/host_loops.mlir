@@ -3,7 +3,7 @@
 // 19 - i (tensor.extract_slice) and branches on the step (scf.if). The loops and the branch stay
 // on the host; the linalg ops in their bodies become kernels launched from inside the loops, and
 // kernels read and write the cache through the whole buffer at the loop index (a kernel argument).
-// RUN: %python -m gradir.gpu_backend.gpu_pipeline %s --stop-after outline | filecheck %s
+// RUN: autodiff-opt %s --pipeline gpu --gpu-stop-after outline | filecheck %s
 // RUN: autodiff-opt %s --pipeline gpu | filecheck %s --check-prefix=NVVM
 
 // CHECK-LABEL: func.func @reverse_loop

@@ -1,8 +1,8 @@
 // A matmul on the GPU: 64x64 output tiles per block staged through shared (workgroup) memory,
 // a 4x4 register tile per thread of a 16x16 thread block, k in chunks of 16.
-// RUN: %python -m gradir.gpu_backend.gpu_pipeline %s --stop-after map | filecheck %s --check-prefix=MAP
-// RUN: %python -m gradir.gpu_backend.gpu_pipeline %s --stop-after outline | filecheck %s --check-prefix=OUTLINE
-// RUN: %python -m gradir.gpu_backend.gpu_pipeline %s | filecheck %s --check-prefix=PTX
+// RUN: autodiff-opt %s --pipeline gpu --gpu-stop-after map | filecheck %s --check-prefix=MAP
+// RUN: autodiff-opt %s --pipeline gpu --gpu-stop-after outline | filecheck %s --check-prefix=OUTLINE
+// RUN: autodiff-opt %s --pipeline gpu | filecheck %s --check-prefix=PTX
 
 // 128x256 outputs = 2 x 4 blocks of 64x64; the fill is folded into the accumulators' start.
 // MAP-LABEL: func.func @matmul
@@ -17,7 +17,8 @@
 // MAP-NEXT:          %[[A:.*]] = memref.load %[[AS]][%[[TY]], %[[KK]]]
 // MAP-NEXT:          %[[B:.*]] = memref.load %[[BS]][%[[KK]], %[[TX]]]
 // MAP-NEXT:          %[[P:.*]] = arith.mulf %[[A]], %[[B]] fastmath<contract>
-// MAP-NEXT:          arith.addf %{{.*}}, %[[P]] fastmath<contract>
+// The product is either addend: xDSL prints linalg.matmul's body as mul + acc, MLIR as acc + mul.
+// MAP-NEXT:          arith.addf {{.*}}%[[P]]{{.*}} fastmath<contract>
 // MAP-NOT:           memref.load %arg{{[01]}}[
 // MAP:             }
 // MAP-NEXT:        gpu.barrier

@@ -27,7 +27,7 @@ from gradir.autodiff_pass.scoped_cse import scoped_cse
 from gradir.autodiff_pass.split import GRADIENT_ATTR, Gradient, differentiate
 from gradir.dialects.autodiff import GradOfOp, MulOp
 from gradir.errors import DifferentiationError
-from gradir.gpu_backend.cpu_runtime import CpuExecutable
+from gradir.cpu_backend.cpu_runtime import CpuExecutable
 from gradir.tools.autodiff_opt import AutodiffOptMain
 from gradir.pipelines import LINALG_PASSES
 from gradir.source import parse_module

@@ -363,7 +363,7 @@ def check_primal(program: Program, input_specs, result_specs, inputs, stages, de
     if references.torch is None:
         stages["primal"] = "n/a (PyTorch not installed)"
         return None
-    from gradir.gpu_backend.cpu_runtime import CpuExecutable
+    from gradir.cpu_backend.cpu_runtime import CpuExecutable
 
     native = []
     for array, (_, element) in zip(inputs, input_specs):

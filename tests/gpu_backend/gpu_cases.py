@@ -1,20 +1,24 @@
 """Hand-written linalg-on-tensors inputs for the GPU pipeline tests, with NumPy oracles.
 
-Each case covers one mapping strategy of `gpu_mapping`: elementwise chains with broadcasting,
+Each case covers one mapping strategy (`gpu_mapping`): elementwise chains with broadcasting,
 row reductions (split and per-thread), full reductions to 0-d, softmax and log-sum-exp (max,
 subtract, exp, sum), matmul and batched matmul (register tiles), a transposed contraction
 staged through shared memory, constants, and the MLP gradient
-of `cpu_programs` mixing all of them.
+of `tests/mlir_bridge/linalg_programs.py` mixing all of them.
 """
 import functools
+import pathlib
+import sys
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from cpu_programs import MLP_GRADIENT, mlp_gradient_reference, mlp_inputs
 from gradir.gpu_backend.cuda_program import CudaProgram
-from gradir.gpu_backend.gpu_mapping import TilePolicy
+from gradir.gpu_backend.tile_policy import TilePolicy
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "mlir_bridge"))
+from linalg_programs import MLP_GRADIENT, mlp_gradient_reference, mlp_inputs  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from gpu_cases import (
     STAGED_CONTRACTION,
     compiled,
 )
-from gradir.gpu_backend.gpu_mapping import TilePolicy
+from gradir.gpu_backend.tile_policy import TilePolicy
 
 NO_SPLIT_NO_TILE = TilePolicy(target_threads=1, register_tiles=(), shared_tiles=())
 SPLIT_EVERYTHING = TilePolicy(target_threads=1 << 30, min_chunk=2, max_split=64, shared_tiles=())

@@ -4,14 +4,10 @@ from mlir import ir
 
 from gpu_cases import CASES, ELEMENTWISE, FULL_REDUCTIONS, MATMUL, MLP, ROW_REDUCTIONS, compiled
 from gradir.errors import PipelineError
-from gradir.gpu_backend.gpu_pipeline import (
-    HOST_OPS,
-    STAGES,
-    compile_to_gpu,
-    map_to_gpu,
-    bufferize_for_gpu,
-)
-from gradir.gpu_backend.mlir_bridge import to_mlir_module, walk_ops
+from gradir.gpu_backend.gpu_pipeline import STAGES, bufferize_for_gpu, compile_to_gpu
+from gradir.gpu_backend.map_to_gpu import HOST_OPS, map_to_gpu
+from gradir.mlir_bridge import to_mlir_module, walk_ops
+from gradir.tools.autodiff_opt import GPU_STAGES, AutodiffOptMain
 
 FLOAT_ARITHMETIC = {
     "llvm.fadd", "llvm.fsub", "llvm.fmul", "llvm.fdiv", "llvm.frem", "llvm.fneg", "llvm.fcmp",
@@ -120,6 +116,16 @@ def test_stages_stop_where_asked():
         assert marker in text, stage
         seen.append(text)
     assert "gpu.module" not in seen[1] and "gpu.binary" not in seen[2]
+
+
+def test_autodiff_opt_stops_after_every_stage(tmp_path):
+    """`autodiff-opt --pipeline gpu --gpu-stop-after STAGE`; its choices are the pipeline's."""
+    assert GPU_STAGES == STAGES
+    path = tmp_path / "elementwise.mlir"
+    path.write_text(ELEMENTWISE.text)
+    for stage, marker in zip(STAGES, ["linalg.generic", "gpu.launch ", "gpu.launch_func", "gpu.binary"]):
+        arguments = [str(path), "--pipeline", "gpu", "--gpu-stop-after", stage]
+        assert marker in AutodiffOptMain(args=arguments).run_to_text(), stage
 
 
 def test_unknown_stage_is_an_error():

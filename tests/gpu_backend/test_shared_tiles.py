@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from gradir.gpu_backend.cuda_program import CudaProgram
-from gradir.gpu_backend.gpu_mapping import TilePolicy
+from gradir.gpu_backend.tile_policy import TilePolicy
 
 SMALL_TILES = TilePolicy(
     min_tile_threads=1, shared_tiles=((32, 16, 2, 1), (16, 32, 1, 2), (16, 16, 1, 1)), shared_depth=4

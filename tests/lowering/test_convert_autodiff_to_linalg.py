@@ -22,7 +22,7 @@ from xdsl.transforms.common_subexpression_elimination import CommonSubexpression
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
 from gradir.errors import PipelineError
-from gradir.gpu_backend.cpu_runtime import CpuExecutable
+from gradir.cpu_backend.cpu_runtime import CpuExecutable
 from gradir.lowering.convert_autodiff_to_linalg import ConvertAutodiffToLinalgPass
 from gradir.lowering.reshapes import matching_segments
 from gradir.tools.autodiff_opt import AutodiffOptMain

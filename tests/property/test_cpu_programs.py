@@ -27,7 +27,7 @@ def test_cpu_pipeline_output_is_valid_mlir(program):
 
 # Every family, select included: every i1 tensor is stored as bytes (a select whose
 # broadcast condition's gradient is reduced used to make MLIR 22 abort; see
-# tests/numerics/test_op_gradients.py and tests/gpu_backend/test_cpu_booleans.py).
+# tests/numerics/test_op_gradients.py and tests/cpu_backend/test_cpu_booleans.py).
 GRADCHECKED_FAMILIES = OP_FAMILIES
 # Conditions reshaped, broadcast, transposed and reduced over: select drawn twice as often.
 BOOLEAN_FAMILIES = ("select", "select", "reduction", "broadcast_to", "reshape", "transpose", "unary")

@@ -3,11 +3,13 @@
 `lower_to_llvm` runs these stages on an `mlir.ir.Module` (every textual
 pipeline is a constant below, so it can be replayed with other tools):
 
-1. `inline`, `cpu_schedule.TENSOR_SCHEDULE`, then `TENSOR_PIPELINE` with every
-   named contraction behind a call (`outline_contractions`, inlined back after) -- arith/math on
-   whole tensors become `linalg.generic`s, named elementwise ops are
-   generalised, and each chain of elementwise generics fuses into one loop
-   nest: no intermediate tensor is written to memory. Generics that are
+1. `inline`, then the tensor stage both backends share
+   (`mlir_bridge.tensor_stage`: `TENSOR_SCHEDULE`, then
+   `ELEMENTWISE_FUSION_PIPELINE` with every named contraction behind a call,
+   `outline_contractions`, inlined back after) -- arith/math on whole tensors
+   become `linalg.generic`s, named elementwise ops are generalised, and each
+   chain of elementwise generics fuses into one loop nest: no intermediate
+   tensor is written to memory. Generics that are
    really matmuls or transposes are then given back their names
    (`specialize_generics`: only generics whose bodies are exactly multiply,
    add and casts; upstream's pass would also name `acc + exp(a) * b` a
@@ -33,8 +35,9 @@ pipeline is a constant below, so it can be replayed with other tools):
    marked reassociative so they vectorise too, and f32 exp/log/tanh/sin/cos
    are rewritten into branch-free arithmetic (`cpu_math_approximation`) instead
    of scalar libm calls.
-5. `LLVM_PIPELINE` -- every remaining dialect to `llvm`. The data pointer of
-   each memref argument of a public function is marked `noalias`.
+5. `mlir_bridge.host_execution.LLVM_PIPELINE` -- every remaining dialect to
+   `llvm`. The data pointer of each memref argument of a public function is
+   marked `noalias`.
 
 Calling convention of the result: each public function `f` keeps its tensor
 arguments as memref arguments, followed by one memref out-parameter per
@@ -48,30 +51,28 @@ from mlir import ir
 from mlir.dialects import func, linalg
 from xdsl.dialects.builtin import ModuleOp
 
-from gradir.gpu_backend.batch_matmul_loops import batch_matmuls_as_loops
-from gradir.gpu_backend.collapse_dims import collapse_contiguous_loops
-from gradir.gpu_backend.cpu_booleans import (
+from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
+from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
+from gradir.cpu_backend.cpu_booleans import (
     reject_boolean_buffers,
     select_with_tensor_conditions,
     store_boolean_buffers_as_bytes,
     store_booleans_as_bytes,
 )
-from gradir.gpu_backend.cpu_math_approximation import approximate_math
-from gradir.gpu_backend.cpu_schedule import TENSOR_SCHEDULE, apply_schedule, vector_schedule
-from gradir.gpu_backend.distinct_results import copy_repeated_results
-from gradir.gpu_backend.loop_states import yield_loop_states_in_place
-from gradir.gpu_backend.specialize_generics import specialize_pure_generics
-from gradir.gpu_backend.mlir_bridge import (
+from gradir.cpu_backend.cpu_math_approximation import approximate_math
+from gradir.cpu_backend.cpu_schedule import vector_schedule
+from gradir.cpu_backend.specialize_generics import specialize_pure_generics
+from gradir.mlir_bridge import (
+    apply_schedule,
     public_functions,
     run_pipeline,
     to_mlir_module,
     walk_ops,
 )
-
-TENSOR_PIPELINE = (
-    "func.func(convert-elementwise-to-linalg),"
-    "linalg-fuse-elementwise-ops"
-)
+from gradir.mlir_bridge.distinct_results import copy_repeated_results
+from gradir.mlir_bridge.host_execution import LLVM_PIPELINE
+from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
+from gradir.mlir_bridge.tensor_stage import ELEMENTWISE_FUSION_PIPELINE, TENSOR_SCHEDULE
 
 BUFFER_PIPELINE = (
     "canonicalize, eliminate-empty-tensors,"
@@ -88,19 +89,6 @@ LOOP_PIPELINE = (
     "expand-strided-metadata, lower-affine,"
     "canonicalize, cse,"
     "func.func(math-extend-to-supported-types{target-type=f32})"
-)
-
-LLVM_PIPELINE = (
-    "convert-scf-to-cf,"
-    "func.func(arith-expand),"
-    "finalize-memref-to-llvm,"
-    "convert-math-to-llvm, convert-math-to-libm,"
-    "convert-vector-to-llvm,"
-    "convert-arith-to-llvm, convert-index-to-llvm,"
-    "convert-cf-to-llvm, convert-ub-to-llvm,"
-    "convert-func-to-llvm,"
-    "reconcile-unrealized-casts,"
-    "canonicalize, cse"
 )
 
 CONTRACTIONS = ("linalg.matmul", "linalg.batch_matmul")
@@ -266,7 +254,7 @@ def fuse_tensors(module: ir.Module) -> None:
         batch_matmuls_as_loops(module)
         outline_contractions(module)
         select_with_tensor_conditions(module)
-        run_pipeline(module, TENSOR_PIPELINE, "cpu-tensor")
+        run_pipeline(module, ELEMENTWISE_FUSION_PIPELINE, "cpu-tensor")
         specialize_pure_generics(module)
         run_pipeline(module, "canonicalize, cse, inline, symbol-dce, canonicalize, cse", "cpu-tensor")
         run_pipeline(module, "linalg-fold-unit-extent-dims, canonicalize", "cpu-tensor")

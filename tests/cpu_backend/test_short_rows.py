@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from mlir import ir
 
-from gradir.gpu_backend.cpu_runtime import CpuExecutable
-from gradir.gpu_backend.cpu_schedule import _short_row_tiles
-from gradir.gpu_backend.mlir_bridge import run_pipeline, walk_ops
+from gradir.cpu_backend.cpu_runtime import CpuExecutable
+from gradir.cpu_backend.cpu_schedule import _short_row_tiles
+from gradir.mlir_bridge import run_pipeline, walk_ops
 
 PRODUCT = """
 #rows = affine_map<(d0, d1) -> (d0)>

@@ -9,14 +9,14 @@ import pytest
 from mlir import ir
 
 import gradir
-from gradir.errors import PipelineError
-from gradir.gpu_backend.cpu_booleans import (
+from gradir.cpu_backend.cpu_booleans import (
     reject_boolean_buffers,
     store_boolean_buffers_as_bytes,
     store_booleans_as_bytes,
 )
-from gradir.gpu_backend.cpu_runtime import CpuExecutable
-from gradir.gpu_backend.mlir_bridge import to_mlir_module
+from gradir.cpu_backend.cpu_runtime import CpuExecutable
+from gradir.errors import PipelineError
+from gradir.mlir_bridge import to_mlir_module
 
 RNG = np.random.default_rng(7)
 

@@ -1,4 +1,13 @@
-"""The hand-off from xDSL to upstream MLIR 22: text in, `mlir.ir.Module` out.
+"""The hand-off from xDSL to upstream MLIR 22 (text in, `mlir.ir.Module` out), and what both
+backends share on the MLIR side.
+
+Both `gradir.cpu_backend` and `gradir.gpu_backend` build on this package, and neither imports
+the other. This module is the bridge itself: parsing, running pass pipelines and transform
+scripts with one-line errors, walking ops. The submodules hold what both pipelines run:
+`tensor_stage` (the named-op generalisation and elementwise fusion both start with),
+`loop_states` and `distinct_results` (preparations for one-shot bufferization), and
+`host_execution` (the host code's lowering to LLVM and the calling convention that runs a
+lowered module on NumPy arrays).
 
 xDSL and MLIR share the generic op syntax, so the bridge prints the xDSL module
 in generic form (with its `loc(...)` source locations, so MLIR's diagnostics
@@ -15,6 +24,7 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 from mlir import ir, passmanager
+from mlir.dialects.transform import interpreter
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
@@ -144,8 +154,23 @@ def run_pipeline(module: ir.Module, pipeline: str, stage_name: str) -> ir.Module
         return guarded(stage_name, context, run)
 
 
-def walk_ops(module: ir.Module, names: set[str]) -> list[ir.Operation]:
-    """Every op of `module` whose name is in `names`, in pre-order."""
+def apply_schedule(module: ir.Module, schedule_text: str, stage: str) -> None:
+    """Run the `@__transform_main` of the transform script `schedule_text` on `module`, in
+    place (the transform-dialect twin of `run_pipeline`); PipelineError naming `stage`."""
+    context = module.context
+
+    def apply() -> None:
+        schedule = ir.Module.parse(schedule_text)
+        entry = next(op for op in schedule.body.operations if op.name == "transform.named_sequence")
+        interpreter.apply_named_sequence(module.operation, entry, schedule)
+
+    with context, ir.Location.unknown():
+        guarded(stage, context, apply)
+
+
+def walk_ops(root: ir.Module | ir.Operation, names: set[str]) -> list[ir.Operation]:
+    """Every op whose name is in `names` under `root` (a module, or one op such as a function,
+    itself included), in pre-order."""
     found: list[ir.Operation] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
@@ -153,9 +178,20 @@ def walk_ops(module: ir.Module, names: set[str]) -> list[ir.Operation]:
             found.append(op)
         return ir.WalkResult.ADVANCE
 
-    with module.context:
-        module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    operation = root.operation
+    with operation.context:
+        operation.walk(visit, ir.WalkOrder.PRE_ORDER)
     return found
+
+
+def defined_functions(module: ir.Module) -> list[ir.Operation]:
+    """The `func.func` definitions at the top level of `module` (declarations excluded), in
+    order, private ones included."""
+    return [
+        op.operation
+        for op in module.body.operations
+        if op.operation.name == "func.func" and len(op.regions[0].blocks) > 0
+    ]
 
 
 def public_functions(module: ir.Module) -> list[ir.Operation]:

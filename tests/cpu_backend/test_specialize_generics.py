@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import gradir
-from gradir.gpu_backend.mlir_bridge import to_mlir_module, walk_ops
-from gradir.gpu_backend.specialize_generics import specialize_pure_generics
+from gradir.cpu_backend.specialize_generics import specialize_pure_generics
+from gradir.mlir_bridge import to_mlir_module, walk_ops
 from gradir.source import parse_module
 
 BATCHED = """

@@ -1,9 +1,10 @@
 """Run linalg-on-tensors modules on the CPU through MLIR's ExecutionEngine.
 
 `CpuExecutable(source)` records every public function's tensor signature
-(before bufferization turns results into out-parameters), lowers the module
-with `cpu_pipeline.lower_to_llvm`, JIT-compiles it and generates machine code
-for every function up front, so `compile_seconds` covers all compilation and
+(`mlir_bridge.host_execution.read_signatures`, before bufferization turns
+results into out-parameters), lowers the module with
+`cpu_pipeline.lower_to_llvm`, JIT-compiles it and generates machine code for
+every function up front, so `compile_seconds` covers all compilation and
 the first call is as fast as the others. Calls take and return NumPy arrays:
 the executable allocates the outputs and checks every argument before any
 native code runs, so a wrong shape is an `ArgumentError`, never a crash.
@@ -28,7 +29,6 @@ import hashlib
 import os
 import threading
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,80 +37,17 @@ from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 from xdsl.dialects.builtin import ModuleOp
 
-from gradir.errors import ArgumentError, PipelineError
-from gradir.gpu_backend.cpu_pipeline import lower_to_llvm
-from gradir.gpu_backend.mlir_bridge import (
-    generic_text,
-    guarded,
-    new_context,
-    public_functions,
-    to_mlir_module,
+from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
+from gradir.errors import PipelineError
+from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_module
+from gradir.mlir_bridge.host_execution import (
+    PACKED_ENTRY_POINT,
+    FunctionSignature,
+    call_packed,
+    checked_arguments,
+    find_signature,
+    read_signatures,
 )
-
-_NUMPY_DTYPES = {
-    "f16": np.dtype(np.float16),
-    "f32": np.dtype(np.float32),
-    "f64": np.dtype(np.float64),
-    "i1": np.dtype(np.bool_),
-    "i8": np.dtype(np.int8),
-    "i16": np.dtype(np.int16),
-    "i32": np.dtype(np.int32),
-    "i64": np.dtype(np.int64),
-}
-
-
-@dataclass(frozen=True)
-class TensorSpec:
-    """The static shape and element type of one tensor argument or result."""
-
-    shape: tuple[int, ...]
-    dtype: np.dtype
-
-    def __str__(self) -> str:
-        dims = "".join(f"{size}x" for size in self.shape)
-        return f"tensor<{dims}{_mlir_name(self.dtype)}>"
-
-
-@dataclass(frozen=True)
-class FunctionSignature:
-    """A public function's tensor arguments and results, as the caller sees them."""
-
-    name: str
-    arguments: tuple[TensorSpec, ...]
-    results: tuple[TensorSpec, ...]
-
-
-def _mlir_name(dtype: np.dtype) -> str:
-    return next(name for name, known in _NUMPY_DTYPES.items() if known == dtype)
-
-
-def _tensor_spec(function: str, what: str, value_type: ir.Type) -> TensorSpec:
-    if not isinstance(value_type, ir.RankedTensorType):
-        raise PipelineError(f"{function}: {what} has type {value_type}; only ranked tensors are supported")
-    if not value_type.has_static_shape:
-        raise PipelineError(f"{function}: {what} has dynamic shape {value_type}; shapes must be static")
-    element = str(value_type.element_type)
-    if element not in _NUMPY_DTYPES:
-        raise PipelineError(f"{function}: {what} has element type {element}; supported: {', '.join(_NUMPY_DTYPES)}")
-    return TensorSpec(tuple(value_type.shape), _NUMPY_DTYPES[element])
-
-
-def read_signatures(module: ir.Module) -> dict[str, FunctionSignature]:
-    """The tensor-level signature of each public function of `module`."""
-    signatures = {}
-    for function in public_functions(module):
-        name = ir.StringAttr(function.attributes["sym_name"]).value
-        function_type = ir.FunctionType(ir.TypeAttr(function.attributes["function_type"]).value)
-        arguments = tuple(
-            _tensor_spec(name, f"argument {index}", value_type)
-            for index, value_type in enumerate(function_type.inputs)
-        )
-        results = tuple(
-            _tensor_spec(name, f"result {index}", value_type)
-            for index, value_type in enumerate(function_type.results)
-        )
-        signatures[name] = FunctionSignature(name, arguments, results)
-    return signatures
 
 
 @functools.lru_cache(maxsize=None)
@@ -132,36 +69,6 @@ def runner_utils_library() -> str | None:
     return None
 
 
-class _MemRefDescriptor:
-    """ctypes layouts of MLIR's ranked memref descriptor, one class per rank."""
-
-    _classes: dict[int, type[ctypes.Structure]] = {}
-
-    @classmethod
-    def of_rank(cls, rank: int) -> type[ctypes.Structure]:
-        if rank not in cls._classes:
-            fields = [
-                ("allocated", ctypes.c_void_p),
-                ("aligned", ctypes.c_void_p),
-                ("offset", ctypes.c_int64),
-            ]
-            if rank:
-                fields += [("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]
-            cls._classes[rank] = type(f"MemRef{rank}D", (ctypes.Structure,), {"_fields_": fields})
-        return cls._classes[rank]
-
-    @classmethod
-    def for_array(cls, array: np.ndarray) -> ctypes.Structure:
-        """A descriptor viewing the C-contiguous `array` (which must outlive the call)."""
-        descriptor = cls.of_rank(array.ndim)()
-        descriptor.allocated = descriptor.aligned = array.ctypes.data
-        descriptor.offset = 0
-        if array.ndim:
-            descriptor.sizes[:] = array.shape
-            descriptor.strides[:] = [stride // array.itemsize for stride in array.strides]
-        return descriptor
-
-
 @dataclass
 class _CompiledModule:
     """One JIT-compiled module; shared by every executable built from the same text."""
@@ -176,7 +83,6 @@ class _CompiledModule:
 
 _CACHE: dict[tuple[str, int], _CompiledModule] = {}
 _CACHE_LOCK = threading.Lock()
-_ENTRY_PROTOTYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
 
 _M_TRIM_THRESHOLD = -1
@@ -219,7 +125,7 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
             address = guarded("cpu-jit", context, lambda: engine.raw_lookup(f"_mlir_ciface_{name}"))
             if not address:
                 raise PipelineError(f"cpu-jit: no machine code for public function '{name}'")
-            entry_points[name] = _ENTRY_PROTOTYPE(address)
+            entry_points[name] = PACKED_ENTRY_POINT(address)
     return _CompiledModule(
         context, engine, signatures, entry_points, str(module), time.perf_counter() - start
     )
@@ -278,25 +184,11 @@ class CpuExecutable:
 
     def call(self, name: str, *arguments: object) -> tuple[np.ndarray, ...]:
         """Run public function `name` on `arguments` (arrays, or scalars for 0-d tensors)."""
-        signature = self._signature(name)
-        inputs = _checked_arguments(signature, arguments)
+        signature = find_signature(self._compiled.signatures, name)
+        inputs = checked_arguments(signature, arguments)
         outputs = [np.empty(spec.shape, spec.dtype) for spec in signature.results]
-        descriptors = [_MemRefDescriptor.for_array(array) for array in (*inputs, *outputs)]
-        # The C interface takes one descriptor pointer per memref; the packed
-        # entry point takes one pointer per C-interface argument.
-        pointers = [ctypes.pointer(descriptor) for descriptor in descriptors]
-        packed = (ctypes.c_void_p * len(pointers))(
-            *[ctypes.addressof(pointer) for pointer in pointers]
-        )
-        self._compiled.entry_points[name](packed)
+        call_packed(self._compiled.entry_points[name], [*inputs, *outputs])
         return tuple(outputs)
-
-    def _signature(self, name: str) -> FunctionSignature:
-        signatures = self._compiled.signatures
-        if name not in signatures:
-            available = ", ".join(sorted(signatures)) or "none"
-            raise ArgumentError(f"no public function '{name}' (available: {available})")
-        return signatures[name]
 
     def __getattr__(self, name: str):
         if name.startswith("_"):
@@ -307,30 +199,3 @@ class CpuExecutable:
 
     def __dir__(self) -> list[str]:
         return sorted({*super().__dir__(), *self._compiled.signatures})
-
-
-def _checked_arguments(signature: FunctionSignature, arguments: Sequence[object]) -> list[np.ndarray]:
-    """C-contiguous arrays matching `signature`, or an ArgumentError naming the culprit."""
-    name = signature.name
-    if len(arguments) != len(signature.arguments):
-        raise ArgumentError(
-            f"{name}: expected {len(signature.arguments)} arguments, got {len(arguments)}"
-        )
-    checked = []
-    for index, (argument, spec) in enumerate(zip(arguments, signature.arguments)):
-        if not spec.shape and isinstance(argument, (bool, int, float, np.generic)):
-            argument = np.asarray(argument, dtype=spec.dtype)
-        if not isinstance(argument, np.ndarray):
-            raise ArgumentError(
-                f"{name}: argument {index} is a {type(argument).__name__}, expected a numpy array {spec}"
-            )
-        if argument.shape != spec.shape:
-            raise ArgumentError(
-                f"{name}: argument {index} has shape {argument.shape}, expected {spec.shape}"
-            )
-        if argument.dtype != spec.dtype:
-            raise ArgumentError(
-                f"{name}: argument {index} has dtype {argument.dtype}, expected {spec.dtype} ({spec})"
-            )
-        checked.append(np.ascontiguousarray(argument))
-    return checked

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from mlir import ir
 
-from gradir.gpu_backend.cpu_schedule import apply_schedule
-from gradir.gpu_backend.mlir_bridge import walk_ops
+from gradir.mlir_bridge import apply_schedule, walk_ops
 
 # Operations a body may contain and still be named: the ones a named
 # contraction, copy, transpose, broadcast or add denotes, casts included.

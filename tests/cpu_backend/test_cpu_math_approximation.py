@@ -8,8 +8,8 @@ almost a multiple of pi/2 must still give a result with f32 relative accuracy.
 import numpy as np
 import pytest
 
-from gradir.gpu_backend.cpu_pipeline import lower_to_llvm_text
-from gradir.gpu_backend.cpu_runtime import CpuExecutable
+from gradir.cpu_backend.cpu_pipeline import lower_to_llvm_text
+from gradir.cpu_backend.cpu_runtime import CpuExecutable
 
 TRIGONOMETRIC = """
 func.func @f(%x: tensor<Nxf32>) -> (tensor<Nxf32>, tensor<Nxf32>) {

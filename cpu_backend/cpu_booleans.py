@@ -36,7 +36,7 @@ from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
 from gradir.errors import PipelineError
-from gradir.gpu_backend.mlir_bridge import location_text, walk_ops
+from gradir.mlir_bridge import location_text, walk_ops
 
 # Ops whose i1 tensors only need a new type: they never look at an element.
 _MOVING_OPS = {

@@ -15,7 +15,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import bufferization
 
-from gradir.gpu_backend.mlir_bridge import walk_ops
+from gradir.mlir_bridge import walk_ops
 
 
 def yield_loop_states_in_place(module: ir.Module) -> None:

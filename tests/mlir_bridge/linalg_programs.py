@@ -1,4 +1,5 @@
-"""Hand-written linalg-on-tensors programs for the CPU runtime tests, with NumPy oracles.
+"""Hand-written linalg-on-tensors programs with NumPy oracles, inputs of both backends' tests
+(tests/cpu_backend, tests/gpu_backend) and of bench/gpu_static.py.
 
 They are written the way `convert-autodiff-to-linalg` lowers: broadcasting in
 indexing maps, reductions into `linalg.fill`ed inits, transposes as generics.

@@ -1,10 +1,10 @@
-"""Batched matmuls run as a loop of register-blocked matmuls (gpu_backend/batch_matmul_loops.py)."""
+"""Batched matmuls run as a loop of register-blocked matmuls (cpu_backend/batch_matmul_loops.py)."""
 import numpy as np
 import pytest
 
 import gradir
-from gradir.gpu_backend.batch_matmul_loops import batch_matmuls_as_loops
-from gradir.gpu_backend.mlir_bridge import walk_ops
+from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
+from gradir.mlir_bridge import walk_ops
 
 BATCHED = """
 func.func @f(%a: tensor<BxMxKxT>, %b: tensor<BxKxNxT>) -> tensor<BxMxNxT> {

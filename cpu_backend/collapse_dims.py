@@ -18,7 +18,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import linalg, tensor
 
-from gradir.gpu_backend.mlir_bridge import walk_ops
+from gradir.mlir_bridge import walk_ops
 
 
 def _dim_positions(amap: ir.AffineMap) -> list[int] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import bufferization
 
-from gradir.gpu_backend.mlir_bridge import walk_ops
+from gradir.mlir_bridge import walk_ops
 
 
 def copy_repeated_results(module: ir.Module) -> None:

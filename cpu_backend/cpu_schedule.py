@@ -1,13 +1,10 @@
-"""Transform-dialect schedules of the CPU pipeline: what gets vectorised, and how.
+"""The CPU pipeline's vector schedule: what gets vectorised, and how.
 
-Two scripts, both applied with MLIR's transform interpreter:
-
-- `TENSOR_SCHEDULE`, on tensors before fusion: `linalg.softmax` is decomposed
-  into generics and named elementwise ops are generalised, because
-  `linalg-fuse-elementwise-ops` only fuses `linalg.generic`s.
-- `vector_schedule(module)`, on buffers: one tile-and-vectorise step per
-  contraction and transpose of the module, then the vector lowering shared by
-  all of them.
+`vector_schedule(module)` writes a transform script (applied on buffers with
+`mlir_bridge.apply_schedule`): one tile-and-vectorise step per contraction,
+transpose and short-row elementwise generic of the module, then the vector
+lowering shared by all of them. (The tensor-stage script both backends start
+with is `mlir_bridge.tensor_stage.TENSOR_SCHEDULE`.)
 
 Contractions (`linalg.matmul`, `linalg.batch_matmul`) are tiled into 8x32
 register blocks of C over 16-deep slices of K (`MATMUL_TILES`); after
@@ -25,34 +22,8 @@ fully unrolled code. Partial tiles at the edges are masked.
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects.transform import interpreter
 
-from gradir.gpu_backend.mlir_bridge import guarded, walk_ops
-
-# Named linalg ops that are elementwise in disguise. linalg.fill stays named
-# (it initialises accumulators) and so do contractions, matched by name below.
-GENERALIZED_OPS = (
-    "linalg.elementwise", "linalg.map", "linalg.broadcast", "linalg.transpose", "linalg.copy",
-    "linalg.add", "linalg.sub", "linalg.mul", "linalg.div", "linalg.max", "linalg.min",
-    "linalg.powf", "linalg.exp", "linalg.log", "linalg.abs", "linalg.negf", "linalg.sqrt",
-    "linalg.rsqrt", "linalg.square", "linalg.tanh", "linalg.erf", "linalg.reciprocal",
-    "linalg.floor", "linalg.ceil", "linalg.round", "linalg.select",
-)
-
-TENSOR_SCHEDULE = """
-module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %aggregates = transform.structured.match ops{["linalg.softmax"]} in %root
-        : (!transform.any_op) -> !transform.any_op
-    %decomposed = transform.structured.decompose_interface %aggregates
-        : (!transform.any_op) -> !transform.any_op
-    %named = transform.structured.match ops{[OPS]} in %root
-        : (!transform.any_op) -> !transform.any_op
-    %generic = transform.structured.generalize %named : (!transform.any_op) -> !transform.any_op
-    transform.yield
-  }
-}
-""".replace("OPS", ", ".join(f'"{name}"' for name in GENERALIZED_OPS))
+from gradir.mlir_bridge import walk_ops
 
 # Register block (M, N, K-slice) per element width: 8 x 32 f32 accumulators
 # fill 16 AVX-512 registers; f64 halves the columns per register.
@@ -99,19 +70,6 @@ _VECTOR_LOWERING = """
       transform.apply_patterns.vector.lower_transpose
     } : !transform.any_op
 """
-
-
-def apply_schedule(module: ir.Module, schedule_text: str, stage: str) -> None:
-    """Run the `@__transform_main` of `schedule_text` on `module`; PipelineError on failure."""
-    context = module.context
-
-    def apply() -> None:
-        schedule = ir.Module.parse(schedule_text)
-        entry = next(op for op in schedule.body.operations if op.name == "transform.named_sequence")
-        interpreter.apply_named_sequence(module.operation, entry, schedule)
-
-    with context, ir.Location.unknown():
-        guarded(stage, context, apply)
 
 
 def _element_bits(value_type: ir.Type) -> int:

@@ -1,10 +1,10 @@
-"""Loops every operand walks contiguously are merged (gpu_backend/collapse_dims.py)."""
+"""Loops every operand walks contiguously are merged (cpu_backend/collapse_dims.py)."""
 import numpy as np
 from mlir import ir
 
-from gradir.gpu_backend.collapse_dims import collapse_contiguous_loops, mergeable_groups
-from gradir.gpu_backend.cpu_runtime import CpuExecutable
-from gradir.gpu_backend.mlir_bridge import run_pipeline, walk_ops
+from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops, mergeable_groups
+from gradir.cpu_backend.cpu_runtime import CpuExecutable
+from gradir.mlir_bridge import run_pipeline, walk_ops
 
 
 def groups_of(map_texts: list[str], kinds: list[str]) -> list[list[int]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import func
 
-from gradir.gpu_backend.mlir_bridge import walk_ops
+from gradir.mlir_bridge import walk_ops
 
 _PREFIX = "__gradir_batch_matmul_"
 

@@ -29,6 +29,8 @@ from collections.abc import Callable
 from mlir import ir
 from mlir.dialects import arith, math
 
+from gradir.mlir_bridge import walk_ops
+
 _LOG2_E = 1.44269504088896341
 # ln 2 split in two so that n * _LN2_HIGH is exact for the exponents that occur.
 _LN2_HIGH = 0.693359375
@@ -277,15 +279,8 @@ def _is_f32(value_type: ir.Type) -> bool:
 def approximate_math(module: ir.Module) -> int:
     """Replace every f32 `math.exp`, `math.log`, `math.tanh`, `math.sin` and `math.cos`
     in `module`; returns how many."""
-    targets: list[ir.Operation] = []
-
-    def collect(op: ir.Operation) -> ir.WalkResult:
-        if op.name in _APPROXIMATIONS and _is_f32(op.results[0].type):
-            targets.append(op)
-        return ir.WalkResult.ADVANCE
-
     with module.context:
-        module.operation.walk(collect)
+        targets = [op for op in walk_ops(module, set(_APPROXIMATIONS)) if _is_f32(op.results[0].type)]
         for op in targets:
             with ir.InsertionPoint(op), op.location:
                 emit = _Emitter(op.results[0].type)

@@ -1,0 +1,306 @@
+"""A bufferized `linalg.generic` as a loop nest, and the IR builders every mapping strategy uses.
+
+`nest_of_generic` reads a generic on memrefs into a `Nest` (static ranges, reduction dims,
+operands and indexing maps); `clone_body` makes its region a `Payload` that emits one point's
+computation, with `fastmath<contract>` on float arithmetic so LLVM emits FMA. The builders read
+and write elements through `memref.subview`s straight into the whole buffer (kernels take plain
+static memrefs, the bare-pointer convention, and the offsets as scalar arguments), nest `scf.for`
+loops carrying values, and emit the 1-D `gpu.launch` most strategies use (`emit_launch`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from mlir import ir
+from mlir.dialects import affine, arith, gpu, memref, scf
+
+from gradir.errors import PipelineError
+from gradir.gpu_backend.tile_policy import TilePolicy
+from gradir.mlir_bridge import location_text
+
+Payload = Callable[[list[ir.Value], list[ir.Value]], list[ir.Value]]
+"""Emits one point's computation: (values of the body's block arguments, loop indices) -> yields."""
+
+CONTRACTABLE_OPS = {"arith.addf", "arith.subf", "arith.mulf", "arith.negf"}
+
+
+@dataclass
+class Nest:
+    """A perfectly nested loop over static ranges, read from a `linalg.generic` on memrefs."""
+
+    ranges: list[int]
+    reduction_dims: list[int]
+    operands: list[ir.Value]
+    maps: list[ir.AffineMap]
+    num_inputs: int
+    body: ir.Block | None
+    """The generic's region; None for copies and fills built without one."""
+    location: ir.Location
+    initial_values: dict[int, ir.Value] = field(default_factory=dict)
+    """Output index -> value the accumulator starts from (a folded fill); else the output is read."""
+
+    def reads_output(self, output: int) -> bool:
+        if self.body is None:
+            return False
+        return len(list(self.body.arguments[self.num_inputs + output].uses)) > 0
+
+    @property
+    def outputs(self) -> list[ir.Value]:
+        return self.operands[self.num_inputs :]
+
+    @property
+    def parallel_dims(self) -> list[int]:
+        """Parallel dims, outermost first, ordered by the first output's layout (coalescing)."""
+        out_map = self.maps[self.num_inputs]
+        ordered = [e.position for e in out_map.results if isinstance(e, ir.AffineDimExpr)]
+        ordered = [d for d in ordered if d not in self.reduction_dims]
+        rest = [
+            d for d in range(len(self.ranges)) if d not in ordered and d not in self.reduction_dims
+        ]
+        return rest + ordered
+
+    def size(self, dims: Sequence[int]) -> int:
+        return math.prod(self.ranges[d] for d in dims)
+
+
+def nest_of_generic(op: ir.OpView) -> Nest:
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    iterators = [str(a) for a in op.attributes["iterator_types"]]
+    operands = list(op.inputs) + list(op.outputs)
+    ranges: list[int | None] = [None] * len(iterators)
+    for value, amap in zip(operands, maps):
+        if not isinstance(value.type, ir.MemRefType):
+            continue
+        shape = ir.MemRefType(value.type).shape
+        for extent, expr in zip(shape, amap.results):
+            if isinstance(expr, ir.AffineDimExpr):
+                ranges[ir.AffineDimExpr(expr).position] = extent
+    if any(r is None or r < 0 for r in ranges):
+        raise PipelineError(
+            "gpu-map: cannot map a linalg.generic with dynamic or unknown loop ranges onto the "
+            "GPU (static shapes only)",
+            location_text(op.location),
+        )
+    return Nest(
+        ranges=list(ranges),
+        reduction_dims=[d for d, it in enumerate(iterators) if "reduction" in it],
+        operands=operands,
+        maps=maps,
+        num_inputs=len(op.inputs),
+        body=op.regions[0].blocks[0],
+        location=op.location,
+    )
+
+
+# ---------------------------------------------------------------- small IR builders
+
+
+def index(value: int) -> ir.Value:
+    return arith.ConstantOp(ir.IndexType.get(), value).result
+
+
+def delinearize(linear: ir.Value, sizes: Sequence[int]) -> list[ir.Value]:
+    """Split a linear index into coordinates, the last size varying fastest."""
+    coords: list[ir.Value] = []
+    rest = linear
+    for i, size in reversed(list(enumerate(sizes))):
+        if i == 0:
+            coords.append(rest)
+        else:
+            coords.append(arith.remui(rest, index(size)))
+            rest = arith.divui(rest, index(size))
+    return list(reversed(coords))
+
+
+def apply_map(amap: ir.AffineMap, dims: Sequence[ir.Value]) -> list[ir.Value]:
+    indices = []
+    for expr in amap.results:
+        if isinstance(expr, ir.AffineDimExpr):
+            indices.append(dims[ir.AffineDimExpr(expr).position])
+        elif isinstance(expr, ir.AffineConstantExpr):
+            indices.append(index(ir.AffineConstantExpr(expr).value))
+        else:
+            single = ir.AffineMap.get(amap.n_dims, 0, [expr])
+            indices.append(affine.AffineApplyOp(single, list(dims)).result)
+    return indices
+
+
+def dims_of(expr: ir.AffineExpr) -> set[int]:
+    """The loop dims an affine expression reads."""
+    if isinstance(expr, ir.AffineDimExpr):
+        return {expr.position}
+    if isinstance(expr, ir.AffineBinaryExpr):
+        return dims_of(expr.lhs) | dims_of(expr.rhs)
+    return set()
+
+
+def through_views(value: ir.Value, indices: list[ir.Value]) -> tuple[ir.Value, list[ir.Value]]:
+    """The buffer under a chain of `memref.subview`s of `value`, and the indices
+    there of element `indices` of `value`. Kernels then take the whole buffer (a
+    plain static memref, as the bare-pointer convention needs) and the offsets
+    (host integers, such as a loop's slice position) as scalar arguments."""
+    while not isinstance(value.owner, ir.Block) and value.owner.name == "memref.subview":
+        view = value.owner
+        source = view.operands[0]
+        offsets = _view_parameters(view, "static_offsets", "offsets")
+        strides = _view_parameters(view, "static_strides", "strides")
+        sizes = list(ir.DenseI64ArrayAttr(view.attributes["static_sizes"]))
+        kept = _kept_dims(sizes, ir.MemRefType(value.type).shape)
+        source_indices: list[ir.Value] = []
+        position = 0
+        for dim, (offset, stride) in enumerate(zip(offsets, strides)):
+            if dim in kept:
+                scaled = indices[position] if stride == 1 else arith.muli(indices[position], _as_index(stride))
+                source_indices.append(arith.addi(_as_index(offset), scaled) if offset != 0 else scaled)
+                position += 1
+            else:
+                source_indices.append(_as_index(offset))
+        value, indices = source, source_indices
+    return value, indices
+
+
+def _view_parameters(view: ir.Operation, static: str, dynamic: str) -> list:
+    """Static ints, or the dynamic operand where the static entry is the dynamic marker."""
+    values = list(ir.DenseI64ArrayAttr(view.attributes[static]))
+    operands = iter(getattr(view.opview, dynamic))
+    dynamic_marker = ir.ShapedType.get_dynamic_stride_or_offset()
+    return [next(operands) if v == dynamic_marker else v for v in values]
+
+
+def _kept_dims(sizes: list[int], result_shape: list[int]) -> set[int]:
+    """Which source dims a (rank-reducing) subview keeps: matched greedily, dropped dims are 1."""
+    if len(sizes) == len(result_shape):
+        return set(range(len(sizes)))
+    kept, position = set(), 0
+    for dim, size in enumerate(sizes):
+        if position < len(result_shape) and size == result_shape[position] and (
+            len(sizes) - dim > len(result_shape) - position or size != 1
+        ):
+            kept.add(dim)
+            position += 1
+    return kept
+
+
+def _as_index(value) -> ir.Value:
+    return index(value) if isinstance(value, int) else value
+
+
+def load_element(value: ir.Value, indices: list[ir.Value]) -> ir.Value:
+    buffer, indices = through_views(value, indices)
+    return memref.load(buffer, indices)
+
+
+def store_element(element: ir.Value, value: ir.Value, indices: list[ir.Value]) -> None:
+    buffer, indices = through_views(value, indices)
+    memref.store(element, buffer, indices)
+
+
+def load_operand(value: ir.Value, amap: ir.AffineMap, dims: Sequence[ir.Value]) -> ir.Value:
+    if not isinstance(value.type, ir.MemRefType):
+        return value  # a scalar operand (e.g. the value of linalg.fill)
+    return load_element(value, apply_map(amap, dims))
+
+
+def loop_nest(
+    ranges: Sequence[tuple[int, int, int]],
+    carried: list[ir.Value],
+    body: Callable[[list[ir.Value], list[ir.Value]], list[ir.Value]],
+) -> list[ir.Value]:
+    """Nested `scf.for` over (lower, upper, step) ranges carrying `carried` through iter_args."""
+    if not ranges:
+        return body([], carried)
+    (lower, upper, step), inner = ranges[0], ranges[1:]
+    loop = scf.ForOp(index(lower), index(upper), index(step), carried)
+    with ir.InsertionPoint(loop.body):
+        iv = loop.induction_variable
+        results = loop_nest(inner, list(loop.inner_iter_args), lambda ivs, c: body([iv, *ivs], c))
+        scf.YieldOp(results)
+    return list(loop.results)
+
+
+def clone_body(nest: Nest) -> Payload:
+    """The generic's region as a payload: its ops cloned at the insertion point, per call."""
+    ops = list(nest.body.operations)
+    for op in ops:
+        if op.regions and len(op.regions) > 0:
+            raise PipelineError(
+                f"gpu-map: cannot map a linalg body op with regions ('{op.name}') onto the GPU",
+                location_text(op.location),
+            )
+
+    def emit(arguments: list[ir.Value], dims: list[ir.Value]) -> list[ir.Value]:
+        mapping = dict(zip(nest.body.arguments, arguments))
+        for op in ops:
+            if op.name == "linalg.yield":
+                return [mapping.get(v, v) for v in op.operands]
+            if op.name == "linalg.index":
+                mapping[op.result] = dims[ir.IntegerAttr(op.attributes["dim"]).value]
+                continue
+            new = op.clone()
+            for i, operand in enumerate(new.operands):
+                if operand in mapping:
+                    new.operands[i] = mapping[operand]
+            if new.name in CONTRACTABLE_OPS:
+                new.attributes["fastmath"] = ir.Attribute.parse("#arith.fastmath<contract>")
+            for old_result, new_result in zip(op.results, new.results):
+                mapping[old_result] = new_result
+        raise PipelineError("gpu-map: linalg body without a terminator", location_text(nest.location))
+
+    return emit
+
+
+# ---------------------------------------------------------------- launches
+
+
+def emit_launch(
+    total_threads: int,
+    policy: TilePolicy,
+    strategy: str,
+    thread_body: Callable[[ir.Value], None],
+) -> gpu.LaunchOp:
+    """A 1-D launch of `total_threads` threads; `thread_body(linear_id)` emits one thread's work."""
+    block = policy.block_size(total_threads)
+    grid = -(-total_threads // block)
+    launch = gpu.LaunchOp((index(grid), index(1), index(1)), (index(block), index(1), index(1)))
+    launch.attributes["gradir.strategy"] = ir.StringAttr.get(strategy)
+    region_block = launch.regions[0].blocks[0]
+    with ir.InsertionPoint(region_block):
+        block_id, thread_id = region_block.arguments[0], region_block.arguments[3]
+        linear = arith.addi(arith.muli(block_id, index(block)), thread_id)
+        if grid * block == total_threads:
+            thread_body(linear)
+        else:
+            in_range = arith.cmpi(arith.CmpIPredicate.ult, linear, index(total_threads))
+            guard = scf.IfOp(in_range)
+            with ir.InsertionPoint(guard.then_block):
+                thread_body(linear)
+                scf.YieldOp([])
+        gpu.TerminatorOp()
+    return launch
+
+
+def point_arguments(nest: Nest, dims: list[ir.Value], accumulators: list[ir.Value]) -> list:
+    """The body's block arguments at point `dims`: the inputs loaded, then `accumulators`."""
+    inputs = [
+        load_operand(v, m, dims)
+        for v, m in zip(nest.operands[: nest.num_inputs], nest.maps[: nest.num_inputs])
+    ]
+    return inputs + accumulators
+
+
+def output_initial(nest: Nest, output: int, dims: list[ir.Value]) -> ir.Value:
+    """Where output `output`'s accumulator starts at point `dims`: a folded fill's value, else
+    the output element loaded."""
+    if output in nest.initial_values:
+        return nest.initial_values[output]
+    position = nest.num_inputs + output
+    return load_element(nest.operands[position], apply_map(nest.maps[position], dims))
+
+
+def store_outputs(nest: Nest, values: Sequence[ir.Value], dims: list[ir.Value]) -> None:
+    """Store one value per output at point `dims`."""
+    for output, value in enumerate(values):
+        position = nest.num_inputs + output
+        store_element(value, nest.operands[position], apply_map(nest.maps[position], dims))

@@ -1,0 +1,411 @@
+"""Stage 2 of the GPU pipeline, `map_to_gpu`: every op of a bufferized host function that
+touches tensor data becomes a kernel launch, and its buffers move to the device.
+
+Per host function, and inside the bodies of the loops and branches that stay on the host:
+- each `linalg.generic` becomes its own launch(es) (`gpu_mapping.map_nest` picks the strategy),
+  with a fill the reduction reads first folded into the reduction's initial value
+  (`_fold_fills`); copies become copy kernels; constants (`memref.get_global`) become fills or a
+  `gpu.memcpy` to the device;
+- a branch condition computed from device data is computed by a one-thread kernel and copied to
+  a host scalar (`_condition_to_host`);
+- every `memref.alloc` becomes a `gpu.alloc`, freed with `gpu.dealloc` after its last user in
+  its block (`_buffers_to_device`).
+What may stay on the host is spelled out below (`HOST_OPS`, `HOST_CONTROL_FLOW`,
+`HOST_INDEX_OPS`); anything else there is an error naming the op (`_check_host`).
+"""
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, gpu, memref
+
+from gradir.errors import PipelineError
+from gradir.gpu_backend.gpu_mapping import map_nest
+from gradir.gpu_backend.loop_nests import (
+    Nest,
+    clone_body,
+    emit_launch,
+    load_element,
+    nest_of_generic,
+)
+from gradir.gpu_backend.tile_policy import TilePolicy
+from gradir.mlir_bridge import defined_functions, location_text, run_pipeline, walk_ops
+
+LAUNCH_CLEANUP_PIPELINE = "canonicalize, cse, gpu-launch-sink-index-computations"
+
+VIEW_OPS = {
+    "memref.expand_shape",
+    "memref.collapse_shape",
+    "memref.subview",
+    "memref.cast",
+    "memref.reinterpret_cast",
+    "memref.reshape",
+    "memref.view",
+}
+"""Ops that only make a new descriptor for existing memory: fine on the host."""
+
+SELECT = "arith.select"
+"""Canonicalization turns an `scf.if` yielding one of two buffers into a select of memrefs:
+a host choice of descriptor, whose result aliases both buffers."""
+
+HOST_OPS = VIEW_OPS | {
+    "func.return",
+    "func.call",
+    "arith.constant",
+    "memref.alloc",
+    "memref.alloca",  # a host scalar a branch condition is copied into
+    "memref.dealloc",
+    "gpu.launch",
+    "gpu.memcpy",
+    "memref.get_global",  # only as the source of a gpu.memcpy to the device
+}
+"""Everything a host function may still hold after `map_to_gpu`: no op reads tensor data."""
+
+HOST_CONTROL_FLOW = {"scf.for", "scf.if", "scf.yield"}
+"""Loops and branches stay on the host (their bodies launch kernels); loop bounds are host
+integers, and a branch condition computed from device data is copied to the host first."""
+
+SCALAR_OPS_PREFIXES = ("arith.", "math.")
+"""Scalar ops a branch condition may be computed with on the device (`_condition_to_host`)."""
+
+HOST_INDEX_OPS = {
+    "arith.addi", "arith.subi", "arith.muli", "arith.divui", "arith.remui", "arith.divsi",
+    "arith.remsi", "arith.cmpi", "arith.select", "arith.minui", "arith.maxui", "arith.minsi",
+    "arith.maxsi", "arith.index_cast",
+}  # fmt: skip
+"""Integer arithmetic on loop indices (offsets of slices): allowed on the host."""
+
+
+def buffer_root(value: ir.Value) -> ir.Value:
+    """The buffer a (possibly viewed) memref value lives in. A loop's state is updated in
+    place (`loop_states`), so an `scf.for` result is the buffer the loop started from."""
+    while not isinstance(value.owner, ir.Block):
+        owner = value.owner
+        if owner.name in VIEW_OPS:
+            value = owner.operands[0]
+        elif owner.name == "scf.for":
+            value = owner.operands[3 + ir.OpResult(value).result_number]
+        else:
+            break
+    return value
+
+
+def _aliases(use: ir.OpOperand) -> list[ir.Value]:
+    """Memref values through which the buffer of `use` stays visible after its user."""
+    owner = use.owner.operation
+    if owner.name in VIEW_OPS:
+        return [owner.results[0]]
+    if owner.name == SELECT and isinstance(owner.results[0].type, ir.MemRefType):
+        return [owner.results[0]]
+    if owner.name == "scf.for" and use.operand_number >= 3:
+        return [owner.results[use.operand_number - 3]]
+    if owner.name == "scf.yield" and owner.parent.operation.name == "scf.if":
+        return [owner.parent.operation.results[use.operand_number]]
+    return []
+
+
+def is_select(buffer: ir.Value) -> bool:
+    """A buffer chosen by a select or a branch: it may be any of several buffers."""
+    return isinstance(buffer, ir.OpResult) and buffer.owner.name in (SELECT, "scf.if")
+
+
+def _fill_value(op: ir.Operation) -> ir.Value | None:
+    """The scalar a `linalg.generic` writes everywhere (a generalised fill), else None."""
+    if op.name != "linalg.generic" or len(op.opview.outputs) != 1 or len(op.opview.inputs) > 1:
+        return None
+    if any("reduction" in str(a) for a in op.attributes["iterator_types"]):
+        return None
+    body = op.regions[0].blocks[0]
+    yielded = list(body.operations)[-1].operands[0]
+    if len(op.opview.inputs) == 1 and yielded == body.arguments[0]:
+        scalar = op.opview.inputs[0]
+        return None if isinstance(scalar.type, ir.ShapedType) else scalar
+    owner = yielded.owner
+    inside = owner == body if isinstance(owner, ir.Block) else owner.operation.block == body
+    return None if inside else yielded
+
+
+def _fold_fills(block: ir.Block) -> list[tuple[ir.Operation, dict[int, ir.Value]]]:
+    """Reductions whose outputs were just filled: start from the fill value, drop the fill.
+
+    A fill folds when it is the last op before the reduction that touches the output's
+    buffer (through any view), so nothing else can observe the filled values. Returns each
+    reduction with its output index -> initial value (a list: operations hash by content).
+    """
+    ops = [op.operation for op in block.operations]
+    folded: list[tuple[ir.Operation, dict[int, ir.Value]]] = []
+    dead: list[ir.Operation] = []
+    for position, op in enumerate(ops):
+        if op.name != "linalg.generic":
+            continue
+        if not any("reduction" in str(a) for a in op.attributes["iterator_types"]):
+            continue
+        input_roots = {buffer_root(v) for v in op.opview.inputs if isinstance(v.type, ir.MemRefType)}
+        for output, buffer in enumerate(op.opview.outputs):
+            root = buffer_root(buffer)
+            if is_select(root) or root in input_roots:  # the reduction also reads the filled values as an input
+                continue
+            for previous in reversed(ops[:position]):
+                if previous in dead or not any(
+                    isinstance(v.type, ir.MemRefType) and buffer_root(v) == root
+                    for v in previous.operands
+                ):
+                    continue
+                value = _fill_value(previous)
+                if value is not None and previous.opview.outputs[0] == buffer:
+                    if not folded or folded[-1][0] != op:
+                        folded.append((op, {}))
+                    folded[-1][1][output] = value
+                    dead.append(previous)
+                break
+    for op in dead:
+        op.erase()
+    return folded
+
+
+def _splat_fill(buffer: ir.Value, value: ir.Attribute, policy: TilePolicy) -> None:
+    """A launch writing `value` to every element of `buffer`."""
+    shape = ir.MemRefType(buffer.type).shape
+    identity = ir.AffineMap.get_identity(len(shape))
+    element_type = ir.MemRefType(buffer.type).element_type
+    nest = Nest(list(shape), [], [buffer], [identity], 0, None, buffer.location)
+    map_nest(nest, lambda args, dims: [arith.ConstantOp(element_type, value).result], policy)
+
+
+def _copy(source: ir.Value, target: ir.Value, policy: TilePolicy) -> None:
+    """A launch copying `source` to `target` elementwise (views of any layout)."""
+    shape = ir.MemRefType(target.type).shape
+    identity = ir.AffineMap.get_identity(len(shape))
+    nest = Nest(list(shape), [], [source, target], [identity, identity], 1, None, target.location)
+    map_nest(nest, lambda args, dims: [args[0]], policy)
+
+
+def _constants_to_device(module: ir.Module, function: ir.Operation, policy: TilePolicy) -> None:
+    """`memref.get_global` reads host memory: splats become fills, the rest a copy to the device."""
+    globals_by_name = {
+        ir.StringAttr(op.attributes["sym_name"]).value: op
+        for op in module.body.operations
+        if op.operation.name == "memref.global"
+    }
+    for get in walk_ops(function, {"memref.get_global"}):
+        name = ir.FlatSymbolRefAttr(get.attributes["name"]).value
+        initial = globals_by_name[name].attributes["initial_value"]
+        with ir.InsertionPoint(get), get.location:
+            buffer = memref.alloc(ir.MemRefType(get.result.type), [], [])
+        get.result.replace_all_uses_with(buffer)
+        splat = isinstance(initial, ir.DenseElementsAttr) and initial.is_splat
+        with ir.InsertionPoint(get), get.location:
+            if splat:
+                _splat_fill(buffer, initial.get_splat_value(), policy)
+            else:
+                gpu.MemcpyOp(None, [], buffer, get.result)
+        if splat:
+            get.erase()
+        else:
+            get.move_before(buffer.owner)  # the copy reads the host global
+
+
+def _top_level_user(op: ir.Operation, block: ir.Block) -> ir.Operation:
+    op = op.operation
+    while op.block != block:
+        op = op.parent.operation
+    return op
+
+
+def _buffers_to_device(function: ir.Operation) -> None:
+    """memref.alloc -> gpu.alloc, freed with gpu.dealloc right after the last user
+    in the alloc's own block (a loop body's buffers live for one iteration)."""
+    for op in walk_ops(function, {"memref.dealloc"}):
+        op.erase()  # every buffer gets its gpu.dealloc below
+    _hoist_escaping_allocs(function)
+    for alloc in walk_ops(function, {"memref.alloc"}):
+        block = alloc.block
+        # Operations hash by content in these bindings (changing an operand changes the
+        # hash): compare them, never use them as keys.
+        top_level = [op.operation for op in block.operations]
+        buffer_type = alloc.result.type
+        if not ir.MemRefType(buffer_type).has_static_shape:
+            raise PipelineError(
+                "gpu-map: dynamic allocations are not supported on the GPU",
+                location_text(alloc.location),
+            )
+        users = [alloc]
+        pending = [alloc.result]
+        while pending:
+            value = pending.pop()
+            for use in value.uses:
+                owner = use.owner.operation
+                users.append(_top_level_user(owner, block))
+                pending += _aliases(use)
+        last = max(users, key=top_level.index)
+        with ir.InsertionPoint(alloc), alloc.location:
+            device = gpu.AllocOp(buffer_type, None, [], [], []).memref
+        alloc.result.replace_all_uses_with(device)
+        with ir.InsertionPoint.after(last) if last.name != "func.return" else ir.InsertionPoint(last):
+            gpu.DeallocOp(None, [], device, loc=alloc.location)
+        alloc.erase()
+
+
+def _hoist_escaping_allocs(function: ir.Operation) -> None:
+    """A buffer a branch yields outlives its block: allocate it in front of the `if`
+    (shapes are static, so the allocation needs nothing from the branch)."""
+    moved = True
+    while moved:
+        moved = False
+        for alloc in walk_ops(function, {"memref.alloc"}):
+            pending = [alloc.result]
+            while pending and not moved:
+                for use in pending.pop().uses:
+                    owner = use.owner.operation
+                    if owner.name == "scf.yield" and owner.parent.operation.name == "scf.if" and (
+                        owner.block == alloc.block
+                    ):
+                        alloc.move_before(owner.parent.operation)
+                        moved = True
+                        break
+                    if owner.name in VIEW_OPS or owner.name == SELECT:
+                        pending += list(owner.results)
+
+
+def _check_host(function: ir.Operation) -> None:
+    _check_host_block(function.regions[0].blocks[0])
+
+
+def _check_host_block(block: ir.Block) -> None:
+    for op in block.operations:
+        name = op.operation.name
+        if name in HOST_CONTROL_FLOW:
+            for region in op.operation.regions:
+                for nested in region.blocks:
+                    _check_host_block(nested)
+            continue
+        if name == SELECT and isinstance(op.operation.results[0].type, ir.MemRefType):
+            continue
+        if name in HOST_INDEX_OPS and all(
+            isinstance(r.type, (ir.IndexType, ir.IntegerType)) for r in op.operation.results
+        ):
+            continue
+        if name == "memref.load" and _is_host_scalar(op.operation.operands[0]):
+            continue
+        if name not in HOST_OPS:
+            raise PipelineError(
+                f"gpu-map: '{op.operation.name}' would run on the host; only linalg ops, copies "
+                "and constants can be mapped onto the GPU",
+                location_text(op.location),
+            )
+
+
+def _is_host_scalar(buffer: ir.Value) -> bool:
+    return isinstance(buffer, ir.OpResult) and buffer.owner.name == "memref.alloca"
+
+
+def _scalar_slice(condition: ir.Value, block: ir.Block) -> list[ir.Operation]:
+    """The ops of `block` that compute `condition` from loaded tensor elements, in block
+    order; empty when no element of a buffer is read (a decision on host integers)."""
+    members: list[ir.Operation] = []
+    pending = [condition]
+    while pending:
+        value = pending.pop()
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            continue
+        op = owner.operation
+        if op.block != block or any(op == m for m in members):
+            continue
+        if op.name == "memref.load":
+            if _is_host_scalar(op.operands[0]):
+                continue
+        elif not op.name.startswith(SCALAR_OPS_PREFIXES) or op.regions:
+            continue
+        if any(isinstance(r.type, ir.ShapedType) for r in op.results):
+            continue
+        members.append(op)
+        pending += [v for v in op.operands if not isinstance(v.type, ir.MemRefType)]
+    if not any(op.name == "memref.load" for op in members):
+        return []
+    return [op.operation for op in block.operations if any(op.operation == m for m in members)]
+
+
+def _condition_to_host(branch: ir.Operation, policy: TilePolicy) -> None:
+    """A branch condition read from device buffers is computed by a one-thread kernel into
+    a device byte, copied (`gpu.memcpy`) to a host scalar and loaded there: the host never
+    touches tensor data nor does float arithmetic, and the decision waits for the data."""
+    block = branch.block
+    ops = _scalar_slice(branch.operands[0], block)
+    if not ops:
+        return
+    byte = ir.IntegerType.get_signless(8)  # MLIR 22 cannot store an i1 to memory
+    flag_type = ir.MemRefType.get([], byte)
+    function = branch
+    while function.name != "func.func":
+        function = function.parent.operation
+    entry = function.regions[0].blocks[0]
+    with ir.InsertionPoint.at_block_begin(entry), branch.location:
+        host = memref.alloca(flag_type, [], [])
+    with ir.InsertionPoint(branch), branch.location:
+        device = memref.alloc(flag_type, [], [])
+
+        def thread(linear: ir.Value) -> None:
+            mapping: list[tuple[ir.Value, ir.Value]] = []
+
+            def mapped(value: ir.Value) -> ir.Value:
+                return next((new for old, new in mapping if old == value), value)
+
+            for op in ops:
+                if op.name == "memref.load":
+                    new = load_element(op.operands[0], [mapped(v) for v in op.operands[1:]])
+                    mapping.append((op.result, new))
+                    continue
+                clone = op.clone()
+                for i, operand in enumerate(clone.operands):
+                    clone.operands[i] = mapped(operand)
+                mapping += list(zip(op.results, clone.results))
+            memref.store(arith.extui(byte, mapped(branch.operands[0])), device, [])
+
+        emit_launch(1, policy, "condition", thread)
+        gpu.MemcpyOp(None, [], host, device)
+        flag = memref.load(host, [])
+        branch.operands[0] = arith.cmpi(arith.CmpIPredicate.ne, flag, arith.constant(byte, 0))
+    for op in reversed(ops):
+        if all(len(list(r.uses)) == 0 for r in op.results):
+            op.erase()
+
+
+def _map_block(block: ir.Block, policy: TilePolicy) -> None:
+    """Launches for the linalg ops and copies of `block` and of the loop bodies in it."""
+    folded = _fold_fills(block)
+    for op in [op.operation for op in block.operations]:
+        if op.name == "memref.copy" and op.operands[0] == op.operands[1]:
+            op.erase()  # a loop state materialized onto itself (an insert_slice into its cache)
+        elif op.name == "memref.copy":
+            with ir.InsertionPoint(op), op.location:
+                _copy(op.operands[0], op.operands[1], policy)
+            op.erase()
+        elif op.name == "linalg.generic":
+            nest = nest_of_generic(op.opview)
+            nest.initial_values = next((i for o, i in folded if o == op), {})
+            with ir.InsertionPoint(op), op.location:
+                map_nest(nest, clone_body(nest), policy)
+            op.erase()
+        elif op.name.startswith("linalg."):
+            raise PipelineError(
+                f"gpu-map: '{op.name}' was not generalised", location_text(op.location)
+            )
+        elif op.name in HOST_CONTROL_FLOW:
+            if op.name == "scf.if":
+                _condition_to_host(op, policy)
+            for region in op.regions:
+                for nested in region.blocks:
+                    _map_block(nested, policy)
+
+
+def map_to_gpu(module: ir.Module, policy: TilePolicy | None = None) -> ir.Module:
+    """Stage 2: one `gpu.launch` (two for a split reduction) per op; buffers on the device."""
+    policy = policy or TilePolicy()
+    with module.context, ir.Location.unknown():
+        for function in defined_functions(module):
+            _constants_to_device(module, function, policy)
+            _map_block(function.regions[0].blocks[0], policy)
+            _check_host(function)
+            _buffers_to_device(function)
+        run_pipeline(module, LAUNCH_CLEANUP_PIPELINE, "gpu-map")
+    return module
