@@ -32,8 +32,8 @@ _LAZY = {
     "GradcheckResult": ("gradir.tools.gradcheck", "GradcheckResult"),
     "differentiate": ("gradir.autodiff_pass.split", "differentiate"),
     "Gradient": ("gradir.autodiff_pass.split", "Gradient"),
-    "register_vjp": ("gradir.autodiff_pass.registry", "register_vjp"),
-    "register_jvp": ("gradir.autodiff_pass.registry", "register_jvp"),
+    "register_vjp": ("gradir.autodiff_pass.rules", "register_vjp"),
+    "register_jvp": ("gradir.autodiff_pass.rules", "register_jvp"),
 }
 
 

@@ -32,7 +32,7 @@ GRADIR_PASS_LOCATIONS: dict[str, tuple[str, str]] = {
 
 
 GRADIR_REPLACEMENT_PASSES: dict[str, tuple[str, str]] = {
-    "cse": ("gradir.autodiff_pass.scoped_cse", "ScopedCommonSubexpressionElimination"),
+    "cse": ("gradir.autodiff_pass.cse", "ScopedCommonSubexpressionElimination"),
     "dce": ("gradir.autodiff_pass.dce", "DeadCodeElimination"),
 }
 """xDSL passes gradir replaces under the same name. xDSL 0.74's `cse` copies its

@@ -22,8 +22,8 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from gradir.autodiff_pass.activity import analyze_activity
 from gradir.autodiff_pass.derivative_functions import DerivativeKey
 from gradir.autodiff_pass.ir_building import erase_dead_code
-from gradir.autodiff_pass.registry import register_jvp, register_vjp
-from gradir.autodiff_pass.scoped_cse import scoped_cse
+from gradir.autodiff_pass.rules import register_jvp, register_vjp
+from gradir.autodiff_pass.cse import scoped_cse
 from gradir.autodiff_pass.split import GRADIENT_ATTR, Gradient, differentiate
 from gradir.dialects.autodiff import GradOfOp, MulOp
 from gradir.errors import DifferentiationError
@@ -616,7 +616,7 @@ def test_gradir_cse_and_dce_match_xdsl_on_every_input(path):
 
     from gradir.autodiff_pass.dce import DeadCodeElimination as GradirDeadCodeElimination
     from gradir.autodiff_pass.effects import is_tensor_linalg_op
-    from gradir.autodiff_pass.scoped_cse import ScopedCommonSubexpressionElimination
+    from gradir.autodiff_pass.cse import ScopedCommonSubexpressionElimination
 
     ctx = fresh_context()
     for chunk in path.read_text().split("// -----"):
@@ -736,7 +736,7 @@ func.func @f(%m: memref<4xf32>, %x: tensor<4xf32>) -> (f32, f32, f32, tensor<4xf
 def test_gradir_cse_merges_pure_ops_and_respects_writes(ctx):
     from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
-    from gradir.autodiff_pass.scoped_cse import ScopedCommonSubexpressionElimination
+    from gradir.autodiff_pass.cse import ScopedCommonSubexpressionElimination
 
     expected, actual = parse_module(ctx, LOADS_AND_STORES), parse_module(ctx, LOADS_AND_STORES)
     CommonSubexpressionElimination().apply(ctx, expected)
@@ -747,21 +747,16 @@ def test_gradir_cse_merges_pure_ops_and_respects_writes(ctx):
 
 
 def _reverse_text(text: str, reuse_bodies: bool) -> str | None:
-    import gradir.autodiff_pass.reverse_mode as reverse_mode
-
     ctx = fresh_context()
     try:
         module = parse_module(ctx, text)
     except Exception:  # noqa: BLE001 -- inputs meant to be rejected by the parser
         return None
-    original = reverse_mode.REUSE_BACKWARD_BODIES
-    reverse_mode.REUSE_BACKWARD_BODIES = reuse_bodies
+    option = "true" if reuse_bodies else "false"
     try:
-        run_passes(ctx, module, "autodiff-reverse,autodiff-forward")
+        run_passes(ctx, module, f"autodiff-reverse{{reuse-backward-bodies={option}}},autodiff-forward")
     except Exception:  # noqa: BLE001 -- inputs whose differentiation is an error
         return None
-    finally:
-        reverse_mode.REUSE_BACKWARD_BODIES = original
     return str(module)
 
 
@@ -785,7 +780,7 @@ def _cleanup_pipeline_text(text: str, clean_inside_reverse: bool) -> str | None:
     """`autodiff-reverse,autodiff-forward,autodiff-specialize-zero,cse,dce` on
     `text`, optionally with reverse mode's vjp functions cleaned (CSE, unread
     gradients, DCE) right after it, as it used to do itself."""
-    from gradir.autodiff_pass.reverse_mode import clean_for_differentiation
+    from gradir.autodiff_pass.derivative_functions import clean_for_differentiation
 
     ctx = fresh_context()
     try:

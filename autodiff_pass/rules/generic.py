@@ -33,7 +33,8 @@ from xdsl.rewriter import InsertPoint
 
 from gradir.autodiff_pass.activity import carries_derivative
 from gradir.autodiff_pass.ir_building import zero_constant
-from gradir.autodiff_pass.registry import DerivativeRule, get_rule
+from gradir.autodiff_pass.rules.interface import DerivativeRule
+from gradir.autodiff_pass.rules.registry import get_rule
 from gradir.errors import DifferentiationError, error_at
 
 NAME = "linalg.generic"
