@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import (
     AnyAttr,

@@ -77,9 +77,12 @@ class ReverseContext(Protocol):
     functions: DerivativeFunctionTable
     block: Block
     """Backward code is appended to this block."""
-    checkpoint_every: int
-    """`autodiff-reverse{checkpoint-every=k}`: loops save their state every k
-    iterations and recompute the rest (0: cache every iteration)."""
+
+    @property
+    def checkpoint_every(self) -> int:
+        """`autodiff-reverse{checkpoint-every=k}`: loops save their state every k
+        iterations and recompute the rest (0: cache every iteration)."""
+        ...
 
     def gradient(self, value: SSAValue) -> SSAValue | None:
         """The gradient of `value` so far; None when none reached it."""
@@ -192,9 +195,11 @@ class DerivativeRule:
     forward: ForwardRule | None = field(default=None, repr=False)
 
     def reverse_in(self, walk: ReverseContext, op: Operation) -> None:
+        """Differentiate `op` in reverse mode: the walk wraps `emit_vjp` in a `grad_of`."""
         walk.apply_local_rule(self, op)
 
     def forward_in(self, walk: ForwardContext, op: Operation) -> None:
+        """Differentiate `op` in forward mode: the walk inserts `emit_jvp` after it."""
         walk.apply_local_rule(self, op)
 
     def differentiates(self, index: int) -> bool:
@@ -310,9 +315,11 @@ class WalkRule:
     forward: Callable[[ForwardContext, Operation], None] = field(repr=False)
 
     def reverse_in(self, walk: ReverseContext, op: Operation) -> None:
+        """Differentiate `op` in reverse mode."""
         self.reverse(walk, op)
 
     def forward_in(self, walk: ForwardContext, op: Operation) -> None:
+        """Differentiate `op` in forward mode."""
         self.forward(walk, op)
 
 
