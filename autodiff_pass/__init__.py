@@ -11,9 +11,9 @@ _EXPORTS = {
     **pass_exports(__name__),
     "Gradient": "gradir.autodiff_pass.split",
     "differentiate": "gradir.autodiff_pass.split",
-    "register_vjp": "gradir.autodiff_pass.registry",
-    "register_jvp": "gradir.autodiff_pass.registry",
-    "get_rule": "gradir.autodiff_pass.registry",
+    "register_vjp": "gradir.autodiff_pass.rules",
+    "register_jvp": "gradir.autodiff_pass.rules",
+    "get_rule": "gradir.autodiff_pass.rules",
 }
 
 __all__ = list(_EXPORTS)

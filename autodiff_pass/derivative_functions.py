@@ -25,6 +25,11 @@ float-tensor results. Before a callee is differentiated, the entry ops inside
 it are replaced by calls (innermost derivatives first), so higher-order
 derivatives are derivatives of ordinary functions; a derivative that needs
 itself is an error.
+
+The table does not know how bodies are built: the three body builders are
+given to it (`BodyBuilders`; `differentiation.derivative_functions` wires the
+reverse and forward walks in), so the walks may use the table without the
+table depending on them.
 """
 from __future__ import annotations
 
@@ -46,8 +51,10 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
-from gradir.autodiff_pass.ir_building import clone_op
+from gradir.autodiff_pass.cse import scoped_cse
+from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code
 from gradir.autodiff_pass.lower_grad_of import inline_grad_of_ops
+from gradir.autodiff_pass.specialize_zero import drop_unread_gradients
 from gradir.dialects.autodiff import EntryOp, GradOp, JvpOp, VjpOp
 from gradir.dialects.type_checks import is_float_tensor
 from gradir.errors import DifferentiationError, error_at
@@ -137,6 +144,25 @@ BodyBuilder = Callable[["DerivativeFunctions", FuncOp, FuncOp, DerivativeKey], N
 """Fills a generated function's body: (table, callee, new function, key)."""
 
 
+@dataclass(frozen=True)
+class BodyBuilders:
+    """How the body of each kind of generated function is built."""
+
+    vjp: BodyBuilder
+    """The primal, then the reverse walk."""
+    grad: BodyBuilder
+    """Seed 1 and call the vjp function."""
+    jvp: BodyBuilder
+    """The primal interleaved with tangent code."""
+
+
+def clean_for_differentiation(function: FuncOp) -> None:
+    """PyTorch's Optimize for a generated function: CSE, unread gradients, DCE."""
+    scoped_cse(function)
+    drop_unread_gradients(function.body.block)
+    erase_dead_code(function.body.block)
+
+
 def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> list[SSAValue]:
     """Append a copy of `callee`'s body to `block` (its arguments replaced by
     `arguments`, the bodies of `grad_of` ops left by an earlier derivative
@@ -177,10 +203,9 @@ def name_arguments(function: FuncOp, callee: FuncOp, extra: str) -> None:
 class DerivativeFunctions:
     """The table of generated derivative functions of one module."""
 
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, builders: BodyBuilders):
         self.module = module
-        self.checkpoint_every = 0
-        """Reverse loops recompute from states saved every this many iterations (0: cache all)."""
+        self.builders = builders
         self._symbols: dict[str, Operation] = {}
         self._generated: dict[DerivativeKey, FuncOp] = {}
         self._last_inserted: dict[str, Operation] = {}
@@ -243,27 +268,20 @@ class DerivativeFunctions:
         return tuple(wrt)
 
     # -- the three kinds -------------------------------------------------------
-    # The body builders import this module, so they are imported on first use.
 
     def vjp(
         self, callee: FuncOp, wrt: Sequence[int], results: Sequence[int] | None = None
     ) -> FuncOp:
-        from gradir.autodiff_pass.reverse_mode import build_vjp_body
-
-        return self._get_or_build("vjp", callee, wrt, results, build_vjp_body)
+        return self._get_or_build("vjp", callee, wrt, results, self.builders.vjp)
 
     def grad(self, callee: FuncOp, wrt: Sequence[int]) -> FuncOp:
-        from gradir.autodiff_pass.reverse_mode import build_grad_body
-
         self.vjp(callee, wrt)  # first, so that it is placed before the grad function
-        return self._get_or_build("grad", callee, wrt, None, build_grad_body)
+        return self._get_or_build("grad", callee, wrt, None, self.builders.grad)
 
     def jvp(
         self, callee: FuncOp, wrt: Sequence[int], results: Sequence[int] | None = None
     ) -> FuncOp:
-        from gradir.autodiff_pass.forward_mode import build_jvp_body
-
-        return self._get_or_build("jvp", callee, wrt, results, build_jvp_body)
+        return self._get_or_build("jvp", callee, wrt, results, self.builders.jvp)
 
     def _get_or_build(
         self,
@@ -312,7 +330,7 @@ class DerivativeFunctions:
     def prepare(self, callee: FuncOp) -> None:
         """Replace the entry ops inside `callee` by calls, so it can be
         differentiated; a generated vjp function is cleaned first as well
-        (`reverse_mode.clean_for_differentiation`): its derivative is built from it."""
+        (`clean_for_differentiation`): its derivative is built from it."""
         name = callee.sym_name.data
         if name in self._prepared:
             return
@@ -329,8 +347,6 @@ class DerivativeFunctions:
                 self.lower_entry_op(op)
         key = DerivativeKey.of_function(callee)
         if key is not None and key.kind == "vjp" and name not in self._building:
-            from gradir.autodiff_pass.reverse_mode import clean_for_differentiation
-
             clean_for_differentiation(callee)
         self._preparing.discard(name)
         self._prepared.add(name)
@@ -354,15 +370,3 @@ class DerivativeFunctions:
         call = CallOp(function.sym_name.data, list(op.args), list(op.result_types))
         call.location = op.location
         Rewriter.replace_op(op, call)
-
-
-def lower_entry_ops(
-    module: ModuleOp, kinds: tuple[type[EntryOp], ...], checkpoint_every: int = 0
-) -> None:
-    """Replace every entry op of the given kinds in `module` by a call to its
-    derivative function (`checkpoint_every`: see `control_flow_reverse`)."""
-    functions = DerivativeFunctions(module)
-    functions.checkpoint_every = checkpoint_every
-    for op in list(module.walk()):
-        if isinstance(op, kinds) and op.parent is not None:
-            functions.lower_entry_op(op)

@@ -2,7 +2,7 @@
 
 Each `autodiff.jvp` is replaced by a `func.call` to a function generated once
 per (callee, wrt) that returns the callee's results and their tangents (see
-`forward_mode` for the body, `derivative_functions` for names).
+`forward_walk` for the body, `derivative_functions` for names).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from gradir.autodiff_pass.derivative_functions import lower_entry_ops
+from gradir.autodiff_pass.differentiation import lower_entry_ops
 from gradir.autodiff_pass.ir_building import paused_garbage_collection
 from gradir.dialects.autodiff import JvpOp
 

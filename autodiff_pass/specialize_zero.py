@@ -6,8 +6,10 @@ other side, a `grad_of` whose operands are all zero yields zeros, and the
 gradients nobody reads are dropped, so their backward code disappears.
 Only AD ops are touched: unused user ops stay (no general DCE here).
 
-The rewrite patterns below state the rules; `specialize_zero` reaches their
-fixpoint in two sweeps instead of a greedy pattern walk: zeros only flow
+The rewrite patterns below state the rules (the fold of `autograd_add` is the
+op's canonicalization pattern, `dialects.ad_ops.FoldAutogradAddOfZero`);
+`specialize_zero` reaches their fixpoint in two sweeps instead of a greedy
+pattern walk (the tests compare the two): zeros only flow
 forward (a fold makes zeros for later ops) and reads only backward (dropping a
 gradient can only make earlier values unread), so one forward sweep of folds
 then one backward sweep of drops leave nothing for the patterns to do.
@@ -20,32 +22,16 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from gradir.autodiff_pass.ir_building import autograd_zero, paused_garbage_collection
+from gradir.dialects.ad_ops import FoldAutogradAddOfZero
 from gradir.dialects.autodiff import AutogradAddOp, AutogradZeroOp, GradOfOp, YieldOp
 
 
 def is_zero(value: SSAValue) -> bool:
     return type(value.owner) is AutogradZeroOp
-
-
-class FoldAutogradAddOfZero(RewritePattern):
-    """`autograd_add(zero, b) -> b`, `autograd_add(a, zero) -> a` (so zero + zero -> zero)."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: AutogradAddOp, rewriter: PatternRewriter) -> None:
-        if is_zero(op.a):
-            rewriter.replace(op, [], [op.b])
-        elif is_zero(op.b):
-            rewriter.replace(op, [], [op.a])
 
 
 class GradOfOfZeros(RewritePattern):
@@ -177,14 +163,6 @@ def specialize_zero(region: Region) -> None:
         _fold_zeros(block)
     for block in region.blocks:
         _drop_unread(block)
-
-
-def specialize_zero_by_patterns(region: Region) -> None:
-    """The same by a greedy walk of the patterns: the reference the tests compare with."""
-    PatternRewriteWalker(
-        GreedyRewritePatternApplier(list(SPECIALIZE_ZERO_PATTERNS), dce_enabled=False),
-        walk_reverse=True,
-    ).rewrite_region(region)
 
 
 @dataclass(frozen=True)

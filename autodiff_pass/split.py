@@ -45,9 +45,13 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike
 
 from gradir.autodiff_pass.activity import op_inputs
-from gradir.autodiff_pass.derivative_functions import DerivativeFunctions, DerivativeKey
+from gradir.autodiff_pass.derivative_functions import (
+    DerivativeFunctions,
+    DerivativeKey,
+    clean_for_differentiation,
+)
+from gradir.autodiff_pass.differentiation import derivative_function_table
 from gradir.autodiff_pass.ir_building import erase_dead_code
-from gradir.autodiff_pass.reverse_mode import clean_for_differentiation
 from gradir.autodiff_pass.specialize_zero import specialize_zero
 from gradir.dialects.autodiff import AutogradZeroOp
 from gradir.errors import DifferentiationError, error_at
@@ -264,7 +268,7 @@ def _existing_split(functions: DerivativeFunctions, function: FuncOp) -> Gradien
 def differentiate(module: ModuleOp, name: str, wrt: Sequence[int] | None = None) -> Gradient:
     """The f/df pair of function `name` w.r.t. arguments `wrt` (default: every
     float-tensor argument). Adds `<name>_vjp_<wrt>` and its `_fwd`/`_bwd` to `module`."""
-    functions = DerivativeFunctions(module)
+    functions = derivative_function_table(module)
     callee = functions.symbol(name)
     if not isinstance(callee, FuncOp) or not callee.body.blocks:
         raise error_at(DifferentiationError, module, f"no function @{name} with a body to differentiate")
@@ -287,7 +291,7 @@ class AutodiffSplitPass(ModulePass):
     name = "autodiff-split"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        functions = DerivativeFunctions(op)
+        functions = derivative_function_table(op)
         for function in list(op.ops):
             if not isinstance(function, FuncOp):
                 continue

@@ -71,7 +71,7 @@ def torch_lstm(torch, main, extra, state, sequence):
 
 def cache_bytes(text: str, checkpoint_every: int) -> int:
     """Bytes the reverse loops of the gradient cache, from the generated code."""
-    from gradir.autodiff_pass.loop_cache import cache_bytes as module_cache_bytes
+    from gradir.autodiff_pass.rules.loop_cache import cache_bytes as module_cache_bytes
     from gradir.compilation import lower_to_linalg
 
     return module_cache_bytes(lower_to_linalg(text, checkpoint_every=checkpoint_every))

@@ -20,7 +20,7 @@ the `grad_of`/`yield` wrappers (the latter is the code that runs once
 growth 1k -> 10k <= 12x, backward/forward ops <= 3.
 
 Passes are the ones `autodiff-opt` runs under these names, so `cse` and `dce`
-are gradir's (`gradir.autodiff_pass.scoped_cse`: xDSL's CSE with chained
+are gradir's (`gradir.autodiff_pass.cse`: xDSL's CSE with chained
 scopes; `gradir.autodiff_pass.dce`: xDSL's DCE; both answer effect queries once
 per op class and pause the cyclic GC). xDSL 0.74's own `cse` copies its table
 of known ops for every nested region, which is quadratic with one `grad_of`
@@ -49,7 +49,7 @@ from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
 from gradir.autodiff_pass.dce import DeadCodeElimination as GradirDeadCodeElimination
 from gradir.autodiff_pass.reverse import AutodiffReversePass
-from gradir.autodiff_pass.scoped_cse import ScopedCommonSubexpressionElimination
+from gradir.autodiff_pass.cse import ScopedCommonSubexpressionElimination
 from gradir.autodiff_pass.specialize_zero import AutodiffSpecializeZeroPass
 from gradir.dialects.autodiff import GradOfOp, YieldOp
 from gradir.tools.autodiff_opt import AutodiffOptMain

@@ -2,14 +2,16 @@
 
 `grad_of` wraps the backward of one forward op in a region (linear in its
 operands), `autograd_add` sums gradients that meet, `autograd_zero` stands for
-a missing gradient until `autodiff-specialize-zero` folds it away.
+a missing gradient until `autodiff-specialize-zero` folds it away. The fold of
+`autograd_add` with a zero side is the op's canonicalization pattern
+(`FoldAutogradAddOfZero`), used by every pass that folds zeros.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -25,14 +27,17 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.traits import (
+    HasCanonicalizationPatternsTrait,
+    HasParent,
+    IsTerminator,
+    Pure,
+    RecursiveMemoryEffect,
+)
 from xdsl.utils.exceptions import VerifyException
 
-from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, expect_float_tensor
-
-
-def _types(values: Sequence[Attribute]) -> str:
-    return "(" + ", ".join(str(t) for t in values) + ")"
+from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, expect_float_tensor, format_types
 
 
 @irdl_op_definition
@@ -88,8 +93,8 @@ class GradOfOp(IRDLOperation):
         operand_types = tuple(g.type for g in self.grads)
         if arg_types and arg_types != operand_types:
             raise VerifyException(
-                f"body arguments {_types(arg_types)} must match the operands "
-                f"{_types(operand_types)}"
+                f"body arguments {format_types(arg_types)} must match the operands "
+                f"{format_types(operand_types)}"
             )
         terminator = block.last_op
         if not isinstance(terminator, YieldOp):
@@ -102,8 +107,8 @@ class GradOfOp(IRDLOperation):
             )
         if yielded != results:
             raise VerifyException(
-                f"yielded types {_types(yielded)} do not match the result types "
-                f"{_types(results)}"
+                f"yielded types {format_types(yielded)} do not match the result types "
+                f"{format_types(results)}"
             )
 
 
@@ -123,6 +128,12 @@ class YieldOp(IRDLOperation):
         super().__init__(operands=[values])
 
 
+class AutogradAddCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldAutogradAddOfZero(),)
+
+
 @irdl_op_definition
 class AutogradAddOp(IRDLOperation):
     """Sum of two gradients, either of which may be an AutogradZero:
@@ -138,7 +149,7 @@ class AutogradAddOp(IRDLOperation):
     result = result_def(T)
     """Their sum."""
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), AutogradAddCanonicalizationPatterns())
     assembly_format = "$a `,` $b attr-dict `:` type($result)"
 
     def __init__(self, a: SSAValue, b: SSAValue):
@@ -165,6 +176,17 @@ class AutogradZeroOp(IRDLOperation):
 
     def verify_(self) -> None:
         expect_gradient_type(self.result.type, "result")
+
+
+class FoldAutogradAddOfZero(RewritePattern):
+    """`autograd_add(zero, b) -> b`, `autograd_add(a, zero) -> a` (so zero + zero -> zero)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AutogradAddOp, rewriter: PatternRewriter) -> None:
+        if isinstance(op.a.owner, AutogradZeroOp):
+            rewriter.replace(op, [], [op.b])
+        elif isinstance(op.b.owner, AutogradZeroOp):
+            rewriter.replace(op, [], [op.a])
 
 
 def expect_gradient_type(type_: Attribute, what: str) -> None:

@@ -25,11 +25,7 @@ from xdsl.irdl import (
 from xdsl.traits import SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from gradir.dialects.type_checks import is_float_tensor
-
-
-def _types(types: Sequence[Attribute]) -> str:
-    return "(" + ", ".join(str(t) for t in types) + ")"
+from gradir.dialects.type_checks import format_types, is_float_tensor
 
 
 class EntryOpVerifier(SymbolUserOpInterface):
@@ -46,13 +42,13 @@ class EntryOpVerifier(SymbolUserOpInterface):
         actual_results = tuple(r.type for r in op.results)
         if actual_operands != operands:
             raise VerifyException(
-                f"operand types {_types(actual_operands)} do not match the expected "
-                f"{_types(operands)} ({op.OPERAND_LAYOUT}) for callee {op.callee}"
+                f"operand types {format_types(actual_operands)} do not match the expected "
+                f"{format_types(operands)} ({op.OPERAND_LAYOUT}) for callee {op.callee}"
             )
         if actual_results != results:
             raise VerifyException(
-                f"result types {_types(actual_results)} do not match the expected "
-                f"{_types(results)} ({op.RESULT_LAYOUT}) for callee {op.callee}"
+                f"result types {format_types(actual_results)} do not match the expected "
+                f"{format_types(results)} ({op.RESULT_LAYOUT}) for callee {op.callee}"
             )
 
 
@@ -131,6 +127,16 @@ class EntryOp(IRDLOperation):
         """(operand types, result types) this op must have for the callee."""
         raise NotImplementedError()
 
+    def expect_float_tensor_results(self, outputs: tuple[Attribute, ...]) -> None:
+        """Every callee result must be a float tensor (vjp and jvp take or give
+        one cotangent or tangent per result)."""
+        for index, output in enumerate(outputs):
+            if not is_float_tensor(output):
+                raise VerifyException(
+                    f"callee {self.callee} result {index} has type {output}, "
+                    "expected a float tensor"
+                )
+
     def callee_arguments(self) -> tuple[SSAValue, ...]:
         """The operands passed to the callee (the rest are cotangents/tangents)."""
         count = len(self.callee_function().function_type.inputs.data)
@@ -157,7 +163,7 @@ class GradOp(EntryOp):
         if len(outputs) != 1 or not is_float_tensor(outputs[0]) or outputs[0].get_num_dims() != 0:  # type: ignore[union-attr]
             raise VerifyException(
                 f"callee {self.callee} must return exactly one 0-d float tensor "
-                f"(a loss), but returns {_types(outputs)}"
+                f"(a loss), but returns {format_types(outputs)}"
             )
         return inputs, tuple(inputs[i] for i in wrt)
 
@@ -173,12 +179,7 @@ class VjpOp(EntryOp):
     RESULT_LAYOUT: ClassVar[str] = "the callee's results, then one gradient per wrt argument"
 
     def expected_signature(self, inputs, outputs, wrt):
-        for index, output in enumerate(outputs):
-            if not is_float_tensor(output):
-                raise VerifyException(
-                    f"callee {self.callee} result {index} has type {output}, "
-                    "expected a float tensor"
-                )
+        self.expect_float_tensor_results(outputs)
         return inputs + outputs, outputs + tuple(inputs[i] for i in wrt)
 
 
@@ -193,12 +194,7 @@ class JvpOp(EntryOp):
     RESULT_LAYOUT: ClassVar[str] = "the callee's results, then one tangent per result"
 
     def expected_signature(self, inputs, outputs, wrt):
-        for index, output in enumerate(outputs):
-            if not is_float_tensor(output):
-                raise VerifyException(
-                    f"callee {self.callee} result {index} has type {output}, "
-                    "expected a float tensor"
-                )
+        self.expect_float_tensor_results(outputs)
         return inputs + tuple(inputs[i] for i in wrt), outputs + outputs
 
 

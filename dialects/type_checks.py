@@ -82,3 +82,8 @@ def tensor_type(element_type: Attribute, shape: Sequence[int]) -> TensorType:
     if found is None:
         found = _TENSOR_TYPES[key] = TensorType(element_type, key[1])
     return found
+
+
+def format_types(types: Sequence[Attribute]) -> str:
+    """`(tensor<4xf32>, f32)`: a type list as verifier messages show it."""
+    return "(" + ", ".join(str(t) for t in types) + ")"

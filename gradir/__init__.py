@@ -27,8 +27,8 @@ _EXPORTS = {
     "GradcheckResult": "gradir.gradient_check",
     "differentiate": "gradir.autodiff_pass.split",
     "Gradient": "gradir.autodiff_pass.split",
-    "register_vjp": "gradir.autodiff_pass.registry",
-    "register_jvp": "gradir.autodiff_pass.registry",
+    "register_vjp": "gradir.autodiff_pass.rules",
+    "register_jvp": "gradir.autodiff_pass.rules",
 }
 """The Python API (DESIGN section 5), loaded on first use."""
 

@@ -86,7 +86,7 @@ PASSES: tuple[PassEntry, ...] = (
     ),
     PassEntry(
         "cse",
-        "gradir.autodiff_pass.scoped_cse",
+        "gradir.autodiff_pass.cse",
         "ScopedCommonSubexpressionElimination",
         "common subexpression elimination, linear in nested regions (replaces xDSL's cse)",
         replaces_xdsl=True,

@@ -38,6 +38,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from gradir.dialects import autodiff
+from gradir.dialects.ad_ops import FoldAutogradAddOfZero
 from gradir.errors import PipelineError, error_at
 from gradir.lowering.linalg_builders import (
     ScalarBody,
@@ -143,18 +144,6 @@ class LowerSelect(RewritePattern):
             [op.cond, op.a, op.b],
             lambda a, t: arith.SelectOp(a[0], a[1], a[2]).result,
         )
-
-
-class FoldAutogradAddOfZero(RewritePattern):
-    """`autograd_add(zero, b) = b`, `autograd_add(a, zero) = a`. Runs before any
-    zero is materialised, so a zero that only fed additions costs nothing."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: autodiff.AutogradAddOp, rewriter: PatternRewriter):
-        if isinstance(op.a.owner, autodiff.AutogradZeroOp):
-            rewriter.replace(op, [], [op.b])
-        elif isinstance(op.b.owner, autodiff.AutogradZeroOp):
-            rewriter.replace(op, [], [op.a])
 
 
 class LowerAutogradAdd(RewritePattern):
@@ -433,6 +422,8 @@ class ConvertAutodiffToLinalgPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _reject_unlowerable_ops(op)
+        # `autograd_add` with a zero side folds first (the op's canonicalization
+        # pattern), so a zero that only fed additions is never materialised.
         PatternRewriteWalker(
             GreedyRewritePatternApplier([FoldAutogradAddOfZero()], dce_enabled=False)
         ).rewrite_module(op)

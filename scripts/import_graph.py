@@ -7,8 +7,7 @@ layout promises (README, "Layout"):
 - no import cycle between modules.
 
 Every import counts, also one inside a function (a lazy import is still a dependency), except
-those under `if TYPE_CHECKING:` (annotations only). The cycle between reverse and forward mode in
-`gradir.autodiff_pass` (lazy imports, older than this script) is reported but tolerated.
+those under `if TYPE_CHECKING:` (annotations only).
 Usage: `python scripts/import_graph.py [--edges]`; prints the package-level graph and each
 violation, exit status 1 on any. `tests/test_import_graph.py` runs it.
 """
@@ -98,9 +97,6 @@ def top_package(module: str, packages: set[str]) -> str:
         parts.pop()
     return ".".join(parts)
 
-TOLERATED_CYCLE_PACKAGES = {"gradir.autodiff_pass"}
-"""Packages whose internal cycles are reported without failing (see the module docstring)."""
-
 FORBIDDEN = {
     ("gradir.gpu_backend", "gradir.cpu_backend"),
     ("gradir.cpu_backend", "gradir.gpu_backend"),
@@ -173,14 +169,6 @@ def package_edges(graph: dict[str, set[str]], packages: set[str]) -> dict[str, s
     return edges
 
 
-def intolerable_cycles(loops: list[list[str]], packages: set[str]) -> list[list[str]]:
-    """The cycles not wholly inside a package of TOLERATED_CYCLE_PACKAGES."""
-    return [
-        loop for loop in loops
-        if not {top_package(module, packages) for module in loop} <= TOLERATED_CYCLE_PACKAGES
-    ]
-
-
 def main(argv: list[str]) -> int:
     graph, packages = import_graph(), set(package_folders())
     print(f"{len(graph)} modules, {sum(map(len, graph.values()))} imports between them")
@@ -196,11 +184,10 @@ def main(argv: list[str]) -> int:
     for module, target in bad:
         print(f"  {module} -> {target}")
     loops = cycles(graph)
-    failing = intolerable_cycles(loops, packages)
-    print(f"import cycles: {len(loops)} ({len(loops) - len(failing)} tolerated)")
+    print(f"import cycles: {len(loops)}")
     for loop in loops:
-        print(f"  {' <-> '.join(loop)}{'' if loop in failing else '  (tolerated)'}")
-    return 1 if bad or failing else 0
+        print(f"  {' <-> '.join(loop)}")
+    return 1 if bad or loops else 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-// The rules of linalg named ops and tensor ops (linalg_rules.py,
-// tensor_rules.py): the grad_of region each one produces in reverse mode, and
+// The rules of linalg named ops and tensor ops (autodiff_pass/rules/linalg.py,
+// autodiff_pass/rules/tensor.py): the grad_of region each one produces in reverse mode, and
 // the tangent code in forward mode. Inits that an op overwrites get nothing.
 // RUN: autodiff-opt %s --split-input-file -p autodiff-reverse,autodiff-forward | filecheck %s
 

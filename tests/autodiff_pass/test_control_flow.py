@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import gradir
-from gradir.autodiff_pass.loop_cache import CACHE_ATTRIBUTE, cache_bytes
+from gradir.autodiff_pass.rules.loop_cache import CACHE_ATTRIBUTE, cache_bytes
 from gradir.errors import DifferentiationError
 from gradir.compilation import lower_to_linalg
 

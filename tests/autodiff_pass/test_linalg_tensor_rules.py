@@ -1,5 +1,5 @@
-"""The rules of linalg named ops and tensor ops (linalg_rules.py,
-tensor_rules.py): which ops have them, what each declares (the f/df split
+"""The rules of linalg named ops and tensor ops (rules/linalg.py,
+rules/tensor.py): which ops have them, what each declares (the f/df split
 captures only the declared values), what they return for operands that get
 no gradient, and their located errors. Their numbers are checked in
 tests/numerics/test_linalg_tensor_ops.py."""
@@ -12,7 +12,8 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation
 from xdsl.rewriter import InsertPoint
 
-from gradir.autodiff_pass import linalg_rules, registry
+from gradir.autodiff_pass.rules import linalg as linalg_rules
+from gradir.autodiff_pass.rules import registry
 from gradir.autodiff_pass.split import differentiate
 from gradir.errors import DifferentiationError
 from gradir.tools.autodiff_opt import AutodiffOptMain

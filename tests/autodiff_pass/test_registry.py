@@ -4,6 +4,7 @@ small NumPy interpreter against finite differences), and Python registration
 for ops of other dialects."""
 from __future__ import annotations
 
+import importlib
 import pathlib
 import re
 from collections.abc import Callable, Sequence
@@ -31,7 +32,8 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.rewriter import InsertPoint
 
 import gradir
-from gradir.autodiff_pass import registry
+from gradir.autodiff_pass import rules
+from gradir.autodiff_pass.rules import WalkRule, registry, yaml_loader
 from gradir.dialects import autodiff as ad
 from gradir.errors import DifferentiationError, RuleError
 
@@ -44,10 +46,10 @@ I1 = IntegerType(1)
 
 
 def test_rule_file_covers_every_forward_op_and_the_standard_ops():
-    rules = registry.load_rules()
+    rules = yaml_loader.load_rules()
     autodiff_rules = {name for name in rules if name.startswith("autodiff.")}
     assert autodiff_rules == {op_class.name for op_class in ad.FORWARD_OPS}
-    assert set(rules) - autodiff_rules == {op_class.name for op_class in registry._STANDARD_OPS}
+    assert set(rules) - autodiff_rules == {op_class.name for op_class in yaml_loader.STANDARD_OPS}
     assert all(rule.reverse is not None and rule.forward is not None for rule in rules.values())
 
 
@@ -55,6 +57,32 @@ def test_builtin_python_rules_are_loaded():
     for name in ("linalg.generic", "linalg.matmul", "linalg.reduce", "tensor.extract_slice"):
         rule = registry.get_rule(name)
         assert rule is not None and rule.reverse is not None and rule.forward is not None
+
+
+@pytest.mark.parametrize("name", ["scf.for", "scf.if", "func.call", "autodiff.autograd_add"])
+def test_control_flow_calls_and_sums_are_walk_rules_of_the_same_table(name):
+    rule = registry.get_rule(name)
+    assert isinstance(rule, WalkRule) and rule.op_name == name
+
+
+def test_every_rule_module_is_a_builtin_rule_module():
+    """A module of rules/ that defines RULES is loaded, and every listed one defines them."""
+    package = pathlib.Path(rules.__file__).parent
+    with_rules = set()
+    for path in package.glob("*.py"):
+        module = importlib.import_module(f"gradir.autodiff_pass.rules.{path.stem}")
+        if hasattr(module, "RULES"):
+            with_rules.add(module.__name__)
+    assert with_rules == set(registry.BUILTIN_RULE_MODULES)
+
+
+def test_a_missing_builtin_rule_module_is_an_error(monkeypatch):
+    """The table is never silently smaller: loading fails, naming the module."""
+    absent = "gradir.autodiff_pass.rules.absent"
+    monkeypatch.setattr(registry, "_rules", None)
+    monkeypatch.setattr(registry, "BUILTIN_RULE_MODULES", (*registry.BUILTIN_RULE_MODULES, absent))
+    with pytest.raises(RuleError, match=f"the built-in rule module {absent} is missing"):
+        registry.get_rule("autodiff.mul")
 
 
 INVALID = sorted((FIXTURES / "invalid").glob("*.yaml"))
@@ -67,7 +95,7 @@ def test_invalid_rule_file_is_reported_at_its_line(path: pathlib.Path):
     assert expectation, f"{path.name} lacks its '# expect' line"
     line, message = int(expectation.group(1)), expectation.group(2)
     with pytest.raises(RuleError) as caught:
-        registry.load_rules(path)
+        yaml_loader.load_rules(path)
     error = caught.value
     assert message in error.message
     assert error.location is not None and error.location.startswith(f"{path}:{line}:")
@@ -76,11 +104,11 @@ def test_invalid_rule_file_is_reported_at_its_line(path: pathlib.Path):
 
 def test_missing_rule_file_is_a_rule_error(tmp_path):
     with pytest.raises(RuleError, match="cannot read derivative rules"):
-        registry.load_rules(tmp_path / "absent.yaml")
+        yaml_loader.load_rules(tmp_path / "absent.yaml")
 
 
 def test_custom_rule_file_with_let_and_indexed_names():
-    rules = registry.load_rules(FIXTURES / "custom_rules.yaml")
+    rules = yaml_loader.load_rules(FIXTURES / "custom_rules.yaml")
     assert set(rules) == {"autodiff.tanh", "autodiff.select"}
     tanh = rules["autodiff.tanh"]
     assert tanh.saved_outputs == {0} and tanh.saved_inputs == frozenset()
@@ -582,7 +610,7 @@ def test_python_rule_replaces_only_its_direction(isolated_registry):
     registry.register_vjp("autodiff.exp", cube_vjp)
     rule = registry.get_rule("autodiff.exp")
     assert rule is not None and rule.reverse is cube_vjp
-    assert rule.forward == registry.load_rules()["autodiff.exp"].forward  # the YAML's, kept
+    assert rule.forward == yaml_loader.load_rules()["autodiff.exp"].forward  # the YAML's, kept
 
 
 def test_forward_only_rule_refuses_reverse_mode(isolated_registry):

@@ -15,8 +15,9 @@ from xdsl.dialects.builtin import FloatAttr, IntegerType, TensorType, f32, f64
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from gradir.autodiff_pass import generic_rules, registry
-from gradir.autodiff_pass.formula import Emitter, parse_formula
+from gradir.autodiff_pass.rules import generic as generic_rules
+from gradir.autodiff_pass.rules import registry
+from gradir.autodiff_pass.rules.formula import Emitter, parse_formula
 from gradir.source import load_module, make_context
 
 UNARY = {

@@ -83,7 +83,7 @@ def test_passes_run_in_an_xdsl_pipeline():
 
 
 def test_cse_is_gradirs_linear_cse_in_autodiff_opt_and_compile():
-    from gradir.autodiff_pass.scoped_cse import ScopedCommonSubexpressionElimination
+    from gradir.autodiff_pass.cse import ScopedCommonSubexpressionElimination
     from gradir.tools.autodiff_opt import AutodiffOptMain
     from gradir.compilation import available_passes
 

@@ -1,13 +1,19 @@
-"""Reverse mode through `scf.for` and `scf.if` (called by `ReverseWalk`).
+"""Rules of `scf.for` (a walk rule): tangent iteration arguments forward, a reversed loop backward.
 
-`scf.for` (constant bounds, N iterations): the reverse is a second loop that
-runs the iterations backwards. Its body is built from a copy of the forward
-body followed by the reverse walk of that copy, seeded with the gradients of
-the yielded values (the reverse loop's iteration arguments); it yields the
-gradients of the forward iteration arguments, and accumulates the gradients
-of the loop-invariant values the body reads (weights) in further iteration
-arguments. Then every copied forward value that the backward code reads is
-either *cached* -- pushed in the forward loop onto a stack with one entry per
+Forward mode: the loop is rebuilt with one more iteration argument per
+active float tensor argument (its tangent, starting at the initial value's
+tangent), and its body gets the tangent code of its ops
+(`ForwardContext.differentiate_block`).
+
+Reverse mode (constant bounds, N iterations): a second loop that runs the
+iterations backwards. Its body is built from a copy of the forward body
+followed by the reverse walk of that copy (`ReverseContext.reverse_ops`),
+seeded with the gradients of the yielded values (the reverse loop's
+iteration arguments); it yields the gradients of the forward iteration
+arguments, and accumulates the gradients of the loop-invariant values the
+body reads (weights, `scf.captured_values`) in further iteration arguments.
+Then every copied forward value that the backward code reads is either
+*cached* -- pushed in the forward loop onto a stack with one entry per
 iteration (`loop_cache`), and read back in reverse order -- or, when it is not
 a float value computed from operands (indices, masks, constants), recomputed
 from what is cached. Copies nothing reads are erased, so only values the
@@ -19,25 +25,21 @@ arguments every k iterations; the reverse loop runs over those segments
 backwards, and for each one recomputes its k iterations from the saved state
 with a caching copy of the loop, then reverses them: the same gradient with a
 cache of N/k states plus k iterations' values, for one more forward pass.
-
-`scf.if`: an `scf.if` on the same condition whose branches recompute their
-forward branch and reverse it, yielding the gradients of the outer values the
-branches read; gradients flow only through the branch taken.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import IndexType, TensorType
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from gradir.autodiff_pass.activity import analyze_activity, carries_derivative, op_inputs
-from gradir.autodiff_pass.ir_building import autograd_add, autograd_zero, erase_dead_code
-from gradir.autodiff_pass.loop_cache import (
+from gradir.autodiff_pass.activity import carries_derivative, op_inputs
+from gradir.autodiff_pass.ir_building import autograd_add, erase_dead_code
+from gradir.autodiff_pass.rules.interface import ForwardContext, ReverseContext, WalkRule
+from gradir.autodiff_pass.rules.loop_cache import (
     constant_index,
     entry_bytes,
     index_constant,
@@ -46,119 +48,46 @@ from gradir.autodiff_pass.loop_cache import (
     read,
     stack_type,
 )
+from gradir.autodiff_pass.rules.scf import (
+    captured_values,
+    check_yields,
+    outer_tangents,
+    replace_with_tangents,
+    tangent_positions,
+    yielded_tangents,
+    zero,
+)
 from gradir.errors import DifferentiationError, error_at
 
-if TYPE_CHECKING:
-    from gradir.autodiff_pass.reverse_mode import ReverseWalk
-
-
-def captured_values(op: Operation, walk: ReverseWalk) -> list[SSAValue]:
-    """Active values defined outside `op` that its regions read, once each."""
-    own = set(op.operands)
-    seen: dict[SSAValue, None] = {}
-    for value in op_inputs(op):
-        if value not in own and carries_derivative(value) and walk.activity.is_active(value):
-            seen.setdefault(value, None)
-    for value in seen:
-        if not isinstance(value.type, TensorType):
-            raise error_at(
-                DifferentiationError,
-                op,
-                f"reverse-mode differentiation of '{op.name}' reading an active scalar "
-                f"({value.type}) from outside its region is not supported",
-            )
-    return list(seen)
-
-
-def check_yields(op: Operation) -> None:
-    """Each region of `op` must end with an `scf.yield` of one value per result
-    (xDSL 0.74 does not verify it)."""
-    for region in op.regions:
-        for block in region.blocks:
-            last = block.last_op
-            if not isinstance(last, scf.YieldOp) or len(last.operands) != len(op.results):
-                raise error_at(
-                    DifferentiationError,
-                    op,
-                    f"'{op.name}' must end each region with scf.yield of its {len(op.results)} "
-                    "result(s)",
-                )
-
-
-def _zero(builder: Builder, type_) -> SSAValue:
-    return builder.insert(autograd_zero(type_)).result
-
-
-def _sub_walk(
-    walk: ReverseWalk,
-    block: Block,
-    copies: Sequence[Operation],
-    independents: Sequence[SSAValue],
-    seeds: Sequence[tuple[SSAValue, SSAValue]],
-) -> ReverseWalk:
-    """Reverse `copies` (ops of `block`), seeded with (value, gradient) pairs;
-    backward code is appended to `block`."""
-    from gradir.autodiff_pass.reverse_mode import ReverseWalk
-
-    activity = analyze_activity(block, independents, [value for value, _ in seeds])
-    sub = ReverseWalk(walk.functions, activity, block)
-    for value, gradient in seeds:
-        if activity.is_active(value):
-            sub.accumulate(value, gradient)
-    for op in reversed(copies):
-        if activity.is_active_op(op):
-            sub.visit(op)
-    return sub
-
-
 # ----------------------------------------------------------------------------
-# scf.if
+# Forward mode
 # ----------------------------------------------------------------------------
 
 
-def reverse_if(walk: ReverseWalk, op: scf.IfOp) -> None:
-    positions = [k for k, result in enumerate(op.results) if result in walk.gradients]
+def forward_for(walk: ForwardContext, loop: Operation) -> None:
+    assert isinstance(loop, scf.ForOp)
+    positions = tangent_positions(walk, loop)
     if not positions:
         return
-    check_yields(op)
-    seeds = {k: walk.gradients[op.results[k]] for k in positions}
-    captured = captured_values(op, walk)
-    if not captured:
-        return
-    branches = []
-    for region in (op.true_region, op.false_region):
-        block = Block()
-        builder = Builder(InsertPoint.at_end(block))
-        if region.blocks:
-            value_map: dict[SSAValue, SSAValue] = {}
-            forward = region.block
-            copies = []
-            for inner in forward.ops:
-                if isinstance(inner, scf.YieldOp):
-                    yielded = [value_map.get(v, v) for v in inner.operands]
-                    continue
-                copies.append(inner.clone(value_map))
-                block.add_op(copies[-1])
-            sub = _sub_walk(
-                walk, block, copies, captured,
-                [(yielded[k], seeds[k]) for k in positions],
-            )  # fmt: skip
-            gradients = [sub.gradients.get(value) for value in captured]
-        else:
-            gradients = [None] * len(captured)
-        builder = Builder(InsertPoint.at_end(block))
-        values = [g if g is not None else _zero(builder, c.type) for g, c in zip(gradients, captured)]
-        block.add_op(scf.YieldOp(*values))
-        branches.append(Region(block))
-    reverse = scf.IfOp(op.cond, [value.type for value in captured], branches[0], branches[1])
-    reverse.location = op.location
-    walk.block.add_op(reverse)
-    for value, gradient in zip(captured, reverse.results):
-        walk.accumulate(value, gradient)
+    check_yields(loop)
+    before = Builder(InsertPoint.before(loop))
+    initial_tangents = [walk.tangent_or_zero(loop.iter_args[k], before) for k in positions]
+    body = loop.body.block
+    tangent_arguments = [body.insert_arg(t.type, len(body.args)) for t in initial_tangents]
+    seeds = outer_tangents(walk, loop)
+    seeds.update({body.args[1 + k]: t for k, t in zip(positions, tangent_arguments)})
+    tangents = yielded_tangents(walk, body, seeds, positions)
+    terminator = body.last_op
+    assert isinstance(terminator, scf.YieldOp)
+    Rewriter.replace_op(terminator, scf.YieldOp(*terminator.operands, *tangents))
+    region = loop.detach_region(loop.body)
+    new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, *initial_tangents], region)
+    new_loop.location = loop.location
+    replace_with_tangents(walk, loop, new_loop, positions)
 
 
 # ----------------------------------------------------------------------------
-# scf.for
+# Reverse mode
 # ----------------------------------------------------------------------------
 
 
@@ -177,9 +106,10 @@ def _trip_count(loop: scf.ForOp) -> tuple[int, int, int]:
     return lower, step, max(0, -(-(upper - lower) // step))
 
 
-def reverse_for(walk: ReverseWalk, loop: scf.ForOp, checkpoint_every: int = 0) -> None:
+def reverse_for(walk: ReverseContext, loop: Operation) -> None:
+    assert isinstance(loop, scf.ForOp)
     positions = walk.activity.active_positions(loop)
-    if not any(loop.results[k] in walk.gradients for k in positions):
+    if not any(walk.gradient(loop.results[k]) is not None for k in positions):
         return
     check_yields(loop)
     for k in positions:
@@ -195,14 +125,15 @@ def reverse_for(walk: ReverseWalk, loop: scf.ForOp, checkpoint_every: int = 0) -
     lower, step, trips = _trip_count(loop)
     top = Builder(InsertPoint.at_end(walk.block))
     seeds = [walk.gradient_or_zero(loop.results[k]) for k in positions]
-    accumulators = [_zero(top, value.type) for value in captured]
+    accumulators = [zero(top, value.type) for value in captured]
+    checkpoint_every = walk.checkpoint_every
     if checkpoint_every and 0 < checkpoint_every < trips:
         results = _checkpointed(
             walk, loop, positions, captured, seeds, accumulators, lower, step, trips, checkpoint_every
         )
     else:
         results = _cached(
-            walk, loop, positions, captured, seeds, accumulators,
+            walk, walk.block, loop, positions, captured, seeds, accumulators,
             index_constant(top, lower), step, index_constant(top, trips), max(trips, 1),
         )  # fmt: skip
     for k, gradient in zip(positions, results):
@@ -213,7 +144,8 @@ def reverse_for(walk: ReverseWalk, loop: scf.ForOp, checkpoint_every: int = 0) -
 
 
 def _cached(
-    walk: ReverseWalk,
+    walk: ReverseContext,
+    into: Block,
     loop: scf.ForOp,
     positions: list[int],
     captured: list[SSAValue],
@@ -225,13 +157,13 @@ def _cached(
     capacity: int,
 ) -> list[SSAValue]:
     """Cache in `loop` (`trips` <= `capacity` iterations from `lower`) what its
-    reverse reads and append the reverse loop to `walk.block`; returns the
+    reverse reads and append the reverse loop to `into`; returns the
     gradients of the iteration arguments at `positions`, then of `captured`."""
     forward = loop.body.block
     reverse_body = Block(arg_types=[IndexType(), *[s.type for s in seeds], *[a.type for a in accumulators]])
     j, gradient_args = reverse_body.args[0], reverse_body.args[1:]
     b = Builder(InsertPoint.at_end(reverse_body))
-    outer = Builder(InsertPoint.at_end(walk.block))
+    outer = Builder(InsertPoint.at_end(into))
     last = outer.insert(arith.SubiOp(trips, index_constant(outer, 1))).result
     position = b.insert(arith.SubiOp(last, j)).result
     induction = position
@@ -264,8 +196,7 @@ def _cached(
     assert isinstance(terminator, scf.YieldOp)
     yielded = [value_map.get(v, v) for v in terminator.operands]
     iteration_values = [reads[forward.args[1 + k]] for k in positions]
-    sub = _sub_walk(
-        walk,
+    gradients = walk.reverse_ops(
         reverse_body,
         copies,
         [*iteration_values, *captured],
@@ -274,10 +205,10 @@ def _cached(
     b = Builder(InsertPoint.at_end(reverse_body))
     out = []
     for value, argument in zip(iteration_values, gradient_args):
-        gradient = sub.gradients.get(value)
-        out.append(gradient if gradient is not None else _zero(b, argument.type))
+        gradient = gradients.get(value)
+        out.append(gradient if gradient is not None else zero(b, argument.type))
     for value, accumulator in zip(captured, gradient_args[len(positions) :]):
-        gradient = sub.gradients.get(value)
+        gradient = gradients.get(value)
         out.append(accumulator if gradient is None else b.insert(autograd_add(accumulator, gradient)).result)
     reverse_body.add_op(scf.YieldOp(*out))
     # Rules compute the gradients of every operand; those of inactive operands
@@ -350,7 +281,7 @@ def _cached(
     start, one = index_constant(outer, 0), index_constant(outer, 1)
     reverse = scf.ForOp(start, trips, one, [*seeds, *accumulators], reverse_body)
     reverse.location = loop.location
-    walk.block.add_op(reverse)
+    into.add_op(reverse)
     return list(reverse.results)
 
 
@@ -388,7 +319,7 @@ def _add_stacks(
 
 
 def _checkpointed(
-    walk: ReverseWalk,
+    walk: ReverseContext,
     loop: scf.ForOp,
     positions: list[int],
     captured: list[SSAValue],
@@ -402,8 +333,6 @@ def _checkpointed(
     """The forward loop saves its state every `every` iterations; the reverse
     runs over the segments backwards, recomputing each with a caching copy of
     the loop started from its saved state, then reversing that copy."""
-    from gradir.autodiff_pass.reverse_mode import ReverseWalk
-
     segments = -(-trips // every)
     segment_loop = loop.clone()  # the forward loop before it saves states
 
@@ -429,9 +358,8 @@ def _checkpointed(
     segment_loop.operands = [segment_lower, segment_upper, segment_loop.step, *state]
     body.add_op(segment_loop)
 
-    inner = ReverseWalk(walk.functions, walk.activity, body)
     gradients = _cached(
-        inner, segment_loop, positions, captured, body.args[1 : 1 + len(seeds)],
+        walk, body, segment_loop, positions, captured, body.args[1 : 1 + len(seeds)],
         body.args[1 + len(seeds) :], segment_lower, step, count, every,
     )  # fmt: skip
     body.add_op(scf.YieldOp(*gradients))
@@ -457,3 +385,6 @@ def _checkpointed(
     reverse.location = segment_loop.location
     walk.block.add_op(reverse)
     return list(reverse.results)
+
+
+RULES = (WalkRule("scf.for", reverse=reverse_for, forward=forward_for),)

@@ -6,63 +6,56 @@ the active ops backwards (PyTorch's addReverseInline). Each active op gets one
 the op's results (`autograd_zero` where none arrived), its region's arguments
 stand for them, the op's derivative rule fills the region, and `autodiff.yield`
 returns the gradients of the op's active inputs. Gradients meeting at a value
-are summed with `autodiff.autograd_add`. A differentiated `func.call` becomes a
-`grad_of "func.call"` calling the callee's own `vjp` function, generated per
-callee and active arguments; `autograd_add` in the primal (from an earlier
-derivative) passes its gradient to both sides.
+are summed with `autodiff.autograd_add`. Every op is differentiated by its
+rule (`rules.get_rule`): a local rule's backward is wrapped in a `grad_of`
+here; a walk rule (`scf.for`, `scf.if`, `func.call`, `autograd_add`) gets the
+walk as its `ReverseContext` and emits its backward itself.
 
 The function is left as the walk made it: cleaning it (PyTorch's Optimize:
 CSE, which also lets backward code reuse the primal's values, then removal of
 unread gradients and DCE) is the job of the passes that follow in every
 pipeline (`autodiff-specialize-zero,cse,dce`), so it is not done twice. The
 exception is a generated function that is differentiated again (grad of grad):
-its derivative is built from its body, so `clean_for_differentiation` runs
-first. Constants are rematerialised in the backward by `autodiff-split`
-rather than captured.
+its derivative is built from its body, so
+`derivative_functions.clean_for_differentiation` runs first. Constants are
+rematerialised in the backward by `autodiff-split` rather than captured.
 
 A derivatives.yaml rule emits the same backward for every op of the same
 shape (class, operand and result types, properties, repeated operands), so the
 first body emitted for such an op is kept as a template and later ones are
 cloned from it with the op's operands, results and gradients substituted: the
-same IR, without interpreting the formulas again (`BodyTemplates`).
+same IR, without interpreting the formulas again (`BodyTemplates`; the
+pass option `reuse-backward-bodies=false` turns it off).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import scf
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from gradir.autodiff_pass import registry
-from gradir.autodiff_pass.registry import FormulaReverse
-from gradir.autodiff_pass.activity import Activity, analyze_activity, carries_derivative
-from gradir.autodiff_pass.control_flow_reverse import reverse_for, reverse_if
-from gradir.autodiff_pass.derivative_functions import copy_primal, display_name
+from gradir.autodiff_pass.activity import Activity, analyze_activity
+from gradir.autodiff_pass.derivative_functions import (
+    DerivativeFunctions,
+    DerivativeKey,
+    copy_primal,
+    display_name,
+)
 from gradir.autodiff_pass.ir_building import (
     autograd_add,
     autograd_zero,
     clone_op,
-    erase_dead_code,
     grad_of,
     yield_,
 )
-from gradir.autodiff_pass.scoped_cse import scoped_cse
-from gradir.autodiff_pass.specialize_zero import drop_unread_gradients
-from gradir.dialects.autodiff import AutogradAddOp
+from gradir.autodiff_pass.rules import DerivativeRule, get_rule
+from gradir.autodiff_pass.rules.formula_rules import FormulaReverse
 from gradir.errors import DifferentiationError, RuleError, error_at
-
-if TYPE_CHECKING:
-    from gradir.autodiff_pass.derivative_functions import DerivativeFunctions, DerivativeKey
-
-
-REUSE_BACKWARD_BODIES = True
-"""Clone backward bodies of formula rules from templates (tests turn it off to compare)."""
 
 
 class BodyTemplates:
@@ -117,16 +110,39 @@ class BodyTemplates:
         self._templates[key] = (op, tuple(body.args), list(body.ops), list(grads))
 
 
-class ReverseWalk:
-    """The gradient map (value -> its gradient so far) and the backward emission."""
+@dataclass(frozen=True)
+class ReverseOptions:
+    """The options of `autodiff-reverse` that shape the backward (see `AutodiffReversePass`)."""
 
-    def __init__(self, functions: DerivativeFunctions, activity: Activity, block: Block):
+    checkpoint_every: int = 0
+    reuse_backward_bodies: bool = True
+
+
+class ReverseWalk:
+    """The gradient map (value -> its gradient so far) and the backward
+    emission; the `ReverseContext` walk rules receive."""
+
+    def __init__(
+        self,
+        functions: DerivativeFunctions,
+        activity: Activity,
+        block: Block,
+        options: ReverseOptions,
+    ):
         self.functions = functions
         self.activity = activity
         self.block = block
         """The backward code is appended to this block."""
+        self.options = options
         self.gradients: dict[SSAValue, SSAValue] = {}
         self.templates = BodyTemplates()
+
+    @property
+    def checkpoint_every(self) -> int:
+        return self.options.checkpoint_every
+
+    def gradient(self, value: SSAValue) -> SSAValue | None:
+        return self.gradients.get(value)
 
     def accumulate(self, value: SSAValue, gradient: SSAValue) -> None:
         """Add `gradient` to the gradient of `value`."""
@@ -146,23 +162,16 @@ class ReverseWalk:
         return gradient
 
     def visit(self, op: Operation) -> None:
-        """Emit the backward of one active op."""
-        if isinstance(op, AutogradAddOp):
-            gradient = self.gradients.get(op.result)
-            if gradient is not None:
-                for operand in (op.a, op.b):
-                    if self.activity.is_active(operand):
-                        self.accumulate(operand, gradient)
-        elif isinstance(op, CallOp):
-            self._visit_call(op)
-        elif isinstance(op, scf.ForOp):
-            reverse_for(self, op, self.functions.checkpoint_every)
-        elif isinstance(op, scf.IfOp):
-            reverse_if(self, op)
-        else:
-            self._visit_with_rule(op)
+        """Emit the backward of one active op, by its rule."""
+        name = display_name(op)
+        rule = get_rule(name)
+        if rule is None:
+            raise error_at(
+                DifferentiationError, op, f"differentiation of '{name}' is not supported"
+            )
+        rule.reverse_in(self, op)
 
-    def _emit_grad_of(
+    def add_grad_of(
         self,
         name: str,
         op: Operation,
@@ -183,20 +192,15 @@ class ReverseWalk:
         for (operand, _), result in zip(kept, op_grad.results):
             self.accumulate(operand, result)
 
-    def _visit_with_rule(self, op: Operation) -> None:
-        name = display_name(op)
-        rule = registry.get_rule(name)
-        if rule is None:
-            raise error_at(
-                DifferentiationError, op, f"differentiation of '{name}' is not supported"
-            )
+    def apply_local_rule(self, rule: DerivativeRule, op: Operation) -> None:
         if not any(result in self.gradients for result in op.results):
             return  # linear: no gradient in, no gradient out
+        name = display_name(op)
         output_grads = [self.gradient_or_zero(result) for result in op.results]
         body = Block(arg_types=[grad.type for grad in output_grads])
         for argument in body.args:
             argument.name_hint = "grad"
-        templated = REUSE_BACKWARD_BODIES and isinstance(rule.reverse, FormulaReverse)
+        templated = self.options.reuse_backward_bodies and isinstance(rule.reverse, FormulaReverse)
         key = BodyTemplates.key(op) if templated else None
         input_grads = self.templates.instantiate(key, op, body) if templated else None
         if input_grads is None:
@@ -212,34 +216,34 @@ class ReverseWalk:
                 f"the reverse rule of '{name}' returned {len(input_grads)} gradients "
                 f"for {len(op.operands)} operands",
             )
-        self._emit_grad_of(name, op, output_grads, body, input_grads)
+        self.add_grad_of(name, op, output_grads, body, input_grads)
 
-    def _visit_call(self, op: CallOp) -> None:
-        """`grad_of "func.call"` whose body calls the callee's vjp function,
-        made for the active arguments and the results that have gradients."""
-        callee = self.functions.callee(op, op.callee)
-        active = [i for i, value in enumerate(op.arguments) if self.activity.is_active(value)]
-        seeded = [i for i, result in enumerate(op.results) if result in self.gradients]
-        if not seeded:
-            return
-        callee_vjp = self.functions.vjp(callee, active, seeded)
-        output_grads = [self.gradients[op.results[i]] for i in seeded]
-        body = Block(arg_types=[grad.type for grad in output_grads])
-        for argument in body.args:
-            argument.name_hint = "grad"
-        call = CallOp(
-            callee_vjp.sym_name.data,
-            [*op.arguments, *body.args],
-            list(callee_vjp.function_type.outputs.data),
-        )
-        body.add_op(call)
-        callee_grads = iter(call.results[len(op.results) :])
-        input_grads = [next(callee_grads) if i in active else None for i in range(len(op.operands))]
-        self._emit_grad_of("func.call", op, output_grads, body, input_grads)
+    def reverse_ops(
+        self,
+        block: Block,
+        ops: Sequence[Operation],
+        independents: Sequence[SSAValue],
+        seeds: Sequence[tuple[SSAValue, SSAValue]],
+    ) -> Mapping[SSAValue, SSAValue]:
+        """Reverse `ops` (ops of `block`) by a walk of their own, seeded with
+        (value, gradient) pairs; backward code is appended to `block`."""
+        activity = analyze_activity(block, independents, [value for value, _ in seeds])
+        sub = ReverseWalk(self.functions, activity, block, self.options)
+        for value, gradient in seeds:
+            if activity.is_active(value):
+                sub.accumulate(value, gradient)
+        for op in reversed(ops):
+            if activity.is_active_op(op):
+                sub.visit(op)
+        return sub.gradients
 
 
 def build_vjp_body(
-    functions: DerivativeFunctions, callee: FuncOp, function: FuncOp, key: DerivativeKey
+    functions: DerivativeFunctions,
+    callee: FuncOp,
+    function: FuncOp,
+    key: DerivativeKey,
+    options: ReverseOptions = ReverseOptions(),
 ) -> None:
     """Fill `function` (arguments: callee's, then one cotangent per result in
     `key.results`) with the primal followed by the reverse walk; it returns the
@@ -254,7 +258,7 @@ def build_vjp_body(
     activity = analyze_activity(block, wrt_arguments, differentiated_results)
     active_ops = activity.active_ops(block)
 
-    walk = ReverseWalk(functions, activity, block)
+    walk = ReverseWalk(functions, activity, block, options)
     for value, cotangent in zip(differentiated_results, cotangents, strict=True):
         if activity.is_active(value):
             walk.accumulate(value, cotangent)
@@ -279,10 +283,3 @@ def build_grad_body(
         list(callee_vjp.function_type.outputs.data),
     )
     block.add_ops([seed, call, ReturnOp(*call.results[1:])])
-
-
-def clean_for_differentiation(function: FuncOp) -> None:
-    """PyTorch's Optimize for a generated function: CSE, unread gradients, DCE."""
-    scoped_cse(function)
-    drop_unread_gradients(function.body.block)
-    erase_dead_code(function.body.block)

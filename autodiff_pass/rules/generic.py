@@ -33,7 +33,8 @@ from xdsl.rewriter import InsertPoint
 
 from gradir.autodiff_pass.activity import carries_derivative
 from gradir.autodiff_pass.ir_building import zero_constant
-from gradir.autodiff_pass.registry import DerivativeRule, get_rule
+from gradir.autodiff_pass.rules.interface import DerivativeRule
+from gradir.autodiff_pass.rules.registry import get_rule
 from gradir.errors import DifferentiationError, error_at
 
 NAME = "linalg.generic"
@@ -53,7 +54,8 @@ def _maps(op: GenericOp) -> list[AffineMapAttr]:
 
 def _rule_of(op: Operation, generic: Operation):
     rule = get_rule(op.name)
-    if rule is None:
+    if not isinstance(rule, DerivativeRule):
+        # None, or a walk rule (scf.if, func.call), which needs a whole function around it
         _fail(generic, f"its body's '{op.name}' has no derivative rule")
     return rule
 

@@ -29,8 +29,10 @@ from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
-from gradir.autodiff_pass.formula import Emitter, Zero, parse_formula
-from gradir.autodiff_pass.registry import DerivativeRule, get_rule
+from gradir.autodiff_pass.rules.formula import Emitter, Zero, parse_formula
+from gradir.autodiff_pass.rules.interface import DerivativeRule
+from gradir.autodiff_pass.rules.registry import get_rule
+from gradir.dialects.autodiff import SumOp, TransposeOp
 from gradir.errors import DifferentiationError, error_at
 
 _PARSED: dict[str, object] = {}
@@ -129,14 +131,10 @@ def _permutation(op: Operation) -> list[int]:
 def transpose_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
     permutation = _permutation(op)
     inverse = [permutation.index(axis) for axis in range(len(permutation))]
-    from gradir.dialects.autodiff import TransposeOp
-
     return [builder.insert(TransposeOp(grads[0], inverse)).result, None]
 
 
 def transpose_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
-    from gradir.dialects.autodiff import TransposeOp
-
     if tangents[0] is None:
         return [None]
     return [builder.insert(TransposeOp(tangents[0], _permutation(op))).result]
@@ -149,8 +147,6 @@ def _dimensions(op: Operation) -> list[int]:
 
 
 def broadcast_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
-    from gradir.dialects.autodiff import SumOp
-
     return [builder.insert(SumOp(grads[0], _dimensions(op), False)).result, None]
 
 
@@ -166,8 +162,6 @@ def broadcast_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue |
 
 
 def fill_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
-    from gradir.dialects.autodiff import SumOp
-
     value = op.operands[0]
     total = builder.insert(SumOp(grads[0], None, False)).result
     return [builder.insert(tensor.ExtractOp(total, [], value.type)).result, None]

@@ -23,7 +23,8 @@ from xdsl.dialects.builtin import IndexType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from gradir.autodiff_pass.ir_building import zero_constant
-from gradir.autodiff_pass.registry import DerivativeRule
+from gradir.autodiff_pass.rules.interface import DerivativeRule
+from gradir.dialects.autodiff import ReshapeOp, SumOp
 
 
 def _slice_operands(op: tensor.ExtractSliceOp | tensor.InsertSliceOp):
@@ -130,14 +131,10 @@ def insert_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | No
 
 
 def reshape_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
-    from gradir.dialects.autodiff import ReshapeOp
-
     return _none_for_indices(op, [builder.insert(ReshapeOp(grads[0], op.operands[0].type)).result])
 
 
 def reshape_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
-    from gradir.dialects.autodiff import ReshapeOp
-
     if tangents[0] is None:
         return [None]
     return [builder.insert(ReshapeOp(tangents[0], op.results[0].type)).result]
@@ -206,8 +203,6 @@ def from_elements_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAVal
 
 
 def splat_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
-    from gradir.dialects.autodiff import SumOp
-
     assert isinstance(op, tensor.SplatOp)
     total = builder.insert(SumOp(grads[0], None, False)).result
     return _none_for_indices(op, [builder.insert(tensor.ExtractOp(total, [], op.input.type)).result])
