@@ -56,7 +56,7 @@ from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code
 from gradir.autodiff_pass.lower_grad_of import inline_grad_of_ops
 from gradir.autodiff_pass.specialize_zero import drop_unread_gradients
 from gradir.dialects.autodiff import EntryOp, GradOp, JvpOp, VjpOp
-from gradir.dialects.type_checks import is_float_tensor
+from gradir.dialects.type_checks import is_differentiable_type, is_float_tensor
 from gradir.errors import DifferentiationError, error_at
 
 DERIVATIVE_ATTR = "autodiff.derivative"
@@ -71,7 +71,7 @@ def display_name(op: Operation) -> str:
 def float_result_indices(function: FuncOp) -> tuple[int, ...]:
     """The results of `function` that can have cotangents / tangents."""
     outputs = function.function_type.outputs.data
-    return tuple(i for i, type_ in enumerate(outputs) if is_float_tensor(type_))
+    return tuple(i for i, type_ in enumerate(outputs) if is_differentiable_type(type_))
 
 
 @dataclass(frozen=True)
@@ -256,11 +256,11 @@ class DerivativeFunctions:
         if wrt is None:
             return tuple(i for i, type_ in enumerate(inputs) if is_float_tensor(type_))
         for index in wrt:
-            if not 0 <= index < len(inputs) or not is_float_tensor(inputs[index]):
+            if not 0 <= index < len(inputs) or not is_differentiable_type(inputs[index]):
                 raise error_at(
                     DifferentiationError,
                     user,
-                    f"wrt index {index} does not name a float-tensor argument "
+                    f"wrt index {index} does not name a float tensor or float scalar argument "
                     f"of @{callee.sym_name.data}",
                 )
         if len(set(wrt)) != len(wrt):

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -275,8 +275,10 @@ def build_grad_body(
     callee_vjp = functions.vjp(callee, key.wrt)
     block = function.body.block
     (loss_type,) = callee.function_type.outputs.data
-    assert isinstance(loss_type, TensorType)
-    seed = ConstantOp(DenseIntOrFPElementsAttr.from_list(loss_type, [1.0]))
+    if isinstance(loss_type, TensorType):
+        seed = ConstantOp(DenseIntOrFPElementsAttr.from_list(loss_type, [1.0]))
+    else:
+        seed = ConstantOp(FloatAttr(1.0, loss_type))
     call = CallOp(
         callee_vjp.sym_name.data,
         [*block.args, seed.result],

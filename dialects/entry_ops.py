@@ -25,7 +25,12 @@ from xdsl.irdl import (
 from xdsl.traits import SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from gradir.dialects.type_checks import format_types, is_float_tensor
+from gradir.dialects.type_checks import (
+    format_types,
+    is_differentiable_type,
+    is_float_scalar,
+    is_float_tensor,
+)
 
 
 class EntryOpVerifier(SymbolUserOpInterface):
@@ -97,7 +102,8 @@ class EntryOp(IRDLOperation):
         return found
 
     def wrt_indices(self, inputs: Sequence[Attribute] | None = None) -> tuple[int, ...]:
-        """The `wrt` indices, checked; default: every float-tensor argument."""
+        """The `wrt` indices, checked; default: every float-tensor argument
+        (float scalars are differentiated when `wrt` names them)."""
         if inputs is None:
             inputs = tuple(self.callee_function().function_type.inputs.data)
         if self.wrt is None:
@@ -109,10 +115,10 @@ class EntryOp(IRDLOperation):
                     f"wrt index {index} is out of range: callee {self.callee} "
                     f"has {len(inputs)} arguments"
                 )
-            if not is_float_tensor(inputs[index]):
+            if not is_differentiable_type(inputs[index]):
                 raise VerifyException(
                     f"wrt index {index} names argument of type {inputs[index]}, "
-                    "expected a float tensor"
+                    "expected a float tensor or float scalar"
                 )
         if len(set(wrt)) != len(wrt):
             raise VerifyException(f"wrt indices {list(wrt)} contain duplicates")
@@ -127,14 +133,14 @@ class EntryOp(IRDLOperation):
         """(operand types, result types) this op must have for the callee."""
         raise NotImplementedError()
 
-    def expect_float_tensor_results(self, outputs: tuple[Attribute, ...]) -> None:
-        """Every callee result must be a float tensor (vjp and jvp take or give
-        one cotangent or tangent per result)."""
+    def expect_differentiable_results(self, outputs: tuple[Attribute, ...]) -> None:
+        """Every callee result must be a float tensor or float scalar (vjp and
+        jvp take or give one cotangent or tangent per result)."""
         for index, output in enumerate(outputs):
-            if not is_float_tensor(output):
+            if not is_differentiable_type(output):
                 raise VerifyException(
                     f"callee {self.callee} result {index} has type {output}, "
-                    "expected a float tensor"
+                    "expected a float tensor or float scalar"
                 )
 
     def callee_arguments(self) -> tuple[SSAValue, ...]:
@@ -148,22 +154,28 @@ class EntryOp(IRDLOperation):
         return tuple(self.args[count:])
 
 
+def is_loss_type(type_: Attribute) -> bool:
+    """A 0-d float tensor or a float scalar."""
+    return is_float_scalar(type_) or (is_float_tensor(type_) and type_.get_num_dims() == 0)  # type: ignore[union-attr]
+
+
 @irdl_op_definition
 class GradOp(EntryOp):
     """Gradient of a scalar loss: `%ga, %gb = autodiff.grad @f(%a, %b) : ...`.
 
-    The callee must return one 0-d float tensor; the seed is 1. Results: one
-    gradient per `wrt` argument, of that argument's type."""
+    The callee must return one 0-d float tensor or one float scalar (a loss);
+    the seed is 1. Results: one gradient per `wrt` argument, of that
+    argument's type."""
 
     name = "autodiff.grad"
     OPERAND_LAYOUT: ClassVar[str] = "the callee's arguments"
     RESULT_LAYOUT: ClassVar[str] = "one gradient per wrt argument"
 
     def expected_signature(self, inputs, outputs, wrt):
-        if len(outputs) != 1 or not is_float_tensor(outputs[0]) or outputs[0].get_num_dims() != 0:  # type: ignore[union-attr]
+        if len(outputs) != 1 or not is_loss_type(outputs[0]):
             raise VerifyException(
                 f"callee {self.callee} must return exactly one 0-d float tensor "
-                f"(a loss), but returns {format_types(outputs)}"
+                f"or float scalar (a loss), but returns {format_types(outputs)}"
             )
         return inputs, tuple(inputs[i] for i in wrt)
 
@@ -179,7 +191,7 @@ class VjpOp(EntryOp):
     RESULT_LAYOUT: ClassVar[str] = "the callee's results, then one gradient per wrt argument"
 
     def expected_signature(self, inputs, outputs, wrt):
-        self.expect_float_tensor_results(outputs)
+        self.expect_differentiable_results(outputs)
         return inputs + outputs, outputs + tuple(inputs[i] for i in wrt)
 
 
@@ -194,7 +206,7 @@ class JvpOp(EntryOp):
     RESULT_LAYOUT: ClassVar[str] = "the callee's results, then one tangent per result"
 
     def expected_signature(self, inputs, outputs, wrt):
-        self.expect_float_tensor_results(outputs)
+        self.expect_differentiable_results(outputs)
         return inputs + tuple(inputs[i] for i in wrt), outputs + outputs
 
 

@@ -27,6 +27,16 @@ def is_float_tensor(type_: Attribute) -> bool:
     )
 
 
+def is_float_scalar(type_: Attribute) -> bool:
+    """An f16/bf16/f32/f64 scalar."""
+    return isinstance(type_, FLOAT_ELEMENT_TYPES)
+
+
+def is_differentiable_type(type_: Attribute) -> bool:
+    """What can have a gradient or tangent: a static float tensor or a float scalar."""
+    return is_float_tensor(type_) or is_float_scalar(type_)
+
+
 def expect_float_tensor(type_: Attribute, what: str) -> TensorType:
     """Raise unless `type_` is a static float tensor; `what` names the value in the message."""
     if not isinstance(type_, TensorType):

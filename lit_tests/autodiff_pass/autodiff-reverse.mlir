@@ -238,3 +238,20 @@ func.func @main(%x: tensor<f32>) -> tensor<f32> {
 // CHECK:         func.call @dcube_vjp_0(
 // CHECK-LABEL: func.func @main(
 // CHECK:         func.call @dcube_grad_0(
+
+// -----
+
+// Float scalars: a scalar loss, scalar arguments in wrt, scalar gradients; the seed is a scalar 1.
+// CHECK-LABEL: func.func @scalar_f_vjp_0_1(%x: f64, %y: f64, %cotangent: f64) -> (f64, f64, f64)
+// CHECK:         autodiff.grad_of "math.sin"
+// CHECK-LABEL: func.func @scalar_f_grad_0_1(%x: f64, %y: f64) -> (f64, f64)
+// CHECK:         %{{.*}} = arith.constant 1.000000e+00 : f64
+func.func @scalar_f(%x: f64, %y: f64) -> f64 {
+  %a = arith.mulf %x, %y : f64
+  %b = math.sin %a : f64
+  return %b : f64
+}
+func.func @scalar_g(%x: f64, %y: f64) -> (f64, f64) {
+  %r:2 = autodiff.grad @scalar_f(%x, %y) {wrt = array<i64: 0, 1>} : (f64, f64) -> (f64, f64)
+  return %r#0, %r#1 : f64, f64
+}

@@ -22,7 +22,7 @@ func.func @loss(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
 func.func @f(%x: tensor<4xf32>) {
-  // CHECK: error: 'autodiff.grad' op callee @loss must return exactly one 0-d float tensor (a loss), but returns (tensor<4xf32>)
+  // CHECK: error: 'autodiff.grad' op callee @loss must return exactly one 0-d float tensor or float scalar (a loss), but returns (tensor<4xf32>)
   %0 = autodiff.grad @loss(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
@@ -58,7 +58,7 @@ func.func @loss(%x: tensor<4xf32>, %n: tensor<4xi32>) -> tensor<f32> {
   return %0 : tensor<f32>
 }
 func.func @f(%x: tensor<4xf32>, %n: tensor<4xi32>) {
-  // CHECK: error: 'autodiff.grad' op wrt index 1 names argument of type tensor<4xi32>, expected a float tensor
+  // CHECK: error: 'autodiff.grad' op wrt index 1 names argument of type tensor<4xi32>, expected a float tensor or float scalar
   %0 = autodiff.grad @loss(%x, %n) {wrt = array<i64: 1>} : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xi32>
   return
 }
@@ -116,7 +116,7 @@ func.func @g(%x: tensor<4xf32>) -> tensor<4xi32> {
   return %0 : tensor<4xi32>
 }
 func.func @f(%x: tensor<4xf32>, %c: tensor<4xi32>) {
-  // CHECK: error: 'autodiff.vjp' op callee @g result 0 has type tensor<4xi32>, expected a float tensor
+  // CHECK: error: 'autodiff.vjp' op callee @g result 0 has type tensor<4xi32>, expected a float tensor or float scalar
   %0:2 = autodiff.vjp @g(%x, %c) : (tensor<4xf32>, tensor<4xi32>) -> (tensor<4xi32>, tensor<4xf32>)
   return
 }
