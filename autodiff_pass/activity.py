@@ -36,6 +36,11 @@ def carries_derivative(value: SSAValue) -> bool:
 def op_inputs(op: Operation) -> Iterator[SSAValue]:
     """The operands of `op`, plus values its nested regions read from outside it."""
     yield from op.operands
+    yield from _region_reads(op)
+
+
+def _region_reads(op: Operation) -> Iterator[SSAValue]:
+    """Values defined outside `op` read by the ops of its regions (with repeats)."""
     if not op.regions:
         return
     for nested in op.walk():
@@ -45,6 +50,12 @@ def op_inputs(op: Operation) -> Iterator[SSAValue]:
             owner = value.block.parent_op() if isinstance(value, BlockArgument) else value.owner
             if owner is None or not op.is_ancestor(owner):
                 yield value
+
+
+def outer_values(op: Operation) -> list[SSAValue]:
+    """The values defined outside `op` that its regions read, once each, in
+    the order they are first read (an operand too, where a region reads it)."""
+    return list(dict.fromkeys(_region_reads(op)))
 
 
 @dataclass
@@ -69,6 +80,10 @@ class Activity:
             self.varied.add(new)
         if old in self.useful:
             self.useful.add(new)
+
+    def captured_values(self, op: Operation) -> list[SSAValue]:
+        """The active values `op`'s regions read from outside it."""
+        return [value for value in outer_values(op) if self.is_active(value)]
 
     def active_ops(self, block: Block) -> list[Operation]:
         """The active ops of `block`, in program order."""

@@ -28,6 +28,7 @@ from gradir.autodiff_pass.derivative_functions import (
 )
 from gradir.autodiff_pass.ir_building import autograd_zero, erase_dead_code
 from gradir.autodiff_pass.rules import DerivativeRule, get_rule
+from gradir.autodiff_pass.rules.interface import refuse_unaccounted_captures
 from gradir.errors import DifferentiationError, RuleError, error_at
 
 
@@ -65,14 +66,19 @@ class ForwardWalk:
         rule.forward_in(self, op)
 
     def apply_local_rule(self, rule: DerivativeRule, op: Operation) -> None:
+        captured = self.activity.captured_values(op)
+        refuse_unaccounted_captures(rule, op, captured)
         input_tangents = [
             self.tangents.get(value) if self.activity.is_active(value) else None
             for value in op.operands
         ]
-        if all(tangent is None for tangent in input_tangents):
+        captured_tangents = {
+            value: tangent for value in captured if (tangent := self.tangents.get(value)) is not None
+        }
+        if all(tangent is None for tangent in input_tangents) and not captured_tangents:
             return  # linear: zero tangents in, zero tangents out
         builder = Builder(InsertPoint.after(op))
-        output_tangents = list(rule.emit_jvp(builder, op, input_tangents))
+        output_tangents = list(rule.emit_jvp(builder, op, input_tangents, captured_tangents))
         if len(output_tangents) != len(op.results):
             raise error_at(
                 RuleError,

@@ -54,6 +54,7 @@ from gradir.autodiff_pass.ir_building import (
     yield_,
 )
 from gradir.autodiff_pass.rules import DerivativeRule, get_rule
+from gradir.autodiff_pass.rules.interface import refuse_unaccounted_captures
 from gradir.autodiff_pass.rules.formula_rules import FormulaReverse
 from gradir.errors import DifferentiationError, RuleError, error_at
 
@@ -178,12 +179,22 @@ class ReverseWalk:
         output_grads: Sequence[SSAValue],
         body: Block,
         input_grads: Sequence[SSAValue | None],
+        inputs: Sequence[SSAValue] | None = None,
     ) -> None:
         """Close `body` with a yield of the active inputs' gradients, wrap it in
-        a `grad_of` and accumulate its results into the inputs' gradients."""
+        a `grad_of` and accumulate its results into the inputs' gradients
+        (`inputs`: the op's operands unless given, e.g. with captured values)."""
+        inputs = op.operands if inputs is None else inputs
+        if len(input_grads) != len(inputs):
+            raise error_at(
+                RuleError,
+                op,
+                f"the reverse rule of '{name}' returned {len(input_grads)} gradients "
+                f"for {len(inputs)} inputs",
+            )
         kept = [
             (operand, grad)
-            for operand, grad in zip(op.operands, input_grads, strict=True)
+            for operand, grad in zip(inputs, input_grads, strict=True)
             if grad is not None and self.activity.is_active(operand)
         ]
         body.add_op(yield_([grad for _, grad in kept]))
@@ -193,6 +204,8 @@ class ReverseWalk:
             self.accumulate(operand, result)
 
     def apply_local_rule(self, rule: DerivativeRule, op: Operation) -> None:
+        captured = self.activity.captured_values(op)
+        refuse_unaccounted_captures(rule, op, captured)
         if not any(result in self.gradients for result in op.results):
             return  # linear: no gradient in, no gradient out
         name = display_name(op)
@@ -205,18 +218,11 @@ class ReverseWalk:
         input_grads = self.templates.instantiate(key, op, body) if templated else None
         if input_grads is None:
             input_grads = list(
-                rule.emit_vjp(Builder(InsertPoint.at_end(body)), op, list(body.args))
+                rule.emit_vjp(Builder(InsertPoint.at_end(body)), op, list(body.args), captured)
             )
             if templated:
                 self.templates.record(key, op, body, input_grads)
-        if len(input_grads) != len(op.operands):
-            raise error_at(
-                RuleError,
-                op,
-                f"the reverse rule of '{name}' returned {len(input_grads)} gradients "
-                f"for {len(op.operands)} operands",
-            )
-        self.add_grad_of(name, op, output_grads, body, input_grads)
+        self.add_grad_of(name, op, output_grads, body, input_grads, [*op.operands, *captured])
 
     def reverse_ops(
         self,

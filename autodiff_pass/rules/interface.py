@@ -34,7 +34,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from gradir.autodiff_pass.activity import Activity
 from gradir.autodiff_pass.rules.formula import FormulaError
-from gradir.errors import DifferentiationError, RuleError, error_at
+from gradir.errors import DifferentiationError, RuleError, error_at, location_of
 
 ReverseRule = Callable[[Builder, Operation, Sequence[SSAValue]], Sequence[SSAValue | None]]
 """`rule(builder, op, output_grads) -> one gradient (or None) per operand`."""
@@ -193,6 +193,15 @@ class DerivativeRule:
     """Result indices the reverse rule reads."""
     reverse: ReverseRule | None = field(default=None, repr=False)
     forward: ForwardRule | None = field(default=None, repr=False)
+    captures: bool = False
+    """For an op with regions: whether the rule accounts for the active values
+    its regions read from outside (captured values). Its reverse is then
+    `rule(builder, op, output_grads, captured)` and returns one gradient per
+    operand, then one per value of `captured`; its forward is
+    `rule(builder, op, input_tangents, captured_tangents)` with a dict
+    captured value -> tangent. The walks refuse an op whose regions read an
+    active outer value unless its rule says it accounts for them: a derivative
+    is never silently dropped."""
 
     def reverse_in(self, walk: ReverseContext, op: Operation) -> None:
         """Differentiate `op` in reverse mode: the walk wraps `emit_vjp` in a `grad_of`."""
@@ -212,10 +221,15 @@ class DerivativeRule:
         return self.saved_outputs is None or index in self.saved_outputs
 
     def emit_vjp(
-        self, builder: Builder, op: Operation, output_grads: Sequence[SSAValue]
+        self,
+        builder: Builder,
+        op: Operation,
+        output_grads: Sequence[SSAValue],
+        captured: Sequence[SSAValue] = (),
     ) -> list[SSAValue | None]:
         """Insert the backward of `op` with `builder`; one gradient per operand
-        (None for an operand that gets none)."""
+        (None for an operand that gets none), then one per `captured` value
+        (only for rules that account for captured values)."""
         if self.reverse is None:
             raise error_at(
                 DifferentiationError,
@@ -230,16 +244,25 @@ class DerivativeRule:
                 f"'{self.op_name}' has {len(op.results)} results but got "
                 f"{len(output_grads)} output gradients",
             )
-        grads = self._run(self.reverse, "reverse", builder, op, output_grads)
-        grads = [grad if self.differentiates(i) else None for i, grad in enumerate(grads)]
-        _check_types(op, self.op_name, "reverse", "gradient", grads, op.operands)
+        extra = (captured,) if self.captures else ()
+        grads = self._run(self.reverse, "reverse", builder, op, output_grads, extra, len(captured))
+        grads = [
+            grad if i >= len(op.operands) or self.differentiates(i) else None
+            for i, grad in enumerate(grads)
+        ]
+        _check_types(op, self.op_name, "reverse", "gradient", grads, [*op.operands, *captured])
         return grads
 
     def emit_jvp(
-        self, builder: Builder, op: Operation, input_tangents: Sequence[SSAValue | None]
+        self,
+        builder: Builder,
+        op: Operation,
+        input_tangents: Sequence[SSAValue | None],
+        captured_tangents: Mapping[SSAValue, SSAValue] | None = None,
     ) -> list[SSAValue | None]:
         """Insert the tangent computation of `op`; one tangent per result
-        (None: zero). A None input tangent is zero; all None gives all None."""
+        (None: zero). A None input tangent is zero; all None (and no captured
+        tangent) gives all None."""
         if self.forward is None:
             raise error_at(
                 DifferentiationError,
@@ -254,9 +277,11 @@ class DerivativeRule:
                 f"'{self.op_name}' has {len(op.operands)} operands but got "
                 f"{len(input_tangents)} input tangents",
             )
-        if all(tangent is None for tangent in input_tangents):
+        captured_tangents = dict(captured_tangents or {})
+        if all(tangent is None for tangent in input_tangents) and not captured_tangents:
             return [None] * len(op.results)
-        tangents = self._run(self.forward, "forward", builder, op, input_tangents)
+        extra = (captured_tangents,) if self.captures else ()
+        tangents = self._run(self.forward, "forward", builder, op, input_tangents, extra)
         _check_types(op, self.op_name, "forward", "tangent", tangents, op.results)
         return tangents
 
@@ -267,12 +292,14 @@ class DerivativeRule:
         builder: Builder,
         op: Operation,
         values: Sequence[SSAValue | None],
+        extra: tuple = (),
+        captured_count: int = 0,
     ) -> list[SSAValue | None]:
         try:
-            produced = list(rule(builder, op, values))
+            produced = list(rule(builder, op, values, *extra))
         except FormulaError as error:
             raise error_at(RuleError, op, f"the {direction} rule of '{self.op_name}': {error}")
-        expected = len(op.operands if direction == "reverse" else op.results)
+        expected = len(op.operands) + captured_count if direction == "reverse" else len(op.results)
         if len(produced) != expected:
             what = "gradients for" if direction == "reverse" else "tangents for"
             counted = "operands" if direction == "reverse" else "results"
@@ -325,3 +352,26 @@ class WalkRule:
 
 Rule = DerivativeRule | WalkRule
 """A rule of the table: either kind."""
+
+
+def refuse_unaccounted_captures(rule: Rule, op: Operation, captured: Sequence[SSAValue]) -> None:
+    """The global guarantee for region ops: an active value read inside `op`'s
+    regions must be accounted for by its rule, else differentiation stops with
+    a located error (never a silently missing derivative)."""
+    if not captured or (isinstance(rule, DerivativeRule) and rule.captures):
+        return
+    value = captured[0]
+    owner = value.owner if isinstance(value.owner, Operation) else value.owner.parent_op()
+    where = location_of(owner)
+    defined = f" (defined at {where})" if where else ""
+    raise error_at(
+        DifferentiationError,
+        op,
+        f"differentiation of '{op.name}': its region reads the active value "
+        f"{_value_name(value)}{defined} from outside, and its derivative rule "
+        "does not account for values captured that way",
+    )
+
+
+def _value_name(value: SSAValue) -> str:
+    return f"%{value.name_hint}" if value.name_hint else f"of type {value.type}"
