@@ -41,26 +41,6 @@ func.func @g(%x: tensor<3x4xf32>, %ct: tensor<3x4xf32>) -> tensor<3x4xf32> {
 
 // -----
 
-#diag = affine_map<(i) -> (i, i)>
-#vec = affine_map<(i) -> (i)>
-// An operand read through a map that is not a projected permutation (the diagonal).
-func.func @diagonal(%x: tensor<4x4xf32>) -> tensor<4xf32> {
-  %e = tensor.empty() : tensor<4xf32>
-  // CHECK: standard-rules-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'linalg.generic': operand #0 has an indexing map that is not a projected permutation
-  %r = linalg.generic {indexing_maps = [#diag, #vec], iterator_types = ["parallel"]}
-      ins(%x : tensor<4x4xf32>) outs(%e : tensor<4xf32>) {
-  ^bb0(%u: f32, %o: f32):
-    %s = math.sin %u : f32
-    linalg.yield %s : f32
-  } -> tensor<4xf32>
-  return %r : tensor<4xf32>
-}
-func.func @g(%x: tensor<4x4xf32>, %ct: tensor<4xf32>) -> tensor<4x4xf32> {
-  %r, %d = autodiff.vjp @diagonal(%x, %ct) : (tensor<4x4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4x4xf32>)
-  return %d : tensor<4x4xf32>
-}
-
-// -----
 
 // A linalg.reduce whose combiner is a product.
 func.func @reduce_product(%x: tensor<3x4xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {

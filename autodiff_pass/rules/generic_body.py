@@ -1,0 +1,72 @@
+"""What the derivative rules of `linalg.generic` share: reading the op (its
+maps, its terminator, the tensors its body gathers from) and the located errors."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import AffineMapAttr, TensorType
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.ir import Operation, SSAValue
+
+from gradir.autodiff_pass.rules.interface import DerivativeRule
+from gradir.autodiff_pass.rules.registry import get_rule
+from gradir.errors import DifferentiationError, error_at
+
+NAME = "linalg.generic"
+
+
+def fail(op: Operation, message: str):
+    raise error_at(DifferentiationError, op, f"differentiation of '{NAME}': {message}")
+
+
+def is_reduction(op: GenericOp) -> bool:
+    return any(str(kind.data) == "reduction" for kind in op.iterator_types.data)  # type: ignore[attr-defined]
+
+
+def indexing_maps(op: GenericOp) -> list[AffineMapAttr]:
+    return list(op.indexing_maps.data)  # type: ignore[arg-type]
+
+
+def rule_of(op: Operation, generic: Operation) -> DerivativeRule:
+    """The local rule of a body op (a walk rule needs a whole function around it)."""
+    rule = get_rule(op.name)
+    if not isinstance(rule, DerivativeRule):
+        fail(generic, f"its body's '{op.name}' has no derivative rule")
+    return rule
+
+
+def body_terminator(op: GenericOp) -> YieldOp:
+    terminator = op.body.block.last_op
+    if not isinstance(terminator, YieldOp):
+        fail(op, "its body must end with linalg.yield")
+    return terminator
+
+
+def gathers_of(op: GenericOp, captured: Sequence[SSAValue]) -> dict[SSAValue, list[tensor.ExtractOp]]:
+    """For each captured tensor, the `tensor.extract` ops of the body reading it
+    (the only way a scalar body can read a tensor that is not an operand)."""
+    tensors = {value for value in captured if isinstance(value.type, TensorType)}
+    found: dict[SSAValue, list[tensor.ExtractOp]] = {value: [] for value in tensors}
+    for inner in op.body.walk():
+        for value in inner.operands:
+            if value not in tensors:
+                continue
+            if not isinstance(inner, tensor.ExtractOp) or inner.tensor is not value or inner.parent is not op.body.block:
+                fail(op, f"its body reads the captured tensor {value.type} with '{inner.name}'; "
+                     "only tensor.extract directly in the body is supported")
+            found[value].append(inner)
+    return found
+
+
+def refuse_bitcast(inner: Operation, generic: Operation) -> None:
+    if isinstance(inner, arith.BitcastOp):
+        fail(generic, "its body bitcasts a value that carries a derivative "
+             "(reinterpreted bits have no derivative gradir can compute)")
+
+
+def refuse_regions(inner: Operation, generic: Operation) -> None:
+    """An op with regions in the body (`scf.if`) reading a varied value: its
+    regions' derivatives would be lost, so it is refused by name."""
+    if inner.regions:
+        fail(generic, f"its body's '{inner.name}' has no derivative rule")

@@ -1,0 +1,462 @@
+"""Reverse mode of `linalg.generic`: the gradient of every input its body reads.
+
+A *target* is something the body reads one element of per iteration and that
+gets a gradient: an operand (through its indexing map), a captured float
+scalar (the same element in every iteration), or a captured tensor read by a
+`tensor.extract` in the body (a gather). Each target's gradient is the sum,
+over the whole iteration space, of the scalar gradient of what the body read,
+placed where it was read from:
+
+* *Placed by a map*: when the element read is given by an affine map of the
+  loop indices whose results are distinct loop dimensions or constants (every
+  operand map of elementwise ops, broadcasts, reductions, matmuls; a scalar,
+  `()`; `tensor.extract %t[%i]` with `%i = linalg.index 0`; the size-1
+  broadcast `(d0, d1) -> (0, d1)`), the gradient is one *adjoint generic*
+  over the iteration space whose output is written through the map's
+  dimensions; the loops the map omits become reductions, which is the sum over
+  broadcast dimensions. Constant positions are then placed with
+  `tensor.insert_slice` into zeros.
+* *Scattered*: any other affine map (`d0 + d3` convolution windows, `(d0 + 1)
+  mod 3`, a repeated dimension) and gathers at indices computed from data. One
+  generic over the iteration space, all loops parallel, writes every
+  iteration's contribution and the indices it belongs at; an `scf.for` nest
+  then adds the contributions into the gradient one element at a time. Correct
+  for any map, and the way an index computed from data can be served; named
+  convolutions and pooling have rules of their own that avoid it.
+
+Every adjoint generic's body is a copy of the forward body (reading the op's
+inputs, its results in place of the accumulators of a reduction, or the inits
+of an elementwise op) followed by the adjoint of each varied scalar op, seeded
+with the outputs' gradients. Reductions must combine with `arith.addf`
+(`yield addf(e, acc)`): `e` receives the output's gradient as it is and the
+init receives it too; use `linalg.reduce` for max/min reductions.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, TensorType
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
+from xdsl.rewriter import InsertPoint
+
+from gradir.autodiff_pass.activity import carries_derivative, op_inputs
+from gradir.autodiff_pass.ir_building import autograd_add, zero_constant
+from gradir.autodiff_pass.rules.generic_body import (
+    body_terminator,
+    fail,
+    gathers_of,
+    indexing_maps,
+    is_reduction,
+    refuse_bitcast,
+    refuse_regions,
+    rule_of,
+)
+
+
+@dataclass
+class Target:
+    """One input whose gradient the body's adjoint produces."""
+
+    value: SSAValue
+    """What gets the gradient: an operand or a captured value."""
+    read_as: SSAValue
+    """The body value standing for the element read in one iteration."""
+    slot: int
+    """Its position among the rule's results (operands, then captured values)."""
+    map: AffineMap | None = None
+    """Loop indices -> the element read, when affine."""
+    indices: list[SSAValue] = field(default_factory=list)
+    """The body's index values, for a gather at indices computed from data."""
+
+    def placed_by_map(self) -> bool:
+        return self.map is not None and _dims_and_constants(self.map)
+
+
+def _dims_and_constants(map_: AffineMap) -> bool:
+    dims = [expr.position for expr in map_.results if isinstance(expr, AffineDimExpr)]
+    simple = all(isinstance(expr, AffineDimExpr | AffineConstantExpr) for expr in map_.results)
+    return simple and len(dims) == len(set(dims))
+
+
+def generic_vjp(
+    builder: Builder, op: Operation, grads: Sequence[SSAValue], captured: Sequence[SSAValue]
+) -> list[SSAValue | None]:
+    assert isinstance(op, GenericOp)
+    reduction = is_reduction(op)
+    seeds_at = _reduction_seeds(op) if reduction else None
+    targets = _targets(op, captured, reduction)
+    gradients: list[SSAValue | None] = [None] * (len(op.operands) + len(captured))
+
+    def add(slot: int, gradient: SSAValue) -> None:
+        previous = gradients[slot]
+        gradients[slot] = gradient if previous is None else builder.insert(autograd_add(previous, gradient)).result
+
+    reads = BodyReads(
+        leaves={t.read_as for t in targets if t.slot >= len(op.operands) and t.read_as is not t.value},
+        captured_scalars={value for value in captured if not isinstance(value.type, TensorType)},
+    )
+    for target in targets:
+        if target.placed_by_map():
+            add(target.slot, _gradient_placed_by_map(builder, op, target, grads, seeds_at, reads))
+    scattered = [target for target in targets if not target.placed_by_map()]
+    if scattered:
+        for slot, gradient in _scattered_gradients(builder, op, scattered, grads, seeds_at, reads):
+            add(slot, gradient)
+    if reduction:
+        for j, grad in enumerate(grads):
+            if carries_derivative(op.outputs[j]):
+                add(len(op.inputs) + j, grad)
+    return gradients
+
+
+# ----------------------------------------------------------------------------
+# Targets
+# ----------------------------------------------------------------------------
+
+
+def _targets(op: GenericOp, captured: Sequence[SSAValue], reduction: bool) -> list[Target]:
+    body = op.body.block
+    maps = indexing_maps(op)
+    loops = len(op.iterator_types.data)
+    targets = []
+    # The inputs, and the inits of an elementwise generic (read as inputs).
+    candidates = list(range(len(op.inputs))) + ([] if reduction else [len(op.inputs) + j for j in range(len(op.outputs))])
+    for k in candidates:
+        if carries_derivative(op.operands[k]) and body.args[k].uses:
+            targets.append(Target(op.operands[k], body.args[k], k, maps[k].data))
+    gathered = gathers_of(op, captured)
+    for position, value in enumerate(captured):
+        slot = len(op.operands) + position
+        if not isinstance(value.type, TensorType):
+            targets.append(Target(value, value, slot, AffineMap(loops, 0, ())))
+            continue
+        for extract in gathered[value]:
+            exprs = [_as_affine(index) for index in extract.indices]
+            if all(expr is not None for expr in exprs):
+                targets.append(Target(value, extract.result, slot, AffineMap(loops, 0, tuple(exprs))))  # type: ignore[arg-type]
+            else:
+                targets.append(Target(value, extract.result, slot, indices=list(extract.indices)))
+    return targets
+
+
+def _as_affine(value: SSAValue) -> AffineExpr | None:
+    """`value` (an index computed in the body) as an affine expression of the
+    loop indices, when it is one (`linalg.index`, constants, +, -, * constant)."""
+    owner = value.owner
+    if isinstance(owner, IndexOp):
+        return AffineDimExpr(owner.dim.value.data)
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return AffineConstantExpr(owner.value.value.data)
+    if isinstance(owner, arith.AddiOp | arith.SubiOp | arith.MuliOp):
+        lhs, rhs = _as_affine(owner.lhs), _as_affine(owner.rhs)
+        if lhs is None or rhs is None:
+            return None
+        if isinstance(owner, arith.AddiOp):
+            return lhs + rhs
+        if isinstance(owner, arith.SubiOp):
+            return lhs - rhs
+        if isinstance(lhs, AffineConstantExpr) or isinstance(rhs, AffineConstantExpr):
+            return lhs * rhs
+    return None
+
+
+def _reduction_seeds(op: GenericOp) -> list[SSAValue]:
+    """For a reduction generic: the expression each output accumulates
+    (`yield addf(e, acc)`), which receives the output's gradient."""
+    body = op.body.block
+    terminator = body_terminator(op)
+    out_args = list(body.args[len(op.inputs) :])
+    expressions = []
+    for value, accumulator in zip(terminator.operands, out_args):
+        combine = value.owner
+        if not isinstance(combine, arith.AddfOp) or accumulator not in combine.operands:
+            fail(op, "a reduction must yield arith.addf(expression, accumulator) (use linalg.reduce for max/min)")
+        uses = [use.operation for use in accumulator.uses]
+        if uses != [combine] or combine.lhs is combine.rhs:
+            fail(op, "a reduction's accumulator may only be added to once")
+        expressions.append(combine.rhs if combine.lhs is accumulator else combine.lhs)
+    return expressions
+
+
+def loop_extents(op: GenericOp) -> list[int]:
+    """The trip count of each loop, read off the operands a loop indexes directly."""
+    extents: dict[int, int] = {}
+    for operand, map_ in zip(op.operands, indexing_maps(op)):
+        shape = operand.type.get_shape() if isinstance(operand.type, TensorType) else ()
+        for size, expr in zip(shape, map_.data.results):
+            if isinstance(expr, AffineDimExpr):
+                extents.setdefault(expr.position, size)
+    loops = len(op.iterator_types.data)
+    if len(extents) != loops:
+        fail(op, "the extent of a loop cannot be read off an operand indexed by it directly")
+    return [extents[d] for d in range(loops)]
+
+
+# ----------------------------------------------------------------------------
+# The adjoint body
+# ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BodyReads:
+    """What the body reads from outside that carries a derivative."""
+
+    leaves: set[SSAValue]
+    """Elements gathered from captured tensors: their gradient is wanted as it is."""
+    captured_scalars: set[SSAValue]
+    """Active float scalars read directly."""
+
+
+class AdjointBody:
+    """A block holding a copy of the generic's body over new arguments (the
+    op's inputs, its bound outputs, the output gradients, then `own_types`
+    for the adjoint generic's own outputs), followed by the backward of its
+    varied scalar ops, seeded with the output gradients."""
+
+    def __init__(self, op: GenericOp, seeds_at: list[SSAValue] | None, reads: BodyReads, own_types: list[Attribute]):
+        body = op.body.block
+        outputs = list(op.outputs)
+        self.block = Block(
+            arg_types=[*[a.type for a in body.args], *[a.type for a in body.args[len(op.inputs) :]], *own_types]
+        )
+        args = list(self.block.args)
+        self.own_arguments = args[len(body.args) + len(outputs) :]
+        grad_args = args[len(body.args) : len(body.args) + len(outputs)]
+        self.value_map: dict[SSAValue, SSAValue] = dict(zip(body.args, args[: len(body.args)]))
+        self.at = Builder(InsertPoint.at_end(self.block))
+        terminator = body_terminator(op)
+
+        leaves = reads.leaves
+        varied = {self.value_map[a] for a in body.args if carries_derivative(a)} | reads.captured_scalars
+        copies = []
+        for inner in body.ops:
+            if inner is terminator:
+                break
+            copy = inner.clone(self.value_map)
+            self.block.add_op(copy)
+            copies.append(copy)
+            if inner.results and inner.results[0] in leaves:
+                varied.add(copy.results[0])
+            elif any(value in varied for value in op_inputs(copy)):  # regions' reads too
+                refuse_bitcast(copy, op)
+                refuse_regions(copy, op)
+                varied.update(result for result in copy.results if carries_derivative(result))
+        leaf_copies = {self.value_map[value] for value in leaves}
+
+        self.gradients: dict[SSAValue, SSAValue] = {}
+        seeds = seeds_at if seeds_at is not None else list(terminator.operands)
+        skip = {self.value_map[v].owner for v in terminator.operands} if seeds_at is not None else set()
+        for value, grad in zip(seeds, grad_args):
+            self._accumulate(self.value_map.get(value, value), grad, varied)
+        for copy in reversed(copies):
+            if copy in skip or any(result in leaf_copies for result in copy.results):
+                continue
+            if not any(result in self.gradients for result in copy.results):
+                continue
+            output_grads = [self.gradients.get(r) or zero_constant(self.at, r.type) for r in copy.results]
+            input_grads = rule_of(copy, op).emit_vjp(self.at, copy, output_grads)
+            for value, gradient in zip(copy.operands, input_grads):
+                if gradient is not None:
+                    self._accumulate(value, gradient, varied)
+
+    def _accumulate(self, value: SSAValue, gradient: SSAValue, varied: set[SSAValue]) -> None:
+        if value not in varied:
+            return  # a constant, an index, a float made from integers: no derivative
+        previous = self.gradients.get(value)
+        self.gradients[value] = gradient if previous is None else self.at.insert(arith.AddfOp(previous, gradient)).result
+
+    def gradient_of(self, read_as: SSAValue) -> SSAValue:
+        """The gradient of what the forward body read as `read_as` (zero if none)."""
+        value = self.value_map.get(read_as, read_as)
+        return self.gradients.get(value) or zero_constant(self.at, value.type)
+
+
+def _adjoint_inputs(op: GenericOp, grads: Sequence[SSAValue], seeds_at) -> tuple[list[SSAValue], list[AffineMapAttr]]:
+    """What every adjoint generic reads: the op's inputs, its results (the
+    accumulators' final values, for a reduction) or inits, and the output
+    gradients, with the op's maps."""
+    maps = indexing_maps(op)
+    bound_outputs = list(op.results) if seeds_at is not None else list(op.outputs)
+    output_maps = maps[len(op.inputs) :]
+    return [*op.inputs, *bound_outputs, *grads], [*maps[: len(op.inputs)], *output_maps, *output_maps]
+
+
+# ----------------------------------------------------------------------------
+# Gradients placed by a map
+# ----------------------------------------------------------------------------
+
+
+def _gradient_placed_by_map(
+    builder: Builder, op: GenericOp, target: Target, grads, seeds_at, reads: BodyReads
+) -> SSAValue:
+    assert target.map is not None
+    loops = len(op.iterator_types.data)
+    dims = [expr.position for expr in target.map.results if isinstance(expr, AffineDimExpr)]
+    element = target.read_as.type
+    if target.slot < len(op.operands) and len(dims) == len(target.map.results):
+        placed_type = target.value.type  # an operand's map covers it exactly
+    else:
+        extents = loop_extents(op)
+        placed_type = TensorType(element, [extents[d] for d in dims])
+
+    adjoint = AdjointBody(op, seeds_at, reads, [element])
+    (accumulator,) = adjoint.own_arguments
+    total = adjoint.at.insert(arith.AddfOp(accumulator, adjoint.gradient_of(target.read_as))).result
+    adjoint.block.add_op(YieldOp(total))
+
+    inputs, maps = _adjoint_inputs(op, grads, seeds_at)
+    output_map = AffineMapAttr(AffineMap(loops, 0, tuple(AffineDimExpr(d) for d in dims)))
+    iterators = [IteratorTypeAttr.parallel() if d in dims else IteratorTypeAttr.reduction() for d in range(loops)]
+    zeros = zero_constant(builder, placed_type)
+    generic = builder.insert(GenericOp(inputs, [zeros], Region(adjoint.block), [*maps, output_map], iterators, [placed_type]))
+    gradient = generic.results[0]
+    if not isinstance(target.value.type, TensorType):
+        return builder.insert(tensor.ExtractOp(gradient, [], element)).result
+    if placed_type == target.value.type:
+        return gradient
+    return _insert_at_constants(builder, gradient, target)
+
+
+def _insert_at_constants(builder: Builder, gradient: SSAValue, target: Target) -> SSAValue:
+    """Place `gradient` (indexed by the map's dimensions only) into zeros of the
+    target's shape: at the map's constant positions, from 0 along its dimensions
+    (a gather may read only the start of a captured tensor)."""
+    assert target.map is not None and isinstance(target.value.type, TensorType)
+    full = target.value.type.get_shape()
+    small = iter(gradient.type.get_shape())  # type: ignore[union-attr]
+    offsets, sizes = [], []
+    for expr, size in zip(target.map.results, full):
+        if isinstance(expr, AffineConstantExpr):
+            offsets.append(expr.value)
+            sizes.append(1)
+        else:
+            offsets.append(0)
+            sizes.append(next(small))
+    zeros = zero_constant(builder, target.value.type)
+    insert = tensor.InsertSliceOp.get(
+        gradient, zeros, static_sizes=sizes, static_offsets=offsets, static_strides=[1] * len(full)
+    )
+    return builder.insert(insert).result
+
+
+# ----------------------------------------------------------------------------
+# Scattered gradients
+# ----------------------------------------------------------------------------
+
+
+def _scattered_gradients(builder: Builder, op: GenericOp, targets: list[Target], grads, seeds_at, reads: BodyReads):
+    """One generic writing each iteration's contribution and indices per
+    target, then an scf.for nest adding the contributions into the gradients."""
+    extents = loop_extents(op)
+    loops = len(extents)
+    index_counts = [len(_element_indices_count(target)) for target in targets]
+    own_types: list[Attribute] = []
+    for target, count in zip(targets, index_counts):
+        own_types += [target.read_as.type] + [IndexType()] * count
+    adjoint = AdjointBody(op, seeds_at, reads, own_types)
+    at = adjoint.at
+    loop_indices = [at.insert(IndexOp(d)).result for d in range(loops)]
+    yielded: list[SSAValue] = []
+    for target in targets:
+        yielded.append(adjoint.gradient_of(target.read_as))
+        if target.map is not None:
+            yielded += [_emit_affine(at, expr, loop_indices) for expr in target.map.results]
+        else:
+            yielded += [adjoint.value_map.get(index, index) for index in target.indices]
+    adjoint.block.add_op(YieldOp(*yielded))
+
+    inputs, maps = _adjoint_inputs(op, grads, seeds_at)
+    identity = AffineMapAttr(AffineMap.identity(loops))
+    result_types = [TensorType(type_, extents) for type_ in own_types]
+    inits = [builder.insert(tensor.EmptyOp([], type_)).tensor for type_ in result_types]
+    generic = builder.insert(
+        GenericOp(inputs, inits, Region(adjoint.block), [*maps, *[identity] * len(inits)],
+                  [IteratorTypeAttr.parallel()] * loops, result_types)
+    )
+    per_iteration = iter(generic.results)
+    sites = []
+    for target, count in zip(targets, index_counts):
+        contribution = next(per_iteration)
+        sites.append((target, contribution, [next(per_iteration) for _ in range(count)]))
+
+    accumulated: dict[SSAValue, int] = {}
+    for target in targets:
+        accumulated.setdefault(target.value, len(accumulated))
+    initial = [zero_constant(builder, value.type) for value in accumulated]
+
+    def scatter(at: Builder, ivs: list[SSAValue], gradients: list[SSAValue]) -> list[SSAValue]:
+        for target, contribution, index_tensors in sites:
+            slot = accumulated[target.value]
+            element_type = target.read_as.type
+            amount = at.insert(tensor.ExtractOp(contribution, ivs, element_type)).result
+            indices = [at.insert(tensor.ExtractOp(t, ivs, IndexType())).result for t in index_tensors]
+            old = at.insert(tensor.ExtractOp(gradients[slot], indices, element_type)).result
+            new = at.insert(arith.AddfOp(old, amount)).result
+            gradients[slot] = at.insert(tensor.InsertOp(new, gradients[slot], indices)).result
+        return gradients
+
+    final = _loop_nest(builder, extents, initial, scatter)
+    slot_of = {target.value: target.slot for target in targets}
+    return [(slot_of[value], final[position]) for value, position in accumulated.items()]
+
+
+def _element_indices_count(target: Target) -> list[int]:
+    if target.map is not None:
+        return list(range(len(target.map.results)))
+    return list(range(len(target.indices)))
+
+
+def _emit_affine(at: Builder, expr: AffineExpr, dims: list[SSAValue]) -> SSAValue:
+    """`expr` over the loop indices `dims`, as index arithmetic."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineConstantExpr):
+        return at.insert(arith.ConstantOp(IntegerAttr(expr.value, IndexType()))).result
+    assert isinstance(expr, AffineBinaryOpExpr), f"unsupported affine expression {expr}"
+    lhs, rhs = _emit_affine(at, expr.lhs, dims), _emit_affine(at, expr.rhs, dims)
+    kinds: dict[AffineBinaryOpKind, type[Operation]] = {
+        AffineBinaryOpKind.Add: arith.AddiOp,
+        AffineBinaryOpKind.Mul: arith.MuliOp,
+        AffineBinaryOpKind.Mod: arith.RemUIOp,
+        AffineBinaryOpKind.FloorDiv: arith.FloorDivSIOp,
+        AffineBinaryOpKind.CeilDiv: arith.CeilDivSIOp,
+    }
+    return at.insert(kinds[expr.kind](lhs, rhs)).result  # type: ignore[call-arg]
+
+
+def _loop_nest(
+    builder: Builder,
+    extents: list[int],
+    initial: list[SSAValue],
+    body: Callable[[Builder, list[SSAValue], list[SSAValue]], list[SSAValue]],
+) -> list[SSAValue]:
+    """An scf.for nest over `extents` carrying `initial`; `body(builder, ivs,
+    carried)` returns the next carried values. Returns the final ones."""
+    zero = builder.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
+    one = builder.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
+    bounds = [builder.insert(arith.ConstantOp(IntegerAttr(n, IndexType()))).result for n in extents]
+
+    def level(at: Builder, depth: int, ivs: list[SSAValue], carried: list[SSAValue]) -> list[SSAValue]:
+        if depth == len(extents):
+            return body(at, ivs, list(carried))
+        block = Block(arg_types=[IndexType(), *[value.type for value in carried]])
+        inner = Builder(InsertPoint.at_end(block))
+        results = level(inner, depth + 1, [*ivs, block.args[0]], list(block.args[1:]))
+        block.add_op(scf.YieldOp(*results))
+        loop = at.insert(scf.ForOp(zero, bounds[depth], one, carried, Region(block)))
+        return list(loop.results)
+
+    return level(builder, 0, [], initial)
