@@ -28,7 +28,7 @@ from gradir.autodiff_pass.derivative_functions import (
 )
 from gradir.autodiff_pass.ir_building import autograd_zero, erase_dead_code
 from gradir.autodiff_pass.rules import DerivativeRule, get_rule
-from gradir.autodiff_pass.rules.interface import refuse_unaccounted_captures
+from gradir.autodiff_pass.lost_derivatives import refuse_lost_derivatives, refuse_unaccounted_captures
 from gradir.errors import DifferentiationError, RuleError, error_at
 
 
@@ -123,6 +123,7 @@ def build_jvp_body(
 
     wrt_arguments = [arguments[index] for index in key.wrt]
     activity = analyze_activity(block, wrt_arguments, [returned[i] for i in key.results])
+    refuse_lost_derivatives(block, activity)
 
     walk = ForwardWalk(functions, activity)
     walk.tangents.update(zip(wrt_arguments, argument_tangents, strict=True))

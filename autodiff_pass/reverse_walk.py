@@ -54,7 +54,7 @@ from gradir.autodiff_pass.ir_building import (
     yield_,
 )
 from gradir.autodiff_pass.rules import DerivativeRule, get_rule
-from gradir.autodiff_pass.rules.interface import refuse_unaccounted_captures
+from gradir.autodiff_pass.lost_derivatives import refuse_lost_derivatives, refuse_unaccounted_captures
 from gradir.autodiff_pass.rules.formula_rules import FormulaReverse
 from gradir.errors import DifferentiationError, RuleError, error_at
 
@@ -262,6 +262,7 @@ def build_vjp_body(
     wrt_arguments = [arguments[index] for index in key.wrt]
     differentiated_results = [returned[index] for index in key.results]
     activity = analyze_activity(block, wrt_arguments, differentiated_results)
+    refuse_lost_derivatives(block, activity)
     active_ops = activity.active_ops(block)
 
     walk = ReverseWalk(functions, activity, block, options)

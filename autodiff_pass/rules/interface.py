@@ -34,7 +34,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from gradir.autodiff_pass.activity import Activity
 from gradir.autodiff_pass.rules.formula import FormulaError
-from gradir.errors import DifferentiationError, RuleError, error_at, location_of
+from gradir.errors import DifferentiationError, RuleError, error_at
 
 ReverseRule = Callable[[Builder, Operation, Sequence[SSAValue]], Sequence[SSAValue | None]]
 """`rule(builder, op, output_grads) -> one gradient (or None) per operand`."""
@@ -353,25 +353,3 @@ class WalkRule:
 Rule = DerivativeRule | WalkRule
 """A rule of the table: either kind."""
 
-
-def refuse_unaccounted_captures(rule: Rule, op: Operation, captured: Sequence[SSAValue]) -> None:
-    """The global guarantee for region ops: an active value read inside `op`'s
-    regions must be accounted for by its rule, else differentiation stops with
-    a located error (never a silently missing derivative)."""
-    if not captured or (isinstance(rule, DerivativeRule) and rule.captures):
-        return
-    value = captured[0]
-    owner = value.owner if isinstance(value.owner, Operation) else value.owner.parent_op()
-    where = location_of(owner)
-    defined = f" (defined at {where})" if where else ""
-    raise error_at(
-        DifferentiationError,
-        op,
-        f"differentiation of '{op.name}': its region reads the active value "
-        f"{_value_name(value)}{defined} from outside, and its derivative rule "
-        "does not account for values captured that way",
-    )
-
-
-def _value_name(value: SSAValue) -> str:
-    return f"%{value.name_hint}" if value.name_hint else f"of type {value.type}"
