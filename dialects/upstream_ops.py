@@ -9,6 +9,9 @@ passes) stays xDSL's:
 - `arith.cmpf "olt", ...` / `arith.cmpi "slt", ...`: MLIR accepts the predicate
   as a keyword or a string; xDSL only as a keyword.
 - `linalg.matmul indexing_maps = [...]` (`linalg_matmul.MatmulOp`).
+- the convolution and pooling ops (`linalg_conv.WINDOW_OPS`): xDSL lacks most
+  of them, and those it has differ from MLIR (required strides, a wrong max
+  pooling body); ops a dialect lacks are added to it.
 
 The other spelling difference, a single unparenthesised result type after `->`
 (`scf.for ... -> f64`, `scf.if %c -> tensor<4xf32>`), is a rule of MLIR's
@@ -25,6 +28,7 @@ from xdsl.parser import Parser
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from gradir.dialects.linalg_conv import WINDOW_OPS
 from gradir.dialects.linalg_matmul import MatmulOp
 
 
@@ -63,7 +67,7 @@ class CmpiOp(arith.CmpiOp):
 
 GRADIR_OPS: dict[str, tuple[type[Operation], ...]] = {
     "arith": (CmpfOp, CmpiOp),
-    "linalg": (MatmulOp,),
+    "linalg": (MatmulOp, *WINDOW_OPS),
 }
 """Dialect name -> gradir's replacements of some of its ops."""
 
@@ -72,7 +76,8 @@ def _with_replacements(factory: Callable[[], Dialect], replacements: tuple[type[
     def load() -> Dialect:
         dialect = factory()
         by_name = {op.name: op for op in replacements}
-        operations = [by_name.get(op.name, op) for op in dialect.operations]
+        operations = [by_name.pop(op.name, op) for op in dialect.operations]
+        operations += by_name.values()  # ops the dialect lacks
         return Dialect(dialect.name, operations, list(dialect.attributes))
 
     return load
