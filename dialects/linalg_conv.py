@@ -190,11 +190,10 @@ class WindowOperation(NamedOperation):
             result_types = [o.type for o in outputs if isinstance(o.type, TensorType)]
         properties: dict[str, Attribute] = {}
         spatial = len(self.SPEC.windows)
-        if strides is not None:
-            properties["strides"] = DenseIntElementsAttr.create_dense_int(IntegerType(64), list(strides))
-        if dilations is not None:
-            properties["dilations"] = DenseIntElementsAttr.create_dense_int(IntegerType(64), list(dilations))
-        assert strides is None or len(strides) == spatial
+        for name, values in (("strides", strides), ("dilations", dilations)):
+            if values is not None:
+                assert len(values) == spatial
+                properties[name] = DenseIntOrFPElementsAttr.from_list(TensorType(IntegerType(64), [spatial]), list(values))
         super().__init__(
             ins=inputs,
             outs=outputs,

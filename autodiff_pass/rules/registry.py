@@ -32,6 +32,8 @@ BUILTIN_RULE_MODULES = (
     "gradir.autodiff_pass.rules.linalg",
     "gradir.autodiff_pass.rules.tensor",
     "gradir.autodiff_pass.rules.generic",
+    "gradir.autodiff_pass.rules.conv",
+    "gradir.autodiff_pass.rules.tensor_pad",
     "gradir.autodiff_pass.rules.scf",
     "gradir.autodiff_pass.rules.scf_for",
     "gradir.autodiff_pass.rules.func",

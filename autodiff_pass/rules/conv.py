@@ -1,0 +1,554 @@
+"""Derivative rules of convolutions and pooling (built-in Python rules, loaded
+by the registry through `RULES`): every op of `dialects.linalg_conv`, and
+`linalg.generic`s of the same shape (`window_contraction_vjp`, used by the
+generic rule).
+
+All of them are *windowed reductions*, read off their indexing maps
+(`windowed_reduction`): an output map and a filter map that are projected
+permutations of the loops, and an input map whose results are loops or
+windows `s * o + d * k + c` (`o` an output loop, `k` a kernel loop, stride
+`s`, dilation `d`). Layout, rank and grouping are only different maps, so one
+set of formulas serves all 36 ops.
+
+Reverse mode, with `g` the gradient of the result:
+
+- the output's init gets `g` (it is accumulated into), except for max/min
+  pooling, where it gets `g` only where no window element reached the result;
+- a convolution's filter gets the correlation of input and `g`: one generic
+  over the forward loops, written through the filter map;
+- the input gets the *transposed* window: one generic whose loops walk the
+  input positions `i` in place of the output positions `o` and read `g` at
+  `o = (i - c - d * k) / s` from a copy of `g` spread out by the stride and
+  padded by the window (`_spread`; zeros where `i - c - d * k` is not a
+  multiple of `s` or falls outside): for a convolution this is the
+  convolution of the padded, dilated `g` with the filter, for sum pooling the
+  sum of `g` over the windows that read `i`;
+- max/min pooling routes `g` to one element per window, as PyTorch's
+  `max_pool*d` does: the first element in window order (row-major over the
+  window dimensions) that equals the result. `_selected_positions` computes
+  that position per output element (an i32 tensor; the window size when the
+  init alone reached the result), and the transposed-window generic reads it
+  beside `g`.
+
+Forward mode: a convolution is bilinear, so its tangent is the same op
+applied twice, `conv(x, dw, conv(dx, w, d_init))`; sum pooling is linear
+(`pool(dx, window, d_init)`); max/min pooling selects the tangent of the
+element the reverse rule routes to (or the init's tangent).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+)
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
+from xdsl.rewriter import InsertPoint
+
+from gradir.autodiff_pass.ir_building import zero_constant
+from gradir.autodiff_pass.rules.interface import DerivativeRule
+from gradir.dialects.linalg_conv import CONV, MAX, MIN, SUM, WINDOW_OPS, WindowOperation
+from gradir.errors import DifferentiationError, error_at
+
+SELECTED = IntegerType(32)
+"""Element type of the per-output selected window position (max/min pooling)."""
+
+# ----------------------------------------------------------------------------
+# Reading a windowed reduction off its maps
+# ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Window:
+    """One input dimension read through a window: `stride * out + dilation * kernel + offset`."""
+
+    axis: int
+    """Its position among the input map's results."""
+    out_loop: int
+    kernel_loop: int | None
+    stride: int
+    dilation: int
+    offset: int
+    input_size: int
+    kernel_size: int
+
+    @property
+    def low(self) -> int:
+        """Zeros before the spread gradient (the window's reach behind a position)."""
+        return max(0, self.dilation * (self.kernel_size - 1))
+
+    @property
+    def spread_size(self) -> int:
+        return self.input_size + abs(self.dilation) * (self.kernel_size - 1)
+
+    def spread_read(self) -> AffineExpr:
+        """Where the transposed generic reads the spread gradient: `i + low - d * k`."""
+        read = AffineDimExpr(self.out_loop) + self.low
+        if self.kernel_loop is not None:
+            read = read + AffineDimExpr(self.kernel_loop) * (-self.dilation)
+        return read
+
+
+@dataclass(frozen=True)
+class WindowedReduction:
+    """`out[C] = combine(out[C], in[A] (* filter[B]))` over loops of `extents`."""
+
+    kind: str
+    extents: tuple[int, ...]
+    input_map: AffineMap
+    filter_map: AffineMap
+    output_map: AffineMap
+    windows: tuple[Window, ...]
+
+    @property
+    def loops(self) -> int:
+        return len(self.extents)
+
+    @property
+    def kernel_loops(self) -> list[int]:
+        """The filter map's loops that are window kernels, in the filter map's order."""
+        kernels = {w.kernel_loop for w in self.windows}
+        return [e.position for e in self.filter_map.results if e.position in kernels]  # type: ignore[attr-defined]
+
+
+def _linear(expr: AffineExpr) -> tuple[dict[int, int], int] | None:
+    """`expr` as (loop -> coefficient, constant), when it is linear."""
+    if isinstance(expr, AffineDimExpr):
+        return {expr.position: 1}, 0
+    if isinstance(expr, AffineConstantExpr):
+        return {}, expr.value
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return None
+    lhs, rhs = _linear(expr.lhs), _linear(expr.rhs)
+    if lhs is None or rhs is None:
+        return None
+    if expr.kind == AffineBinaryOpKind.Add:
+        terms = dict(lhs[0])
+        for loop, coefficient in rhs[0].items():
+            terms[loop] = terms.get(loop, 0) + coefficient
+        return {k: v for k, v in terms.items() if v}, lhs[1] + rhs[1]
+    if expr.kind == AffineBinaryOpKind.Mul:
+        (terms, constant), factor = (lhs, rhs[1]) if not rhs[0] else (rhs, lhs[1])
+        if (lhs[0] and rhs[0]) or factor == 0:
+            return None
+        return {k: v * factor for k, v in terms.items()}, constant * factor
+    return None
+
+
+def _plain_loops(map_: AffineMap) -> list[int] | None:
+    loops = [e.position for e in map_.results if isinstance(e, AffineDimExpr)]
+    if len(loops) != len(map_.results) or len(set(loops)) != len(loops):
+        return None
+    return loops
+
+
+def windowed_reduction(
+    kind: str, maps: Sequence[AffineMap], shapes: Sequence[Sequence[int]]
+) -> WindowedReduction | None:
+    """The windowed reduction that `maps` (input, filter, output) over operands
+    of `shapes` describe, or None when they do not have that form."""
+    input_map, filter_map, output_map = maps
+    output_loops, filter_loops = _plain_loops(output_map), _plain_loops(filter_map)
+    if output_loops is None or filter_loops is None:
+        return None
+    extents: dict[int, int] = {}
+    for map_, shape in zip(maps, shapes):
+        for expr, size in zip(map_.results, shape):
+            if isinstance(expr, AffineDimExpr):
+                extents.setdefault(expr.position, size)
+    if len(extents) != input_map.num_dims:
+        return None
+    raw: list[tuple[int, int, int | None, int, int, int]] = []  # axis, o, k, s, d, c
+    seen: list[int] = []
+    for axis, expr in enumerate(input_map.results):
+        if isinstance(expr, AffineDimExpr):
+            seen.append(expr.position)
+            continue
+        linear = _linear(expr)
+        if linear is None:
+            return None
+        terms, offset = linear
+        outs = [loop for loop in terms if loop in output_loops]
+        kernels = [loop for loop in terms if loop not in output_loops]
+        if len(outs) != 1 or len(kernels) > 1 or terms[outs[0]] < 1:
+            return None
+        kernel = kernels[0] if kernels else None
+        if outs[0] in filter_loops:
+            return None  # the filter would change along the window
+        raw.append((axis, outs[0], kernel, terms[outs[0]], terms.get(kernel, 0) if kernel is not None else 0, offset))
+        seen += [outs[0]] + ([kernel] if kernel is not None else [])
+    if len(seen) != len(set(seen)) or not raw:
+        return None
+    windows = tuple(
+        Window(axis, o, k, s, d, c, shapes[0][axis], 1 if k is None else extents[k]) for axis, o, k, s, d, c in raw
+    )
+    return WindowedReduction(kind, tuple(extents[d] for d in range(input_map.num_dims)), input_map, filter_map, output_map, windows)
+
+
+def _of_named_op(op: WindowOperation) -> WindowedReduction:
+    maps = [m.data for m in op.get_indexing_maps().data]
+    shapes = [o.type.get_shape() for o in op.operands]  # type: ignore[attr-defined]
+    element_types = {o.type.get_element_type() for o in op.operands}  # type: ignore[attr-defined]
+    if len(element_types) != 1 or not all(isinstance(o.type, TensorType) for o in op.operands):
+        raise error_at(DifferentiationError, op, f"differentiation of '{op.name}' needs tensors of one element type")
+    reduction = windowed_reduction(op.SPEC.kind, maps, shapes)
+    assert reduction is not None, f"{op.name}: the table's maps are windows"
+    return reduction
+
+
+# ----------------------------------------------------------------------------
+# Building generics
+# ----------------------------------------------------------------------------
+
+BodyBuilder = Callable[[Builder, Sequence[SSAValue]], SSAValue]
+"""`body(builder, block_arguments) -> the value to yield`."""
+
+
+def _filled(builder: Builder, type_: TensorType, value: float | int) -> SSAValue:
+    element = type_.get_element_type()
+    if isinstance(element, IntegerType):
+        scalar = builder.insert(arith.ConstantOp(IntegerAttr(int(value), element))).result
+    else:
+        scalar = builder.insert(arith.ConstantOp(FloatAttr(float(value), element))).result  # type: ignore[arg-type]
+    empty = builder.insert(tensor.EmptyOp([], type_)).tensor
+    return builder.insert(linalg.FillOp((scalar,), (empty,), (type_,))).results[0]
+
+
+def _generic(
+    builder: Builder,
+    inputs: Sequence[tuple[SSAValue, AffineMap]],
+    init: SSAValue,
+    output_map: AffineMap,
+    body: BodyBuilder,
+) -> SSAValue:
+    """One generic over the maps' loops writing `init` through `output_map`
+    (loops it omits are reductions)."""
+    assert isinstance(init.type, TensorType)
+    parallel = {e.position for e in output_map.results if isinstance(e, AffineDimExpr)}
+    element_types = [value.type.get_element_type() for value, _ in inputs]  # type: ignore[attr-defined]
+    block = Block(arg_types=[*element_types, init.type.get_element_type()])
+    at = Builder(InsertPoint.at_end(block))
+    block.add_op(linalg.YieldOp(body(at, list(block.args))))
+    iterators = [
+        IteratorTypeAttr.parallel() if d in parallel else IteratorTypeAttr.reduction() for d in range(output_map.num_dims)
+    ]
+    generic = linalg.GenericOp(
+        [value for value, _ in inputs],
+        [init],
+        Region(block),
+        [AffineMapAttr(m) for _, m in inputs] + [AffineMapAttr(output_map)],
+        iterators,
+        [init.type],
+    )
+    return builder.insert(generic).results[0]
+
+
+def _with_results(map_: AffineMap, results: Sequence[AffineExpr]) -> AffineMap:
+    return AffineMap(map_.num_dims, 0, tuple(results))
+
+
+def _window_shape(builder: Builder, reduction: WindowedReduction, element: Attribute) -> SSAValue:
+    """An empty tensor shaped like the filter map: it gives the kernel loops their extents."""
+    shape = [reduction.extents[e.position] for e in reduction.filter_map.results]  # type: ignore[attr-defined]
+    return builder.insert(tensor.EmptyOp([], TensorType(element, shape))).tensor
+
+
+def _kernel_position(at: Builder, reduction: WindowedReduction) -> SSAValue:
+    """The row-major position of the current window element (i32), over the
+    kernel loops in the filter map's order."""
+    position: SSAValue | None = None
+    for loop in reduction.kernel_loops:
+        index = at.insert(linalg.IndexOp(loop)).result
+        value = at.insert(arith.IndexCastOp(index, SELECTED)).result
+        if position is not None:
+            size = at.insert(arith.ConstantOp(IntegerAttr(reduction.extents[loop], SELECTED))).result
+            scaled = at.insert(arith.MuliOp(position, size)).result
+            value = at.insert(arith.AddiOp(scaled, value)).result
+        position = value
+    if position is None:
+        position = at.insert(arith.ConstantOp(IntegerAttr(0, SELECTED))).result
+    return position
+
+
+def _window_size(reduction: WindowedReduction) -> int:
+    return prod(reduction.extents[loop] for loop in reduction.kernel_loops)
+
+
+# ----------------------------------------------------------------------------
+# The adjoints
+# ----------------------------------------------------------------------------
+
+
+def _spread(builder: Builder, reduction: WindowedReduction, value: SSAValue) -> tuple[SSAValue, AffineMap]:
+    """`value` (indexed like the output) placed at `low + offset + stride * o`
+    along each window's output dimension of a zero tensor of the window's
+    spread size; and the map that reads it from the transposed generic."""
+    assert isinstance(value.type, TensorType)
+    by_out = {w.out_loop: w for w in reduction.windows}
+    shape, offsets, strides, reads = [], [], [], []
+    for expr, size in zip(reduction.output_map.results, value.type.get_shape()):
+        window = by_out.get(expr.position)  # type: ignore[attr-defined]
+        if window is None:
+            shape.append(size), offsets.append(0), strides.append(1), reads.append(expr)
+            continue
+        shape.append(window.spread_size)
+        offsets.append(window.offset + window.low)
+        strides.append(window.stride)
+        reads.append(window.spread_read())
+    read_map = _with_results(reduction.output_map, reads)
+    if list(shape) == list(value.type.get_shape()) and not any(offsets) and all(s == 1 for s in strides):
+        return value, read_map
+    spread_type = TensorType(value.type.get_element_type(), shape)
+    zeros = _filled(builder, spread_type, 0)
+    insert = tensor.InsertSliceOp.get(
+        value, zeros, static_sizes=list(value.type.get_shape()), static_offsets=offsets, static_strides=strides
+    )
+    return builder.insert(insert).result, read_map
+
+
+def _input_map_over_positions(reduction: WindowedReduction) -> AffineMap:
+    """The input's map in the transposed generic: each window is its output loop
+    (which walks the input positions there)."""
+    by_axis = {w.axis: w for w in reduction.windows}
+    results = [
+        AffineDimExpr(by_axis[axis].out_loop) if axis in by_axis else expr
+        for axis, expr in enumerate(reduction.input_map.results)
+    ]
+    return _with_results(reduction.input_map, results)
+
+
+def input_gradient(
+    builder: Builder,
+    reduction: WindowedReduction,
+    grad: SSAValue,
+    input_type: TensorType,
+    weight: SSAValue | None = None,
+    selected: SSAValue | None = None,
+) -> SSAValue:
+    """The transposed window: for each input position, the sum over the
+    windows that read it of `grad` (times the filter element that multiplied
+    it, for a convolution; where the element is the selected one, for
+    max/min pooling)."""
+    spread, read_map = _spread(builder, reduction, grad)
+    inputs: list[tuple[SSAValue, AffineMap]] = [(spread, read_map)]
+    if weight is not None:
+        inputs.append((weight, reduction.filter_map))
+    else:
+        inputs.append((_window_shape(builder, reduction, input_type.get_element_type()), reduction.filter_map))
+    if selected is not None:
+        spread_selection, _ = _spread(builder, reduction, selected)
+        inputs.append((spread_selection, read_map))
+
+    def body(at: Builder, args: Sequence[SSAValue]) -> SSAValue:
+        contribution = args[0]
+        if weight is not None:
+            contribution = at.insert(arith.MulfOp(contribution, args[1])).result
+        if selected is not None:
+            here = at.insert(arith.CmpiOp(_kernel_position(at, reduction), args[2], "eq")).result
+            zero = at.insert(arith.ConstantOp(FloatAttr(0.0, contribution.type))).result  # type: ignore[arg-type]
+            contribution = at.insert(arith.SelectOp(here, contribution, zero)).result
+        return at.insert(arith.AddfOp(args[-1], contribution)).result
+
+    zeros = _filled(builder, input_type, 0)
+    return _generic(builder, inputs, zeros, _input_map_over_positions(reduction), body)
+
+
+def filter_gradient(
+    builder: Builder, reduction: WindowedReduction, grad: SSAValue, input_: SSAValue, filter_type: TensorType
+) -> SSAValue:
+    """The correlation of the input with `grad`, written through the filter map."""
+
+    def body(at: Builder, args: Sequence[SSAValue]) -> SSAValue:
+        product = at.insert(arith.MulfOp(args[0], args[1])).result
+        return at.insert(arith.AddfOp(args[2], product)).result
+
+    zeros = _filled(builder, filter_type, 0)
+    inputs = [(input_, reduction.input_map), (grad, reduction.output_map)]
+    return _generic(builder, inputs, zeros, reduction.filter_map, body)
+
+
+def selected_positions(builder: Builder, reduction: WindowedReduction, input_: SSAValue, result: SSAValue) -> SSAValue:
+    """Per output element, the window position that max/min pooling routes to:
+    the first (row-major over the window) whose element equals the result, as
+    PyTorch's max_pool*d picks its index; the window size when none does (the
+    init alone was the max/min)."""
+    assert isinstance(result.type, TensorType)
+    size = _window_size(reduction)
+    window = _window_shape(builder, reduction, result.type.get_element_type())
+
+    def body(at: Builder, args: Sequence[SSAValue]) -> SSAValue:
+        element, reached, _, first = args
+        here = _kernel_position(at, reduction)
+        equal = at.insert(arith.CmpfOp(element, reached, "oeq")).result
+        none = at.insert(arith.ConstantOp(IntegerAttr(size, SELECTED))).result
+        candidate = at.insert(arith.SelectOp(equal, here, none)).result
+        return at.insert(arith.MinSIOp(first, candidate)).result
+
+    init = _filled(builder, TensorType(SELECTED, result.type.get_shape()), size)
+    inputs = [(input_, reduction.input_map), (result, reduction.output_map), (window, reduction.filter_map)]
+    return _generic(builder, inputs, init, reduction.output_map, body)
+
+
+def _where_init_selected(
+    builder: Builder, reduction: WindowedReduction, selected: SSAValue, value: SSAValue
+) -> SSAValue:
+    """`value` where the init was the max/min (`selected` is the window size), else 0."""
+    size = _window_size(reduction)
+    identity = AffineMap.identity(len(reduction.output_map.results))
+
+    def body(at: Builder, args: Sequence[SSAValue]) -> SSAValue:
+        position, amount, _ = args
+        none = at.insert(arith.ConstantOp(IntegerAttr(size, SELECTED))).result
+        is_init = at.insert(arith.CmpiOp(position, none, "eq")).result
+        zero = at.insert(arith.ConstantOp(FloatAttr(0.0, amount.type))).result  # type: ignore[arg-type]
+        return at.insert(arith.SelectOp(is_init, amount, zero)).result
+
+    empty = builder.insert(tensor.EmptyOp([], value.type)).tensor
+    return _generic(builder, [(selected, identity), (value, identity)], empty, identity, body)
+
+
+# ----------------------------------------------------------------------------
+# The rules of the named ops
+# ----------------------------------------------------------------------------
+
+
+def window_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]) -> list[SSAValue | None]:
+    assert isinstance(op, WindowOperation)
+    reduction = _of_named_op(op)
+    x, w, init = op.operands
+    (g,) = grads
+    x_type, w_type = x.type, w.type
+    assert isinstance(x_type, TensorType) and isinstance(w_type, TensorType)
+    if reduction.kind == CONV:
+        return [input_gradient(builder, reduction, g, x_type, weight=w), filter_gradient(builder, reduction, g, x, w_type), g]
+    if reduction.kind == SUM:
+        return [input_gradient(builder, reduction, g, x_type), None, g]
+    selected = selected_positions(builder, reduction, x, op.results[0])
+    return [
+        input_gradient(builder, reduction, g, x_type, selected=selected),
+        None,
+        _where_init_selected(builder, reduction, selected, g),
+    ]
+
+
+def _same_op(builder: Builder, op: WindowOperation, x: SSAValue, w: SSAValue, init: SSAValue) -> SSAValue:
+    """`op` applied to other operands (same strides and dilations)."""
+    same = type(op).build(
+        operands=[[x, w], [init]],
+        result_types=[[init.type]],
+        properties={k: v for k, v in op.properties.items() if k in ("strides", "dilations")},
+        regions=[type(op).get_hidden_region([x, w], [init])],
+    )
+    return builder.insert(same).results[0]
+
+
+def window_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]) -> list[SSAValue | None]:
+    assert isinstance(op, WindowOperation)
+    x, w, init = op.operands
+    x_t, w_t, init_t = tangents
+    kind = op.SPEC.kind
+    if kind in (CONV, SUM):
+        total = init_t if init_t is not None else zero_constant(builder, init.type)
+        if x_t is not None:
+            total = _same_op(builder, op, x_t, w, total)
+        if kind == CONV and w_t is not None:
+            total = _same_op(builder, op, x, w_t, total)
+        return [total]
+    reduction = _of_named_op(op)
+    selected = selected_positions(builder, reduction, x, op.results[0])
+    start = zero_constant(builder, init.type)
+    if init_t is not None:
+        start = _where_init_selected(builder, reduction, selected, init_t)
+    if x_t is None:
+        return [start]
+    window = _window_shape(builder, reduction, init.type.get_element_type())  # type: ignore[attr-defined]
+
+    def body(at: Builder, args: Sequence[SSAValue]) -> SSAValue:
+        tangent, position, _, total = args
+        here = at.insert(arith.CmpiOp(_kernel_position(at, reduction), position, "eq")).result
+        zero = at.insert(arith.ConstantOp(FloatAttr(0.0, tangent.type))).result  # type: ignore[arg-type]
+        picked = at.insert(arith.SelectOp(here, tangent, zero)).result
+        return at.insert(arith.AddfOp(total, picked)).result
+
+    inputs = [(x_t, reduction.input_map), (selected, reduction.output_map), (window, reduction.filter_map)]
+    return [_generic(builder, inputs, start, reduction.output_map, body)]
+
+
+def _rule(op_type: type[WindowOperation]) -> DerivativeRule:
+    kind = op_type.SPEC.kind
+    if kind == CONV:
+        differentiable, saved_inputs, saved_outputs = (0, 1, 2), {0, 1}, set()
+    elif kind == SUM:
+        differentiable, saved_inputs, saved_outputs = (0, 2), set(), set()
+    else:
+        differentiable, saved_inputs, saved_outputs = (0, 2), {0}, {0}
+    return DerivativeRule(op_type.name, differentiable_inputs=differentiable, saved_inputs=frozenset(saved_inputs),
+                          saved_outputs=frozenset(saved_outputs), reverse=window_vjp, forward=window_jvp)  # fmt: skip
+
+
+# ----------------------------------------------------------------------------
+# Convolution-shaped linalg.generic
+# ----------------------------------------------------------------------------
+
+
+def _multiply_accumulate_operands(op: linalg.GenericOp) -> tuple[int, int] | None:
+    """For a body `yield acc + a * b` (either order) over two inputs: the
+    input indices (a, b); else None."""
+    block = op.body.block
+    body = list(block.ops)
+    if len(op.inputs) != 2 or len(op.outputs) != 1 or len(body) != 3:
+        return None
+    multiply, add, terminator = body
+    if not (isinstance(multiply, arith.MulfOp) and isinstance(add, arith.AddfOp) and isinstance(terminator, linalg.YieldOp)):
+        return None
+    if list(terminator.operands) != [add.result] or set(add.operands) != {multiply.result, block.args[2]}:
+        return None
+    inputs = list(block.args[:2])
+    if sorted(inputs.index(v) for v in multiply.operands if v in inputs) != [0, 1]:
+        return None
+    return 0, 1
+
+
+def window_contraction_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]) -> list[SSAValue | None] | None:
+    """The gradients of a generic `out += a * b` in which one input is read
+    through windows (a convolution written as a generic), by the convolution
+    adjoints; None when the generic does not have that form."""
+    if not isinstance(op, linalg.GenericOp) or _multiply_accumulate_operands(op) is None:
+        return None
+    types = [o.type for o in op.operands]
+    if not all(isinstance(t, TensorType) for t in types) or len({t.get_element_type() for t in types}) != 1:  # type: ignore[attr-defined]
+        return None
+    maps = [m.data for m in op.indexing_maps.data]
+    shapes = [t.get_shape() for t in types]  # type: ignore[attr-defined]
+    for windowed in (0, 1):
+        other = 1 - windowed
+        reduction = windowed_reduction(CONV, [maps[windowed], maps[other], maps[2]], [shapes[windowed], shapes[other], shapes[2]])
+        if reduction is None:
+            continue
+        (g,) = grads
+        x, w = op.inputs[windowed], op.inputs[other]
+        gradients: list[SSAValue | None] = [None, None, g]
+        gradients[windowed] = input_gradient(builder, reduction, g, x.type, weight=w)  # type: ignore[arg-type]
+        gradients[other] = filter_gradient(builder, reduction, g, x, w.type)  # type: ignore[arg-type]
+        return gradients
+    return None
+
+
+RULES = tuple(_rule(op_type) for op_type in WINDOW_OPS)
