@@ -42,7 +42,8 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     FloatAttr,
