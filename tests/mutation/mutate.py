@@ -507,9 +507,12 @@ class Baseline:
 
 
 def baseline_key(config: Config) -> str:
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
-    diff = subprocess.run(["git", "diff", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
-    return hashlib.sha256((head + diff + config.text).encode()).hexdigest()[:12]
+    """Identifies the checkout's content (blobs in the index + uncommitted changes) and
+    the config; the harness's own files are left out, so fixing it keeps the cache."""
+    outside_harness = [".", ":!tests/mutation", ":!scripts/mutation"]
+    blobs = subprocess.run(["git", "ls-files", "-s", "--", *outside_harness], cwd=ROOT, capture_output=True, text=True).stdout
+    diff = subprocess.run(["git", "diff", "HEAD", "--", *outside_harness], cwd=ROOT, capture_output=True, text=True).stdout
+    return hashlib.sha256((blobs + diff + config.text).encode()).hexdigest()[:12]
 
 
 def compute_baseline(config: Config, out: Path, fresh: bool) -> Baseline:
@@ -540,7 +543,7 @@ def compute_baseline(config: Config, out: Path, fresh: bool) -> Baseline:
     environment["GRADIR_MUTATION_COVERAGE_RC"] = str(rc_file)
     environment["GRADIR_MUTATION_OUTCOMES"] = str(folder / "outcomes.json")
     print(f"mutation: unmutated run of {' '.join(selections)} under coverage ...", flush=True)
-    _, status, seconds = run_process(
+    _, status, pytest_seconds = run_process(
         [str(VENV / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "coverage_map_plugin",
          *selections],
         None, folder / "pytest.log", environment,
@@ -552,7 +555,7 @@ def compute_baseline(config: Config, out: Path, fresh: bool) -> Baseline:
             f"mutation: the unmutated pytest selection fails (exit {status}); a harness or checkout bug:\n"
             + "\n".join(failed[:20]) + "\n" + tail(folder / "pytest.log", 20)
         )
-    print(f"mutation: {len(outcomes)} tests pass unmutated in {seconds:.0f} s (under coverage)")
+    print(f"mutation: {len(outcomes)} tests pass unmutated in {pytest_seconds:.0f} s (under coverage)")
 
     import coverage  # the project's venv has it (scripts/mutation installs it)
 
@@ -577,9 +580,9 @@ def compute_baseline(config: Config, out: Path, fresh: bool) -> Baseline:
         lit_seconds[group.name] = seconds
         print(f"mutation: lit {' '.join(group.lit)} passes unmutated in {seconds:.0f} s")
     saved.write_text(json.dumps(
-        {"outcomes": outcomes, "lines": lines, "lit_seconds": lit_seconds, "pytest_seconds": seconds}
+        {"outcomes": outcomes, "lines": lines, "lit_seconds": lit_seconds, "pytest_seconds": pytest_seconds}
     ))
-    return Baseline(outcomes, lines, lit_seconds, seconds)
+    return Baseline(outcomes, lines, lit_seconds, pytest_seconds)
 
 
 def covering_tests(mutant: Mutant, group: Group, baseline: Baseline) -> tuple[list[str], bool]:
@@ -635,8 +638,12 @@ def run_mutant(mutant: Mutant, config: Config, baseline: Baseline, out: Path, fu
                  f"@{argument_file}"],
                 timeout, logs / "pytest.log",
             )
+            log_text = (logs / "pytest.log").read_text(errors="replace")
             if kind == "timeout":
                 result.update(status="timeout", by="pytest")
+            elif status == 4 and "found no collectors" in log_text:
+                # A test module no longer imports: pytest calls the node ids unusable.
+                result.update(status="killed", by="pytest", detail="collection error: " + tail(logs / "pytest.log", 2))
             elif status in (4, 5):
                 result.update(status="error", by="pytest", detail=tail(logs / "pytest.log"))
             elif status != 0:
@@ -684,8 +691,9 @@ def write_report(path: Path, config: Config, baseline: Baseline, plan: dict[str,
     out.append(f"- code: `{head}` ({ROOT})")
     out.append(f"- command: `bash scripts/mutation {' '.join(sys.argv[1:])}`")
     out.append(f"- seed {config.seed}; mutants per file: " + ", ".join(f"{g.name} {g.per_file}" for g in config.groups))
-    out.append(f"- wall time of the mutant runs: {wall / 60:.0f} min; the unmutated pytest run under coverage: "
-               f"{baseline.pytest_seconds:.0f} s")
+    out.append(f"- time: the mutants' runs add up to {sum(r.get('seconds', 0) for r in results.values()) / 60:.0f} min "
+               f"(this invocation: {wall / 60:.0f} min, survivor confirmation included); the unmutated pytest run "
+               f"under coverage took {baseline.pytest_seconds:.0f} s")
     out.append(f"- **overall kill rate {rate(total)}**: {sum(total[s] for s in COUNTED)} mutants, {total['killed']} killed, "
                f"{total['timeout']} timeout, {total['survived']} survived ({total['survived-uncovered']} more in code "
                f"no pytest test of the selection executes), {total['error']} harness errors (not counted)")
@@ -740,7 +748,10 @@ def write_report(path: Path, config: Config, baseline: Baseline, plan: dict[str,
             continue
         out.append(f"\n## {title} ({len(rows)})\n")
         for mutant, result in rows:
-            extra = f" ({result['tests']} tests ran)" if result["status"] == "survived" else ""
+            extra = ""
+            if result["status"] == "survived":
+                extra = (" (line runs at import: the whole selection ran)" if result.get("at_import")
+                         else f" ({result['tests']} tests execute it)")
             out.append(f"- {mutant.path}:{mutant.line}: {mutant.change()}{extra}")
     out.append("\nShow one mutant's diff: `bash scripts/mutation --show FILE:LINE` (lists the sampled mutants of that line).")
     path.write_text("\n".join(out) + "\n")
@@ -781,6 +792,8 @@ def main() -> int:
     parser.add_argument("--confirm-survivors", type=int, default=0, metavar="N",
                         help="rerun N survivors (sampled) against the whole pytest selection")
     parser.add_argument("--list", action="store_true", help="list the sampled mutants and exit")
+    parser.add_argument("--report-only", action="store_true",
+                        help="rewrite the report from the results file (and the cached unmutated run); runs nothing")
     parser.add_argument("--show", metavar="FILE:LINE", help="print the diffs of the sampled mutants of a line and exit")
     args = parser.parse_args()
 
@@ -819,13 +832,18 @@ def main() -> int:
     baseline = compute_baseline(config, out, args.fresh_baseline)
     results_file = out / (Path(args.report).stem + ".jsonl")
     results: dict[str, dict] = {}
-    if args.resume and results_file.exists():
+    if (args.resume or args.report_only) and results_file.exists():
         for line in results_file.read_text().splitlines():
             entry = json.loads(line)
             results[entry["id"]] = entry
+        # Harness errors are retried (the harness may have been fixed since).
+        if not args.report_only:
+            results = {key: entry for key, entry in results.items() if entry["status"] != "error"}
     elif results_file.exists():
         results_file.unlink()
     todo = [m for m in all_mutants if m.id not in results][: args.max_mutants]
+    if args.report_only:
+        todo, args.confirm_survivors = [], 0
     print(f"mutation: {len(all_mutants)} mutants sampled from {sum(candidates.values())} candidates in "
           f"{len(plan)} files; {len(todo)} to run", flush=True)
     started = time.monotonic()
