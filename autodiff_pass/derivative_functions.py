@@ -191,6 +191,28 @@ def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> 
     return returned
 
 
+class HeldValues:
+    """Values held across rewrites, as the operands of a detached op.
+
+    A walk rule may replace the op that defines a value the walk still needs
+    after it (the reverse of `scf.for` rebuilds the loop with one more result
+    per cache stack); a replacement updates the value's uses, never a Python
+    list holding it. The vjp body holds the primal's returned values this way:
+    a function returning a cached loop's result directly would otherwise
+    return the result of the erased loop."""
+
+    def __init__(self, values: Sequence[SSAValue]):
+        self._holder = UnregisteredOp.with_name("autodiff.held_values").create(
+            operands=list(values)
+        )
+
+    def release(self) -> list[SSAValue]:
+        """The values as they are now; the holder is dropped."""
+        values = list(self._holder.operands)
+        self._holder.erase()
+        return values
+
+
 def name_arguments(function: FuncOp, callee: FuncOp, extra: str) -> None:
     """Readable argument names: the callee's, then `extra` for the rest."""
     for index, argument in enumerate(function.args):

@@ -133,3 +133,29 @@ func.func @ddecay(%x: tensor<3xf32>) -> tensor<3xf32> {
 // CHECK:           autodiff.grad_of "autodiff.sin"
 // CHECK:           autodiff.grad_of "autodiff.mul"
 // CHECK:         func.return
+
+// -----
+
+// A function returning a cached loop's result directly: the rule rebuilds the
+// loop with its stack as one more result, and the vjp returns the new loop's
+// result (it used to return the erased loop's, a value of no function).
+func.func @returned(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %x) -> tensor<3xf64> {
+    %t = autodiff.tanh %a : tensor<3xf64>
+    scf.yield %t : tensor<3xf64>
+  }
+  return %r : tensor<3xf64>
+}
+func.func @dreturned(%x: tensor<3xf64>, %ct: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {
+  %r:2 = autodiff.vjp @returned(%x, %ct) : (tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+  return %r#0, %r#1 : tensor<3xf64>, tensor<3xf64>
+}
+// CHECK-LABEL: func.func @returned_vjp_0(
+// CHECK:         %[[R:[^,]*]], %[[STACK:[^ ]*]] = scf.for
+// CHECK:         } {autodiff.cache = {bytes = 48 : i64, values = 1 : i64}}
+// CHECK:         %[[G:.*]] = scf.for
+// CHECK:           tensor.extract_slice %[[STACK]]
+// CHECK:         func.return %[[R]], %[[G]] : tensor<3xf64>, tensor<3xf64>
