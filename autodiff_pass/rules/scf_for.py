@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf, tensor
-from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -112,14 +112,6 @@ def reverse_for(walk: ReverseContext, loop: Operation) -> None:
     if not any(walk.gradient(loop.results[k]) is not None for k in positions):
         return
     check_yields(loop)
-    for k in positions:
-        if not isinstance(loop.results[k].type, TensorType):
-            raise error_at(
-                DifferentiationError,
-                loop,
-                "reverse-mode differentiation of 'scf.for' with a float scalar "
-                "iteration argument is not supported (carry a 0-d tensor)",
-            )
     captured = captured_values(loop, walk)
     initials = list(loop.iter_args)
     lower, step, trips = _trip_count(loop)
@@ -245,7 +237,7 @@ def _cached(
         cacheable = (
             any(result in stateful for result in origin[copy].results)
             and not copy.regions
-            and all(carries_derivative(result) and isinstance(result.type, TensorType) for result in copy.results)
+            and all(carries_derivative(result) for result in copy.results)
         )
         if cacheable:
             at = Builder(InsertPoint.after(copy))

@@ -53,3 +53,53 @@ func.func @jdecay(%x: tensor<3xf32>, %tx: tensor<3xf32>) -> (tensor<f32>, tensor
 // CHECK:           autodiff.mul %[[TACC]], %[[D]]
 // CHECK:           "test.op"(%[[D]])
 // CHECK:           scf.yield
+
+// A float scalar state gets a scalar tangent iteration argument; the scalar x,
+// the loop's initial value, is also read inside: its tangent is used there too.
+func.func @scalar_loop(%x: f64, %w: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %y = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %x) -> f64 {
+    %m = arith.mulf %a, %w : f64
+    %s = arith.addf %m, %x : f64
+    scf.yield %s : f64
+  }
+  return %y : f64
+}
+func.func @jscalar_loop(%x: f64, %w: f64, %tx: f64) -> (f64, f64) {
+  %r:2 = autodiff.jvp @scalar_loop(%x, %w, %tx) {wrt = array<i64: 0>} : (f64, f64, f64) -> (f64, f64)
+  return %r#0, %r#1 : f64, f64
+}
+// CHECK-LABEL: func.func @scalar_loop_jvp_0(
+// CHECK-SAME:    %[[X:[^:]*]]: f64, %[[W:[^:]*]]: f64, %[[TX:[^:]*]]: f64)
+// CHECK:         %[[Y:[^,]*]], %[[TY:[^ ]*]] = scf.for %{{.*}} iter_args(%[[A:[^ ]*]] = %[[X]], %[[TA:[^ ]*]] = %[[TX]]) -> (f64, f64)
+// CHECK:           %[[M:.*]] = arith.mulf %[[A]], %[[W]] : f64
+// CHECK:           %[[TM:.*]] = arith.mulf %[[TA]], %[[W]] : f64
+// CHECK:           %[[S:.*]] = arith.addf %[[M]], %[[X]] : f64
+// CHECK:           %[[TS:.*]] = arith.addf %[[TM]], %[[TX]] : f64
+// CHECK:           scf.yield %[[S]], %[[TS]] : f64, f64
+// CHECK:         func.return %[[Y]], %[[TY]] : f64, f64
+
+// A branch with a float scalar result gets a scalar tangent result.
+func.func @branch(%x: f64, %c: i1) -> f64 {
+  %r = scf.if %c -> (f64) {
+    %m = arith.mulf %x, %x : f64
+    scf.yield %m : f64
+  } else {
+    %two = arith.constant 2.0 : f64
+    scf.yield %two : f64
+  }
+  return %r : f64
+}
+func.func @jbranch(%x: f64, %c: i1, %tx: f64) -> (f64, f64) {
+  %r:2 = autodiff.jvp @branch(%x, %c, %tx) {wrt = array<i64: 0>} : (f64, i1, f64) -> (f64, f64)
+  return %r#0, %r#1 : f64, f64
+}
+// CHECK-LABEL: func.func @branch_jvp_0(
+// CHECK:         %[[R:[^,]*]], %[[TR:[^ ]*]] = scf.if %{{.*}} -> (f64, f64) {
+// CHECK:           scf.yield %{{.*}}, %{{.*}} : f64, f64
+// CHECK:         } else {
+// CHECK:           %[[Z:.*]] = autodiff.autograd_zero : f64
+// CHECK:           scf.yield %{{.*}}, %[[Z]] : f64, f64
+// CHECK:         func.return %[[R]], %[[TR]] : f64, f64
