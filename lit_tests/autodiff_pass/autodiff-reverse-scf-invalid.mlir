@@ -3,25 +3,6 @@
 // RUN: not autodiff-opt %S/../../examples/standard/rnn.mlir -p 'autodiff-reverse{checkpoint-every=-1}' 2>&1 | filecheck %s --check-prefix=OPTION
 // OPTION: error: autodiff-reverse: checkpoint-every must be >= 0, got -1
 
-// Bounds unknown at compile time: the cache needs one entry per iteration.
-func.func @f(%x: tensor<3xf32>, %n: index) -> tensor<f32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:3: error: reverse-mode differentiation of 'scf.for' needs constant bounds and step (its cache has one entry per iteration)
-  %y = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
-    %a = autodiff.tanh %acc : tensor<3xf32>
-    scf.yield %a : tensor<3xf32>
-  }
-  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
-  return %s : tensor<f32>
-}
-func.func @g(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
-  %g = autodiff.grad @f(%x, %n) : (tensor<3xf32>, index) -> tensor<3xf32>
-  return %g : tensor<3xf32>
-}
-
-// -----
-
 // An op without a rule inside a loop body is located at that op.
 func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
   %c0 = arith.constant 0 : index

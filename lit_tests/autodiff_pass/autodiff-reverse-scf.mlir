@@ -229,3 +229,42 @@ func.func @dcaptured_scalar(%x: f64, %c: i1) -> f64 {
 // CHECK:           scf.yield %[[Z]] : f64
 // CHECK:         }
 // CHECK:         func.return %[[R]], %[[G]] : f64, f64
+
+// -----
+
+// Bounds known only at run time: the trip count max(ub - lb, 0) / step is
+// computed before the loop and sizes the stacks (tensor<?x3xf32>), which
+// record their bytes per iteration; the reverse loop runs that many times.
+func.func @dynamic(%x: tensor<3xf32>, %n: index) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %y = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
+    %a = autodiff.tanh %acc : tensor<3xf32>
+    scf.yield %a : tensor<3xf32>
+  }
+  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @ddynamic(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
+  %g = autodiff.grad @dynamic(%x, %n) : (tensor<3xf32>, index) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+// CHECK-LABEL: func.func @dynamic_vjp_0(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<3xf32>, %[[N:[^:]*]]: index, %[[CT:[^:]*]]: tensor<f32>)
+// CHECK:         %[[SPAN:.*]] = arith.maxsi %[[N]], %{{.*}} : index
+// CHECK:         %[[EMPTY:.*]] = tensor.empty(%[[SPAN]]) : tensor<?x3xf32>
+// CHECK:         %{{.*}}, %[[TANHS:[^ ]*]] = scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} iter_args(%{{.*}} = %[[X]], %[[S:[^ ]*]] = %[[EMPTY]]) -> (tensor<3xf32>, tensor<?x3xf32>)
+// CHECK:           tensor.insert_slice %{{.*}} into %[[S]][%{{.*}}, 0] [1, 3] [1, 1] : tensor<3xf32> into tensor<?x3xf32>
+// CHECK:         } {autodiff.cache = {bytes_per_iteration = 12 : i64, values = 1 : i64}}
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[SPAN]] step
+// CHECK:           tensor.extract_slice %[[TANHS]][%{{.*}}, 0] [1, 3] [1, 1] : tensor<?x3xf32> to tensor<3xf32>
+// CKPT-LABEL: func.func @dynamic_vjp_0(
+// CKPT:         %[[SPAN:.*]] = arith.maxsi
+// CKPT:         %[[SEGMENTS:.*]] = arith.divui
+// CKPT:         %[[SAVED:.*]] = arith.addi %[[SEGMENTS]]
+// CKPT:         tensor.empty(%[[SAVED]]) : tensor<?x3xf32>
+// CKPT:         } {autodiff.cache = {bytes_per_iteration = 12 : i64, values = 1 : i64}}
+// CKPT:         scf.for %{{.*}} = %{{.*}} to %[[SEGMENTS]] step
+// CKPT:           arith.minui
+// CKPT:           tensor.empty() : tensor<2x3xf32>
+// CKPT:           } {autodiff.cache = {bytes = 24 : i64, values = 1 : i64}}
