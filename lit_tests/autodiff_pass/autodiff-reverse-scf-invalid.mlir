@@ -50,3 +50,24 @@ func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {
   %d = autodiff.grad @empty(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %d : tensor<4xf32>
 }
+
+// -----
+
+// Memrefs are not differentiable values: a value that depends on x stored into
+// one would lose its derivative (affine.load of a memref is only a constant).
+func.func @through_memory(%x: f64, %buffer: memref<4xf64>) -> f64 {
+  %zero = arith.constant 0.0 : f64
+  %y = affine.for %i = 0 to 4 iter_args(%acc = %zero) -> (f64) {
+    %b = affine.load %buffer[%i] : memref<4xf64>
+    %m = arith.mulf %b, %x : f64
+    // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:5: error: differentiation of 'affine.store' is not supported: it stores a value that depends on a differentiated argument into a memref (memrefs are not differentiable values; compute on tensors)
+    affine.store %m, %buffer[%i] : memref<4xf64>
+    %s = arith.addf %acc, %m : f64
+    affine.yield %s : f64
+  }
+  return %y : f64
+}
+func.func @dthrough_memory(%x: f64, %buffer: memref<4xf64>) -> f64 {
+  %g = autodiff.grad @through_memory(%x, %buffer) {wrt = array<i64: 0>} : (f64, memref<4xf64>) -> f64
+  return %g : f64
+}
