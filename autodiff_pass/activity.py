@@ -170,6 +170,11 @@ def _vary(block: Block, varied: set[SSAValue]) -> None:
             varied.update(_floats(op.results))
 
 
+CACHE_ATTRIBUTE = "autodiff.cache"
+"""Marks a loop reverse mode gave cache stacks (`rules.loop_cache`, which
+imports this module)."""
+
+
 def _refuse_dynamic_shapes(op: Operation) -> None:
     """A float tensor of dynamic shape computed from a varied value would carry a
     derivative that gradir cannot represent: a located error, never a silent zero."""
@@ -180,6 +185,15 @@ def _refuse_dynamic_shapes(op: Operation) -> None:
             and isinstance(type_.element_type, FLOAT_ELEMENT_TYPES)
             and not carries_derivative(result)
         ):
+            loop = op.parent_op()
+            if loop is not None and CACHE_ATTRIBUTE in loop.attributes:
+                raise error_at(
+                    DifferentiationError,
+                    loop,
+                    f"differentiation of '{loop.name}' is not supported: it is a derivative "
+                    f"whose cache stacks ({type_}) are sized at run time (a loop with run-time "
+                    "bounds, or an scf.while), and derivatives need static shapes",
+                )
             raise error_at(
                 DifferentiationError,
                 op,

@@ -166,8 +166,8 @@ def clean_for_differentiation(function: FuncOp) -> None:
 def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> list[SSAValue]:
     """Append a copy of `callee`'s body to `block` (its arguments replaced by
     `arguments`, the bodies of `grad_of` ops left by an earlier derivative
-    inlined: they are ordinary differentiable code) and return the values the
-    copy returns; its `func.return` is not kept."""
+    inlined, in nested regions too: they are ordinary differentiable code)
+    and return the values the copy returns; its `func.return` is not kept."""
     if len(callee.body.blocks) != 1:
         raise error_at(
             DifferentiationError,
@@ -179,6 +179,12 @@ def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> 
     for op in callee.body.block.ops:
         block.add_op(clone_op(op, value_map))
     inline_grad_of_ops(block)
+    # A derivative's loops and branches hold grad_of ops too (the body of a
+    # reversed scf.for): inline those as well.
+    for op in list(block.walk()):
+        for region in op.regions:
+            for nested in region.blocks:
+                inline_grad_of_ops(nested)
     terminator = block.last_op
     if not isinstance(terminator, ReturnOp):
         raise error_at(

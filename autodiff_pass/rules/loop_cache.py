@@ -28,9 +28,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-CACHE_ATTRIBUTE = "autodiff.cache"
+from gradir.autodiff_pass import activity
+
+CACHE_ATTRIBUTE = activity.CACHE_ATTRIBUTE
 """On a forward loop that pushes values for its reverse: `{bytes, values}` =
-the stacks' total size and the number of values cached per iteration."""
+the stacks' total size (`bytes_per_iteration` when sized at run time) and the
+number of values cached per iteration."""
 
 
 Capacity = int | SSAValue

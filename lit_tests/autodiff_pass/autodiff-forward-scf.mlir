@@ -103,3 +103,37 @@ func.func @jbranch(%x: f64, %c: i1, %tx: f64) -> (f64, f64) {
 // CHECK:           %[[Z:.*]] = autodiff.autograd_zero : f64
 // CHECK:           scf.yield %{{.*}}, %[[Z]] : f64, f64
 // CHECK:         func.return %[[R]], %[[TR]] : f64, f64
+
+// Forward over reverse (a Hessian-vector product): the gradient function's
+// loops hold grad_of ops, inlined before it is differentiated; the tangent of
+// the cache stack is a stack of tangents, read back by the reverse loop.
+func.func @sin_loop(%x: tensor<3xf64>) -> tensor<f64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %y = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %x) -> tensor<3xf64> {
+    %t = autodiff.sin %a : tensor<3xf64>
+    scf.yield %t : tensor<3xf64>
+  }
+  %s = autodiff.sum %y : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @gsin_loop(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %g = autodiff.grad @sin_loop(%x) : (tensor<3xf64>) -> tensor<3xf64>
+  return %g : tensor<3xf64>
+}
+func.func @hvp(%x: tensor<3xf64>, %v: tensor<3xf64>) -> tensor<3xf64> {
+  %g, %hv = autodiff.jvp @gsin_loop(%x, %v) : (tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+  return %hv : tensor<3xf64>
+}
+// CHECK-LABEL: func.func @sin_loop_vjp_0_jvp_0_results_1(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<3xf64>, %[[CT:[^:]*]]: tensor<f64>, %[[T:[^:]*]]: tensor<3xf64>)
+// CHECK:         %{{.*}}, %[[STACK:[^,]*]], %{{.*}}, %[[TSTACK:[^ ]*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[A:[^ ]*]] = %[[X]], %[[S:[^ ]*]] = %{{.*}}, %[[TA:[^ ]*]] = %[[T]], %[[TS:[^ ]*]] = %{{.*}})
+// CHECK:           tensor.insert_slice %[[A]] into %[[S]][%[[I]], 0]
+// CHECK:           tensor.insert_slice %[[TA]] into %[[TS]][%[[I]], 0]
+// CHECK-NOT:     autodiff.grad_of
+// CHECK:         scf.for %{{.*}} iter_args(%[[G:[^ ]*]] = %{{.*}}, %[[TG:[^ ]*]] = %{{.*}}) -> (tensor<3xf64>, tensor<3xf64>)
+// CHECK-NOT:       autodiff.grad_of
+// CHECK-DAG:       tensor.extract_slice %[[STACK]]
+// CHECK-DAG:       tensor.extract_slice %[[TSTACK]]
+// CHECK:           scf.yield
