@@ -192,3 +192,29 @@ def test_scalar_signature_loop():
 def test_scalar_signature_branch():
     result = gradir.gradcheck(SCALAR_SIGNATURE_BRANCH, "branch", inputs=[np.float64(0.7), np.bool_(True)], wrt=[0])
     assert result.ok, result.report()
+
+
+# Integers and indices are never active: a float made from the induction
+# variable (sitofp) scales the state but carries no derivative of its own.
+FROM_INTEGER = """
+func.func @from_integer(%xt: tensor<f64>) -> tensor<f64> {
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %x = tensor.extract %xt[] : tensor<f64>
+  %y = scf.for %i = %c1 to %c5 step %c1 iter_args(%a = %x) -> f64 {
+    %ii = arith.index_cast %i : index to i64
+    %fi = arith.sitofp %ii : i64 to f64
+    %m = arith.mulf %a, %fi : f64
+    %s = math.sin %m : f64
+    scf.yield %s : f64
+  }
+  %r = tensor.from_elements %y : tensor<f64>
+  return %r : tensor<f64>
+}
+"""
+
+
+@pytest.mark.parametrize("checkpoint_every", [0, 3])
+def test_float_from_an_integer_in_a_loop(checkpoint_every):
+    result = gradir.gradcheck(FROM_INTEGER, "from_integer", inputs=[np.array(0.3)], checkpoint_every=checkpoint_every)
+    assert result.ok, result.report()
