@@ -225,3 +225,45 @@ func.func @while(%x: f64) -> f64 {
 """
     result = gradir.gradcheck(text, "while", inputs=[np.float64(0.7)])
     assert result.ok, result.report()
+
+
+# An scf.while and an affine.for nested in an scf.for: the inner loops are
+# recomputed per outer iteration in the reverse and reversed with their own caches
+# (the while's trip count, i, changes with the outer iteration).
+NESTED = """
+func.func @nested(%xt: tensor<f64>, %w: tensor<3xf64>) -> tensor<f64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %x = tensor.extract %xt[] : tensor<f64>
+  %y = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> f64 {
+    %wi = tensor.extract %w[%i] : tensor<3xf64>
+    %r:2 = scf.while (%j = %c0, %b = %a) : (index, f64) -> (index, f64) {
+      %go = arith.cmpi slt, %j, %i : index
+      scf.condition(%go) %j, %b : index, f64
+    } do {
+    ^bb0(%k: index, %c: f64):
+      %next = arith.addi %k, %c1 : index
+      %m = arith.mulf %c, %wi : f64
+      %s = math.sin %m : f64
+      scf.yield %next, %s : index, f64
+    }
+    %z = affine.for %l = 0 to 2 iter_args(%e = %r#1) -> (f64) {
+      %q = arith.mulf %e, %x : f64
+      %t = math.cos %q : f64
+      affine.yield %t : f64
+    }
+    %u = arith.addf %z, %a : f64
+    scf.yield %u : f64
+  }
+  %out = tensor.from_elements %y : tensor<f64>
+  return %out : tensor<f64>
+}
+"""
+
+
+@pytest.mark.parametrize("checkpoint_every", [0, 2])
+def test_while_and_affine_for_nested_in_a_loop(checkpoint_every):
+    inputs = [np.array(0.6), np.array([0.9, 1.3, -0.7])]
+    result = gradir.gradcheck(NESTED, "nested", inputs=inputs, checkpoint_every=checkpoint_every)
+    assert result.ok, result.report()
