@@ -20,15 +20,15 @@ once per sweep of its loop that changes activity.
 
 Integers and indices never carry derivatives, so a float computed from one
 (`arith.sitofp` of a loop counter) is never varied. Memrefs are not
-differentiable values: storing a varied value into one (`memref.store`,
-`affine.store`) is a located error, since the derivative would be lost.
+differentiable values: storing a varied value into one is refused by
+`lost_derivatives`.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import affine, memref, scf
+from xdsl.dialects import affine, scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
@@ -181,7 +181,6 @@ def _vary(block: Block, varied: set[SSAValue]) -> None:
                     )
         elif any(value in varied for value in op_inputs(op)):
             _refuse_dynamic_shapes(op)
-            _refuse_stores(op, varied)
             varied.update(_floats(op.results))
 
 
@@ -215,18 +214,6 @@ def _refuse_dynamic_shapes(op: Operation) -> None:
                 f"'{op.name}' produces {type_}, a dynamically shaped tensor on the active "
                 "path: derivatives need static shapes",
             )
-
-
-def _refuse_stores(op: Operation, varied: set[SSAValue]) -> None:
-    """A varied value written to a memref would lose its derivative."""
-    if isinstance(op, (memref.StoreOp, affine.StoreOp)) and op.value in varied:
-        raise error_at(
-            DifferentiationError,
-            op,
-            f"differentiation of '{op.name}' is not supported: it stores a value that "
-            "depends on a differentiated argument into a memref (memrefs are not "
-            "differentiable values; compute on tensors)",
-        )
 
 
 def _loop_blocks(loop: Operation) -> list[Block]:

@@ -60,7 +60,7 @@ func.func @through_memory(%x: f64, %buffer: memref<4xf64>) -> f64 {
   %y = affine.for %i = 0 to 4 iter_args(%acc = %zero) -> (f64) {
     %b = affine.load %buffer[%i] : memref<4xf64>
     %m = arith.mulf %b, %x : f64
-    // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:5: error: differentiation of 'affine.store' is not supported: it stores a value that depends on a differentiated argument into a memref (memrefs are not differentiable values; compute on tensors)
+    // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:5: error: 'affine.store' writes %m, which carries a derivative, to memory: gradir differentiates values (tensors and scalars), not memory
     affine.store %m, %buffer[%i] : memref<4xf64>
     %s = arith.addf %acc, %m : f64
     affine.yield %s : f64
