@@ -1,8 +1,7 @@
 """affine.for through both modes (it becomes the scf.for it stands for),
 checked numerically in float64 through the CPU pipeline: affine.apply in the
 body, bound maps with symbols and several results, tensor and scalar states,
-checkpointing. Scalar signatures are strict xfails until the runtime takes
-scalars."""
+checkpointing, and scalar signatures."""
 import numpy as np
 import pytest
 
@@ -11,9 +10,6 @@ from xdsl.dialects.func import FuncOp
 import gradir
 from gradir.compilation import lower_to_linalg
 
-SCALAR_RUNTIME = pytest.mark.xfail(
-    strict=True, reason="scalar arguments at the CPU runtime boundary land with the runtime work"
-)
 
 # x^k-like product over a scalar state, reading w at 2*i+1 (affine.apply),
 # from i = max(0, n-4) to min(3, n) with n from tensor.dim (a symbol).
@@ -127,7 +123,6 @@ def test_affine_bounds_are_those_of_the_map():
     np.testing.assert_allclose(value, a, rtol=1e-12)
 
 
-@SCALAR_RUNTIME
 def test_enzyme_affine_reduce_with_a_scalar_signature():
     text = """
 func.func @reduce(%x: f64) -> f64 {

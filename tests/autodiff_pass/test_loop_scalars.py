@@ -3,9 +3,9 @@ central differences through the CPU pipeline): scalar `scf.for` states,
 `scf.if` with scalar results, active scalars read inside loops and branches
 from outside, and a loop whose result the function returns directly.
 
-The CPU runtime does not take or return scalars yet, so each program takes
-tensors, extracts its scalars, and returns `tensor.from_elements`; the
-scalar-signature versions are strict xfails until the runtime work lands."""
+Most programs take tensors, extract their scalars and return
+`tensor.from_elements`; the scalar-signature versions pass and return the
+scalars themselves across the CPU runtime boundary."""
 import numpy as np
 import pytest
 
@@ -13,9 +13,6 @@ import gradir
 from gradir.autodiff_pass.rules.loop_cache import CACHE_ATTRIBUTE
 from gradir.compilation import lower_to_linalg
 
-SCALAR_RUNTIME = pytest.mark.xfail(
-    strict=True, reason="scalar arguments at the CPU runtime boundary land with the runtime work"
-)
 
 # A scalar state a, updated with a weight read per iteration and the captured
 # scalar x (also the initial value: the body reads the loop's own operand).
@@ -182,13 +179,11 @@ func.func @branch(%x: f64, %c: i1) -> f64 {
 """
 
 
-@SCALAR_RUNTIME
 def test_scalar_signature_loop():
     result = gradir.gradcheck(SCALAR_SIGNATURE_LOOP, "scalar_loop", inputs=[np.float64(0.7), SCALAR_INPUTS[1]])
     assert result.ok, result.report()
 
 
-@SCALAR_RUNTIME
 def test_scalar_signature_branch():
     result = gradir.gradcheck(SCALAR_SIGNATURE_BRANCH, "branch", inputs=[np.float64(0.7), np.bool_(True)], wrt=[0])
     assert result.ok, result.report()

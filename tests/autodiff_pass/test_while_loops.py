@@ -2,8 +2,7 @@
 differences through the CPU pipeline): counter-driven and state-driven
 conditions, a `before` region that computes what it forwards, tensor and
 scalar states, no iteration, checkpointing; and the counting copy that
-reverse mode runs first (only what the condition needs). Scalar signatures
-are strict xfails until the runtime takes scalars."""
+reverse mode runs first (only what the condition needs); scalar signatures too."""
 import numpy as np
 import pytest
 from xdsl.dialects import scf
@@ -12,9 +11,6 @@ from xdsl.dialects.func import FuncOp
 import gradir
 from gradir.compilation import lower_to_linalg
 
-SCALAR_RUNTIME = pytest.mark.xfail(
-    strict=True, reason="scalar arguments at the CPU runtime boundary land with the runtime work"
-)
 
 # `before` forwards the counter, the state and sin(a) * w[i] (so the `after`
 # arguments differ from the `before` ones); `after` reads the captured x.
@@ -203,7 +199,6 @@ func.func @h(%xt: tensor<f64>, %w: tensor<3xf64>, %ct: tensor<f64>) -> (tensor<f
     assert [str(t) for t in converging.result_types] == ["f64", "f64", "index"]
 
 
-@SCALAR_RUNTIME
 def test_scalar_signature_while():
     text = """
 func.func @while(%x: f64) -> f64 {

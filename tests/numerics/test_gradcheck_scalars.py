@@ -2,10 +2,9 @@
 
 Float scalars can be in `wrt` (perturbed like a 1-element tensor) and float scalar
 results are checked; integer and index arguments get small seeded random values and
-are never differentiated. The finite-difference machinery is checked today against
-hand-written vjp/jvp functions; the end-to-end checks need reverse and forward mode of
-float scalars, which land with the autodiff_pass work: they are strict xfails, so they
-turn into failures (to be unmarked) as soon as they pass.
+are never differentiated. The finite-difference machinery is checked against
+hand-written vjp/jvp functions, and end to end through reverse and forward mode of
+float scalars.
 """
 import numpy as np
 import pytest
@@ -23,7 +22,6 @@ from gradir.gradient_check import (
 )
 from gradir.source import load_module
 
-AD_OF_SCALARS = pytest.mark.xfail(strict=True, reason="AD of float scalars lands with the autodiff_pass work")
 
 SCALE = """
 func.func @scale(%x: f32, %t: tensor<3xf32>, %n: index, %k: i32) -> (f32, tensor<3xf32>) {
@@ -203,13 +201,11 @@ func.func @loss(%t: tensor<3xf32>) -> f32 {
 """
 
 
-@AD_OF_SCALARS
 def test_float_scalar_argument_and_result_end_to_end():
     result = gradir.gradcheck(SCALAR_CALCULUS, "poly")
     assert result.ok and result.wrt == (0, 1), result.report()
 
 
-@AD_OF_SCALARS
 def test_float_scalar_result_of_a_tensor_argument_end_to_end():
     result = gradir.gradcheck(SCALAR_CALCULUS, "loss")
     assert result.ok, result.report()

@@ -162,7 +162,6 @@ def test_autodiff_gradcheck_index_argument_random_or_given(tmp_path):
     assert result.stderr.strip() == "error: wrt index 1 does not name a float tensor or float scalar argument of @f"
 
 
-@pytest.mark.xfail(strict=True, reason="AD of float scalars lands with the autodiff_pass work")
 def test_autodiff_gradcheck_float_scalar_argument_and_result(tmp_path):
     program = tmp_path / "scalar.mlir"
     program.write_text(
