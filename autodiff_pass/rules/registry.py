@@ -36,6 +36,8 @@ BUILTIN_RULE_MODULES = (
     "gradir.autodiff_pass.rules.tensor_pad",
     "gradir.autodiff_pass.rules.scf",
     "gradir.autodiff_pass.rules.scf_for",
+    "gradir.autodiff_pass.rules.scf_while",
+    "gradir.autodiff_pass.rules.affine",
     "gradir.autodiff_pass.rules.func",
     "gradir.autodiff_pass.rules.ad_ops",
 )
