@@ -16,7 +16,9 @@ pipeline is a constant below, so it can be replayed with other tools):
    matmul, dropping the `exp`). Batch-matmul generics are named before
    fusion, so they are outlined with the other contractions, and each batch
    matmul becomes a loop of matmuls over the batch (`batch_matmul_loops`), so
-   that every product gets the vectorised matmul schedule. A select
+   that every product gets the vectorised matmul schedule. Likewise every
+   convolution (a named one, a generic of that shape, and the adjoints of
+   both) becomes a gather of its windows and one matmul (`conv_matmuls`). A select
    of tensors on a scalar condition is made a generic first
    (`cpu_booleans.select_with_tensor_conditions`).
 2. `BUFFER_PIPELINE` -- one-shot bufferization across function boundaries
@@ -54,6 +56,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
 from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
+from gradir.cpu_backend.conv_matmuls import convolutions_as_matmuls
 from gradir.cpu_backend.cpu_booleans import (
     reject_boolean_buffers,
     select_with_tensor_conditions,
@@ -251,6 +254,7 @@ def fuse_tensors(module: ir.Module) -> None:
         run_pipeline(module, "inline", "cpu-tensor")
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
         run_pipeline(module, "inline, symbol-dce", "cpu-tensor")
+        convolutions_as_matmuls(module)
         specialize_pure_generics(module, contractions_only=True)
         batch_matmuls_as_loops(module)
         outline_contractions(module)

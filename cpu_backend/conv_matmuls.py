@@ -1,0 +1,304 @@
+"""Convolutions become a gather (im2col) and one `linalg.matmul`, on the CPU.
+
+A convolution loops over its output, its kernel window and its channels and
+reads the input through windows (`oh * s + kh * d`); as loops (what
+`convert-linalg-to-loops` makes of it) the innermost loop is a short kernel
+or channel loop that LLVM cannot vectorise: 0.5 GMAC/s on LeNet's second
+convolution. Here every linalg op that adds products of two operands, one of
+them read through any affine map (the *windowed* operand) and the other and
+the output through projected permutations, is rewritten as
+
+    col[K..., M...]  = windowed[map(...)]             (a gather: one copy loop nest)
+    R[F, M]          = filter[F, K] @ col[K, M]        (linalg.matmul, the vectorised schedule)
+    out              = init + R, in the output's layout
+
+where the loops split into K (read by both inputs: channels, kernel window),
+M (the windowed operand and the output: batch, output positions) and F (the
+other input and the output: filters). Named convolutions are generalised
+first; the adjoints of `autodiff_pass/rules/conv.py` (the transposed window,
+the filter correlation) have the same form and take the same path. The
+product is laid out with the larger of F and M as the matmul's columns (its
+vectorised dimension). Ops with a loop every operand reads (grouped and
+depthwise convolutions) or only one operand reads, and ops without a filter
+loop (the batchless `conv_1d/2d/3d`: a matrix-vector product), keep their
+loops.
+
+Each rewrite lives in a private function (one per op), called in place and
+inlined by the pipeline after elementwise fusion, so that fusion does not
+copy an elementwise producer into the gather once per window tap.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from mlir import ir
+from mlir.dialects import func
+
+from gradir.mlir_bridge import apply_schedule, walk_ops
+
+_PREFIX = "__gradir_conv_matmul_"
+
+CONVOLUTIONS = (
+    "linalg.conv_1d", "linalg.conv_2d", "linalg.conv_3d",
+    "linalg.conv_1d_nwc_wcf", "linalg.conv_1d_ncw_fcw", "linalg.conv_2d_nhwc_hwcf", "linalg.conv_2d_nhwc_fhwc",
+    "linalg.conv_2d_nchw_fchw", "linalg.conv_3d_ndhwc_dhwcf", "linalg.conv_3d_ncdhw_fcdhw",
+)  # fmt: skip
+"""Named convolutions whose loops split into F, K and M (not grouped or depthwise)."""
+
+GENERALIZE_SCHEDULE = """
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %convolutions = transform.structured.match ops{[OPS]} in %root : (!transform.any_op) -> !transform.any_op
+    %generic = transform.structured.generalize %convolutions : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+""".replace("OPS", ", ".join(f'"{name}"' for name in CONVOLUTIONS))
+
+MIN_MACS = 4096
+"""Smaller products stay loops: the gather and the call would cost more than they save."""
+
+
+def _dims(expr: ir.AffineExpr) -> set[int]:
+    if isinstance(expr, ir.AffineDimExpr):
+        return {expr.position}
+    if isinstance(expr, ir.AffineBinaryExpr):
+        return _dims(expr.lhs) | _dims(expr.rhs)
+    return set()
+
+
+def _plain(map_: ir.AffineMap) -> list[int] | None:
+    """The loops of a projected permutation, in order; None for any other map."""
+    if not all(isinstance(e, ir.AffineDimExpr) for e in map_.results):
+        return None
+    loops = [ir.AffineDimExpr(e).position for e in map_.results]
+    return loops if len(set(loops)) == len(loops) else None
+
+
+@dataclass
+class Contraction:
+    """A multiply-accumulate op read as a windowed operand times a filter."""
+
+    op: ir.Operation
+    windowed: int
+    """Operand index (0 or 1) of the input read through windows."""
+    maps: list[ir.AffineMap]
+    extents: dict[int, int]
+    k: list[int]
+    m: list[int]
+    f: list[int]
+    element: ir.Type
+
+    @property
+    def filter_loops(self) -> list[int]:
+        return _plain(self.maps[1 - self.windowed])  # type: ignore[return-value]
+
+    @property
+    def output_loops(self) -> list[int]:
+        return _plain(self.maps[2])  # type: ignore[return-value]
+
+
+def _multiply_accumulate(op: ir.Operation) -> bool:
+    """Body `yield addf(acc, mulf(in0, in1))` (operands in any order)."""
+    block = op.regions[0].blocks[0]
+    body = list(block.operations)
+    if len(body) != 3 or [o.name for o in body] != ["arith.mulf", "arith.addf", "linalg.yield"]:
+        return False
+    multiply, add, terminator = body
+    arguments = list(block.arguments)
+    factors = list(multiply.operands)
+    if not ((factors[0] == arguments[0] and factors[1] == arguments[1]) or (factors[0] == arguments[1] and factors[1] == arguments[0])):
+        return False
+    terms = list(add.operands)
+    if not ((terms[0] == arguments[2] and terms[1] == multiply.results[0]) or (terms[1] == arguments[2] and terms[0] == multiply.results[0])):
+        return False
+    return terminator.operands[0] == add.results[0]
+
+
+def analyse(op: ir.Operation) -> Contraction | None:
+    """The contraction `op` is, when it has the form this module rewrites."""
+    if op.name != "linalg.generic" or len(op.operands) != 3 or len(op.results) != 1:
+        return None
+    types = [operand.type for operand in op.operands]
+    if not all(isinstance(t, ir.RankedTensorType) for t in types):
+        return None
+    tensors = [ir.RankedTensorType(t) for t in types]
+    if not all(t.has_static_shape for t in tensors) or len({str(t.element_type) for t in tensors}) != 1:
+        return None
+    if str(tensors[0].element_type) not in ("f32", "f64") or not _multiply_accumulate(op):
+        return None
+    maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    plain = [_plain(m) for m in maps]
+    if plain[2] is None or [plain[0] is None, plain[1] is None].count(True) != 1:
+        return None
+    windowed = 0 if plain[0] is None else 1
+    extents: dict[int, int] = {}
+    for map_, tensor in zip(maps, tensors):
+        for expr, size in zip(map_.results, tensor.shape):
+            if isinstance(expr, ir.AffineDimExpr):
+                extents.setdefault(ir.AffineDimExpr(expr).position, size)
+    loops = maps[0].n_dims
+    if len(extents) != loops:
+        return None
+    in_window = set().union(*(_dims(e) for e in maps[windowed].results))
+    in_filter, in_output = set(plain[1 - windowed]), set(plain[2])  # type: ignore[arg-type]
+    groups = {"k": [], "m": [], "f": []}
+    for loop in range(loops):
+        where = (loop in in_window, loop in in_filter, loop in in_output)
+        kind = {(True, True, False): "k", (True, False, True): "m", (False, True, True): "f"}.get(where)
+        if kind is None:
+            return None  # a batch loop every operand reads, or one only one operand reads
+        groups[kind].append(loop)
+    if not all(groups.values()) or prod(extents.values()) < MIN_MACS:
+        return None  # no F loop (batchless conv_1d/2d/3d): a matrix-vector product, left to loops
+    filter_order = plain[1 - windowed]
+    output_order = plain[2]
+    return Contraction(
+        op, windowed, maps, extents,
+        k=[d for d in filter_order if d in groups["k"]],  # type: ignore[union-attr]
+        m=[d for d in output_order if d in groups["m"]],  # type: ignore[union-attr]
+        f=[d for d in output_order if d in groups["f"]],  # type: ignore[union-attr]
+        element=tensors[0].element_type,
+    )  # fmt: skip
+
+
+# ----------------------------------------------------------------------------
+# The rewrite, as text
+# ----------------------------------------------------------------------------
+
+
+def _tensor(shape: list[int], element: ir.Type) -> str:
+    return "tensor<" + "".join(f"{n}x" for n in shape) + f"{element}>"
+
+
+def _map(loops: int, results: list[str]) -> str:
+    dims = ", ".join(f"d{i}" for i in range(loops))
+    return f"affine_map<({dims}) -> ({', '.join(results)})>"
+
+
+def _iterators(count: int) -> str:
+    return "[" + ", ".join(['"parallel"'] * count) + "]"
+
+
+def _copy_generic(name: str, source: str, source_type: str, source_map: str, result_type: str, loops: int) -> str:
+    identity = _map(loops, [f"d{i}" for i in range(loops)])
+    return (
+        f"    %{name}_empty = tensor.empty() : {result_type}\n"
+        f"    %{name} = linalg.generic {{indexing_maps = [{source_map}, {identity}], iterator_types = {_iterators(loops)}}}"
+        f" ins({source} : {source_type}) outs(%{name}_empty : {result_type}) {{\n"
+        f"    ^bb0(%in: {source_type.rsplit('x', 1)[-1][:-1]}, %out: {source_type.rsplit('x', 1)[-1][:-1]}):\n"
+        f"      linalg.yield %in : {source_type.rsplit('x', 1)[-1][:-1]}\n"
+        f"    }} -> {result_type}\n"
+    )
+
+
+def _collapse(name: str, source: str, source_type: str, groups: list[list[int]], result_type: str) -> str:
+    if all(len(g) == 1 for g in groups) and source_type == result_type:
+        return f"    %{name} = tensor.cast {source} : {source_type} to {result_type}\n"
+    reassociation = "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
+    return f"    %{name} = tensor.collapse_shape {source} {reassociation} : {source_type} into {result_type}\n"
+
+
+def rewrite_text(contraction: Contraction, name: str) -> str:
+    """The private function `@name(windowed, filter, init) -> result` computing the op."""
+    c = contraction
+    element = c.element
+    ext = c.extents
+    types = [str(operand.type) for operand in c.op.operands]
+    windowed_type, filter_type, output_type = types[c.windowed], types[1 - c.windowed], types[2]
+    columns_are_m = prod(ext[d] for d in c.m) >= prod(ext[d] for d in c.f)
+    k_size, m_size, f_size = (prod(ext[d] for d in group) for group in (c.k, c.m, c.f))
+
+    # The gather: col over (K, M) or (M, K), reading the windowed operand through its map.
+    col_order = c.k + c.m if columns_are_m else c.m + c.k
+    position = {loop: i for i, loop in enumerate(col_order)}
+    substitution = ir.AffineMap.get(
+        c.maps[0].n_dims, 0,
+        [ir.AffineDimExpr.get(position[d]) if d in position else ir.AffineConstantExpr.get(0) for d in range(c.maps[0].n_dims)],
+    )  # fmt: skip
+    window_results = [str(e.compose(substitution)) for e in c.maps[c.windowed].results]
+    col_type = _tensor([ext[d] for d in col_order], element)
+    text = _copy_generic("col", "%windowed", windowed_type, _map(len(col_order), window_results), col_type, len(col_order))
+    first, second = (len(c.k), len(c.m)) if columns_are_m else (len(c.m), len(c.k))
+    col_matrix = _tensor([k_size, m_size] if columns_are_m else [m_size, k_size], element)
+    text += _collapse("col_matrix", "%col", col_type, [list(range(first)), list(range(first, first + second))], col_matrix)
+
+    # The filter as a matrix: (F, K) before the columns, (K, F) after the rows.
+    filter_loops = c.filter_loops
+    wanted = c.f + c.k if columns_are_m else c.k + c.f
+    if filter_loops == wanted:
+        arranged, arranged_type = "%filter", filter_type
+    else:
+        source_results = [f"d{wanted.index(d)}" for d in filter_loops]
+        # The copy walks `wanted` and reads the filter where it keeps each loop.
+        arranged_type = _tensor([ext[d] for d in wanted], element)
+        text += _copy_generic("arranged", "%filter", filter_type, _map(len(wanted), source_results), arranged_type, len(wanted))
+        arranged = "%arranged"
+    split = len(c.f) if columns_are_m else len(c.k)
+    filter_matrix = _tensor([f_size, k_size] if columns_are_m else [k_size, f_size], element)
+    text += _collapse("filter_matrix", arranged, arranged_type, [list(range(split)), list(range(split, len(wanted)))], filter_matrix)
+
+    # The product, into zeros.
+    product_type = _tensor([f_size, m_size] if columns_are_m else [m_size, f_size], element)
+    lhs, rhs = ("%filter_matrix", "%col_matrix") if columns_are_m else ("%col_matrix", "%filter_matrix")
+    lhs_type, rhs_type = (filter_matrix, col_matrix) if columns_are_m else (col_matrix, filter_matrix)
+    text += (
+        f"    %zero = arith.constant 0.0 : {element}\n"
+        f"    %product_empty = tensor.empty() : {product_type}\n"
+        f"    %product_init = linalg.fill ins(%zero : {element}) outs(%product_empty : {product_type}) -> {product_type}\n"
+        f"    %product = linalg.matmul ins({lhs}, {rhs} : {lhs_type}, {rhs_type}) outs(%product_init : {product_type}) -> {product_type}\n"
+    )
+    product_order = c.f + c.m if columns_are_m else c.m + c.f
+    expanded_type = _tensor([ext[d] for d in product_order], element)
+    split = len(c.f) if columns_are_m else len(c.m)
+    groups = [list(range(split)), list(range(split, len(product_order)))]
+    reassociation = "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
+    shape = ", ".join(str(ext[d]) for d in product_order)
+    text += (
+        f"    %expanded = tensor.expand_shape %product {reassociation} output_shape [{shape}]"
+        f" : {product_type} into {expanded_type}\n"
+    )
+
+    # init + product, in the output's layout.
+    output_loops = c.output_loops
+    rank = len(output_loops)
+    identity = _map(rank, [f"d{i}" for i in range(rank)])
+    product_map = _map(rank, [f"d{output_loops.index(d)}" for d in product_order])
+    text += (
+        f"    %result = linalg.generic {{indexing_maps = [{identity}, {product_map}, {identity}], iterator_types = {_iterators(rank)}}}"
+        f" ins(%init, %expanded : {output_type}, {expanded_type}) outs(%init : {output_type}) {{\n"
+        f"    ^bb0(%a: {element}, %b: {element}, %out: {element}):\n"
+        f"      %s = arith.addf %a, %b : {element}\n"
+        f"      linalg.yield %s : {element}\n"
+        f"    }} -> {output_type}\n"
+    )
+    return (
+        f"func.func private @{name}(%windowed: {windowed_type}, %filter: {filter_type}, %init: {output_type}) -> {output_type} {{\n"
+        f"{text}    return %result : {output_type}\n}}\n"
+    )
+
+
+def convolutions_as_matmuls(module: ir.Module) -> int:
+    """Rewrite every convolution-shaped op of `module` (on tensors) as a gather
+    and a matmul behind a call; returns how many were rewritten."""
+    with module.context, ir.Location.unknown():
+        if walk_ops(module, set(CONVOLUTIONS)):
+            apply_schedule(module, GENERALIZE_SCHEDULE, "cpu-tensor")
+        count = 0
+        for op in walk_ops(module, {"linalg.generic"}):
+            contraction = analyse(op)
+            if contraction is None:
+                continue
+            name = f"{_PREFIX}{count}"
+            count += 1
+            parsed = ir.Module.parse(rewrite_text(contraction, name))  # kept alive while its ops move
+            for definition in list(parsed.body.operations):
+                module.body.append(definition)
+            operands = list(op.operands)
+            arguments = [operands[contraction.windowed], operands[1 - contraction.windowed], operands[2]]
+            with ir.InsertionPoint(op):
+                call = func.CallOp([op.results[0].type], ir.FlatSymbolRefAttr.get(name), arguments)
+            op.results[0].replace_all_uses_with(call.results[0])
+            op.erase()
+        return count
