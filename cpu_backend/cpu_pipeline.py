@@ -75,6 +75,7 @@ from gradir.mlir_bridge import (
 )
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.host_execution import LLVM_PIPELINE
+from gradir.mlir_bridge.init_reads import parallel_init_reads_as_inputs
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
 from gradir.mlir_bridge.tensor_stage import ELEMENTWISE_FUSION_PIPELINE, TENSOR_SCHEDULE
 
@@ -259,6 +260,7 @@ def fuse_tensors(module: ir.Module) -> None:
         batch_matmuls_as_loops(module)
         outline_contractions(module)
         select_with_tensor_conditions(module)
+        parallel_init_reads_as_inputs(module)
         run_pipeline(module, ELEMENTWISE_FUSION_PIPELINE, "cpu-tensor")
         specialize_pure_generics(module)
         run_pipeline(module, "canonicalize, cse, inline, symbol-dce, canonicalize, cse", "cpu-tensor")

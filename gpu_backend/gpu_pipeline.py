@@ -30,6 +30,7 @@ from gradir.gpu_backend.map_to_gpu import buffer_root, is_select, map_to_gpu
 from gradir.gpu_backend.tile_policy import TilePolicy
 from gradir.mlir_bridge import apply_schedule, defined_functions, run_pipeline, walk_ops
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
+from gradir.mlir_bridge.init_reads import parallel_init_reads_as_inputs
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
 from gradir.mlir_bridge.tensor_stage import ELEMENTWISE_FUSION_PIPELINE, TENSOR_SCHEDULE
 
@@ -88,6 +89,7 @@ def bufferize_for_gpu(module: ir.Module) -> ir.Module:
     with module.context:
         _read_only_arguments(module)
         apply_schedule(module, TENSOR_SCHEDULE, "gpu-tensor")
+        parallel_init_reads_as_inputs(module)
         run_pipeline(module, f"{ELEMENTWISE_FUSION_PIPELINE}, canonicalize, cse", "gpu-tensor")
         _one_definition_per_use(module)
         yield_loop_states_in_place(module)

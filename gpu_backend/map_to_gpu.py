@@ -8,6 +8,10 @@ Per host function, and inside the bodies of the loops and branches that stay on 
   `gpu.memcpy` to the device;
 - a branch condition computed from device data is computed by a one-thread kernel and copied to
   a host scalar (`_condition_to_host`);
+- a loop nest of scalar loads and stores (the scatter that reverse mode writes for the gradient
+  of a gather at data indices, `tensor.extract %t[%i, %label]`) runs as it is in a one-thread
+  kernel (`_scalar_loop_to_device`): its iterations may write the same element, so they stay
+  in order;
 - every `memref.alloc` becomes a `gpu.alloc`, freed with `gpu.dealloc` after its last user in
   its block (`_buffers_to_device`).
 What may stay on the host is spelled out below (`HOST_OPS`, `HOST_CONTROL_FLOW`,
@@ -26,6 +30,7 @@ from gradir.gpu_backend.loop_nests import (
     emit_launch,
     load_element,
     nest_of_generic,
+    store_element,
 )
 from gradir.gpu_backend.tile_policy import TilePolicy
 from gradir.mlir_bridge import defined_functions, location_text, run_pipeline, walk_ops
@@ -370,6 +375,50 @@ def _condition_to_host(branch: ir.Operation, policy: TilePolicy) -> None:
             op.erase()
 
 
+SCALAR_LOOP_OPS = HOST_CONTROL_FLOW | HOST_INDEX_OPS | {"memref.load", "memref.store", "arith.constant"}
+"""What a loop nest run by one device thread may hold (besides scalar arith/math)."""
+
+
+def _is_scalar_loop(loop: ir.Operation) -> bool:
+    """An `scf.for` whose body reads or writes buffer elements with scalar code only: no
+    linalg op, copy, allocation or call (those launch kernels of their own from the host)."""
+    touches_memory = False
+
+    def check(op: ir.Operation) -> bool:
+        nonlocal touches_memory
+        if op.name in ("memref.load", "memref.store"):
+            touches_memory = True
+        scalar = op.name.startswith(SCALAR_OPS_PREFIXES) and not any(
+            isinstance(r.type, ir.ShapedType) for r in op.results
+        )
+        if op.name not in SCALAR_LOOP_OPS and not scalar:
+            return False
+        return all(check(inner.operation) for region in op.regions for b in region.blocks for inner in b.operations)
+
+    return check(loop) and touches_memory
+
+
+def _scalar_loop_to_device(loop: ir.Operation, policy: TilePolicy) -> None:
+    """`loop` (see `_is_scalar_loop`) moved into a one-thread kernel; its loads and stores go
+    through views to the buffers the kernel receives."""
+
+    def thread(linear: ir.Value) -> None:
+        del linear
+        clone = loop.clone()
+        for access in walk_ops(clone, {"memref.load", "memref.store"}):
+            with ir.InsertionPoint(access), access.location:
+                if access.name == "memref.load":
+                    element = load_element(access.operands[0], list(access.operands[1:]))
+                    access.results[0].replace_all_uses_with(element)
+                else:
+                    store_element(access.operands[0], access.operands[1], list(access.operands[2:]))
+            access.erase()
+
+    with ir.InsertionPoint(loop), loop.location:
+        emit_launch(1, policy, "sequential", thread)
+    loop.erase()
+
+
 def _map_block(block: ir.Block, policy: TilePolicy) -> None:
     """Launches for the linalg ops and copies of `block` and of the loop bodies in it."""
     folded = _fold_fills(block)
@@ -390,6 +439,8 @@ def _map_block(block: ir.Block, policy: TilePolicy) -> None:
             raise PipelineError(
                 f"gpu-map: '{op.name}' was not generalised", location_text(op.location)
             )
+        elif op.name == "scf.for" and not op.results and _is_scalar_loop(op):
+            _scalar_loop_to_device(op, policy)
         elif op.name in HOST_CONTROL_FLOW:
             if op.name == "scf.if":
                 _condition_to_host(op, policy)

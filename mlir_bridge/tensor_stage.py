@@ -3,7 +3,8 @@ and chains of them fuse into one loop nest, so no intermediate tensor reaches me
 
 `linalg-fuse-elementwise-ops` only fuses `linalg.generic`s, so `TENSOR_SCHEDULE` (a transform
 script, run with `mlir_bridge.apply_schedule`) first decomposes `linalg.softmax` into generics and
-generalises the named elementwise ops; `ELEMENTWISE_FUSION_PIPELINE` then turns arith/math on
+generalises the named elementwise ops; it also writes `tensor.pad` as a fill and an
+`insert_slice` (bufferized as it is, a pad becomes a `linalg.map` no GPU mapping takes); `ELEMENTWISE_FUSION_PIPELINE` then turns arith/math on
 whole tensors into generics and fuses them. What each backend does around this stage differs:
 the CPU names pure contractions before fusion and specialises generics after it, before any
 cleanup (`cpu_backend.cpu_pipeline.fuse_tensors`); the GPU cleans up right away
@@ -31,6 +32,11 @@ module attributes {transform.with_named_sequence} {
     %named = transform.structured.match ops{[OPS]} in %root
         : (!transform.any_op) -> !transform.any_op
     %generic = transform.structured.generalize %named : (!transform.any_op) -> !transform.any_op
+    %functions = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %functions {
+      transform.apply_patterns.linalg.decompose_pad
+    } : !transform.any_op
     transform.yield
   }
 }

@@ -141,3 +141,49 @@ def test_loop_and_branch_kernels_assemble_without_spills(piecewise_source, which
     for name, ptx in program.ptx.items():
         resources = assemble(ptx, chip).resources[name]
         assert resources.spill_bytes == 0, f"{name} spills {resources.spill_bytes} bytes"
+
+
+NLL_GRADIENT = """
+func.func @nll(%logp: tensor<4x10xf32>, %labels: tensor<4xi64>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %ignored = arith.constant -100 : i64
+  %e = tensor.empty() : tensor<4xf32>
+  %picked = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%labels : tensor<4xi64>) outs(%e : tensor<4xf32>) {
+  ^bb0(%label: i64, %out: f32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %label : i64 to index
+    %v = tensor.extract %logp[%i, %c] : tensor<4x10xf32>
+    %keep = arith.cmpi ne, %label, %ignored : i64
+    %n = arith.negf %v : f32
+    %r = arith.select %keep, %n, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %le = tensor.empty() : tensor<f32>
+  %li = linalg.fill ins(%zero : f32) outs(%le : tensor<f32>) -> tensor<f32>
+  %total = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%picked : tensor<4xf32>) outs(%li : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %total : tensor<f32>
+}
+func.func @nll_grad(%logp: tensor<4x10xf32>, %labels: tensor<4xi64>) -> tensor<4x10xf32> {
+  %g = autodiff.grad @nll(%logp, %labels) {wrt = array<i64: 0>} : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<4x10xf32>
+  return %g : tensor<4x10xf32>
+}
+"""
+
+
+def test_a_scatter_at_data_indices_runs_in_one_device_thread():
+    """The gradient of a gather at the labels (an NLL loss) is scattered by an scf.for nest of
+    element loads and stores: one thread runs it in order."""
+    program = gradir.compile(NLL_GRADIENT, target="cuda")
+    assert any(kernel.endswith("_sequential") for kernel in program.ptx)
+    labels = np.array([3, 3, 0, 9], dtype=np.int64)
+    (gradient,) = program.emulate("nll_grad", np.zeros((4, 10), np.float32), labels)
+    expected = np.zeros((4, 10), np.float32)
+    expected[0, 3] = expected[1, 3] = expected[2, 0] = expected[3, 9] = -1.0
+    np.testing.assert_array_equal(gradient, expected)
+    if shutil.which("ptxas"):
+        for kernel, ptx in program.ptx.items():
+            assemble(ptx, "sm_90")
