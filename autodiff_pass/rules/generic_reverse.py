@@ -22,7 +22,10 @@ placed where it was read from:
   iteration's contribution and the indices it belongs at; an `scf.for` nest
   then adds the contributions into the gradient one element at a time. Correct
   for any map, and the way an index computed from data can be served; named
-  convolutions and pooling have rules of their own that avoid it.
+  convolutions and pooling have rules of their own that avoid it, and so does
+  a generic that is a convolution (`out += a * b`, one input read through
+  windows `s * o + d * k`, the other and the output through projected
+  permutations: `rules.conv.window_contraction_vjp`).
 
 Every adjoint generic's body is a copy of the forward body (reading the op's
 inputs, its results in place of the accumulators of a reduction, or the inits
@@ -54,6 +57,7 @@ from xdsl.rewriter import InsertPoint
 
 from gradir.autodiff_pass.activity import carries_derivative
 from gradir.autodiff_pass.ir_building import autograd_add, zero_constant
+from gradir.autodiff_pass.rules.conv import window_contraction_vjp
 from gradir.autodiff_pass.rules.generic_reductions import Seeding
 from gradir.autodiff_pass.rules.generic_reductions import seeding as seeding_of
 from gradir.autodiff_pass.rules.generic_body import (
@@ -95,6 +99,9 @@ def generic_vjp(
     builder: Builder, op: Operation, grads: Sequence[SSAValue], captured: Sequence[SSAValue]
 ) -> list[SSAValue | None]:
     assert isinstance(op, GenericOp)
+    windowed = window_contraction_vjp(builder, op, grads)
+    if windowed is not None:
+        return windowed  # a convolution written as a generic: no scatter, the convolution adjoints
     reduction = is_reduction(op)
     seeding = seeding_of(builder, op, grads)
     targets = _targets(op, captured, reduction)
