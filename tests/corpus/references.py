@@ -146,6 +146,18 @@ def inputs_pooling_max(rng, specs):
     return [_signed(rng, (2, 1, 5, 3)), np.zeros((1, 2)), np.full((2, 1, 4, 3), -10.0)]
 
 
+def inputs_lenet(rng, specs):
+    """Images N(0, 1), labels in range (the gather reads before it selects), and
+    parameters drawn as PyTorch initialises them (uniform within 1/sqrt(fan-in),
+    fan-in of the layer's weight), so that activations stay O(1)."""
+    (x_shape, _), (labels_shape, _) = specs[:2]
+    parameters = []
+    for (weight, _), (bias, _) in zip(specs[2::2], specs[3::2]):
+        bound = 1.0 / math.sqrt(int(np.prod(weight[1:])))
+        parameters += [rng.uniform(-bound, bound, size=weight), rng.uniform(-bound, bound, size=bias)]
+    return [rng.standard_normal(x_shape), rng.integers(0, 10, size=labels_shape).astype(np.int64), *parameters]
+
+
 def _signed_with_positive(indices):
     def generate(rng, specs):
         arrays = inputs_signed(rng, specs)
@@ -173,6 +185,7 @@ INPUTS = {
     "pooling_max": inputs_pooling_max,
     "resnet_stem": _signed_with_positive([5]),
     "resnet_block": _signed_with_positive([5, 10]),
+    "lenet": inputs_lenet,
 }
 
 
@@ -601,6 +614,15 @@ def resnet_block(x, w1, g1, b1, m1, v1, w2, g2, b2, m2, v2):
 def resnet_head(x, w, b):
     pooled = x.sum((2, 3)) / 9.0
     return pooled @ w.T + b
+
+
+def lenet_nll_loss(x, labels, w1, b1, w2, b2, w3, b3, w4, b4, w5, b5):
+    """LeNet-5 (padding 2 for 28x28 images), log-softmax and the mean NLL loss."""
+    h = F.max_pool2d(torch.relu(F.conv2d(x, w1, b1, padding=2)), 2)
+    h = F.max_pool2d(torch.relu(F.conv2d(h, w2, b2)), 2).flatten(1)
+    h = torch.relu(h @ w3.T + b3)
+    h = torch.relu(h @ w4.T + b4)
+    return F.nll_loss(torch.log_softmax(h @ w5.T + b5, 1), labels)
 
 
 REFERENCES = {
