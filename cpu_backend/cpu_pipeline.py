@@ -88,9 +88,12 @@ BUFFER_PIPELINE = (
     "buffer-deallocation-pipeline"
 )
 
+# Vector transfers are unrolled (full-unroll): staged through a memref.alloca, as
+# convert-vector-to-scf does by default, they took new stack in every iteration of
+# the matmul's K loop and overflowed it (tests/cpu_backend/test_vector_lowering.py).
 LOOP_PIPELINE = (
     "func.func(convert-linalg-to-loops),"
-    "convert-vector-to-scf,"
+    "convert-vector-to-scf{full-unroll=true},"
     "expand-strided-metadata, lower-affine,"
     "canonicalize, cse,"
     "func.func(math-extend-to-supported-types{target-type=f32})"
