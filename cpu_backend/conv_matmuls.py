@@ -25,7 +25,10 @@ loops.
 
 Each rewrite lives in a private function (one per op), called in place and
 inlined by the pipeline after elementwise fusion, so that fusion does not
-copy an elementwise producer into the gather once per window tap.
+copy an elementwise producer into the gather once per window tap. When the
+gathered windows of the whole batch exceed `CHUNK_BYTES`, an scf.for runs the
+gather and the matmul on chunks of the batch (`chunking`), so that the matmul
+reads the windows from cache: LeNet's gradient at batch 64, 11.9 -> 8.5 ms.
 """
 from __future__ import annotations
 
@@ -89,6 +92,11 @@ class Contraction:
     m: list[int]
     f: list[int]
     element: ir.Type
+    shapes: list[list[int]]
+    """Operand shapes (inputs 0 and 1, then the output)."""
+
+    def types(self) -> list[str]:
+        return [_tensor(shape, self.element) for shape in self.shapes]
 
     @property
     def filter_loops(self) -> list[int]:
@@ -160,6 +168,7 @@ def analyse(op: ir.Operation) -> Contraction | None:
         m=[d for d in output_order if d in groups["m"]],  # type: ignore[union-attr]
         f=[d for d in output_order if d in groups["f"]],  # type: ignore[union-attr]
         element=tensors[0].element_type,
+        shapes=[list(t.shape) for t in tensors],
     )  # fmt: skip
 
 
@@ -205,7 +214,7 @@ def rewrite_text(contraction: Contraction, name: str) -> str:
     c = contraction
     element = c.element
     ext = c.extents
-    types = [str(operand.type) for operand in c.op.operands]
+    types = c.types()
     windowed_type, filter_type, output_type = types[c.windowed], types[1 - c.windowed], types[2]
     columns_are_m = prod(ext[d] for d in c.m) >= prod(ext[d] for d in c.f)
     k_size, m_size, f_size = (prod(ext[d] for d in group) for group in (c.k, c.m, c.f))
@@ -279,6 +288,108 @@ def rewrite_text(contraction: Contraction, name: str) -> str:
     )
 
 
+# ----------------------------------------------------------------------------
+# Chunks of the batch
+# ----------------------------------------------------------------------------
+
+CHUNK_BYTES = 2 * 1024 * 1024
+"""The gathered windows of one chunk at most (when the batch divides so): they
+are written by the gather and read back by the matmul while still in cache. The
+whole batch's (20 MB for the input gradient of LeNet's second convolution, batch
+64) went to memory and back, and the matmul, 6 rows over it, waited on it."""
+
+
+@dataclass
+class Chunking:
+    """A loop of the contraction (the batch) run `size` at a time by an scf.for."""
+
+    loop: int
+    size: int
+    in_m: bool
+    """The loop is one of M (the output has it: chunks are independent) or of K
+    (the filter operand has it: chunks accumulate into the result)."""
+
+    def axis(self, contraction: Contraction, operand: int) -> int:
+        """Where the loop is among `operand`'s dimensions (operand order: 0, 1, output)."""
+        results = contraction.maps[operand].results
+        return next(i for i, e in enumerate(results) if isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == self.loop)
+
+
+def chunking(c: Contraction) -> Chunking | None:
+    """The batch loop to chunk and the chunk size, when the gathered windows would not
+    fit `CHUNK_BYTES`: the outermost dimension of the windowed operand, read plainly,
+    from M or K; the largest divisor of its extent that fits (one when none does),
+    preferring chunks whose columns fill whole vectors."""
+    first = c.maps[c.windowed].results[0]
+    if not isinstance(first, ir.AffineDimExpr):
+        return None
+    loop = ir.AffineDimExpr(first).position
+    if loop not in c.m and loop not in c.k:
+        return None
+    extent = c.extents[loop]
+    per_step = prod(c.extents[d] for d in c.k + c.m) // extent * (32 if str(c.element) == "f32" else 64) // 8
+    if extent * per_step <= CHUNK_BYTES:
+        return None
+    fitting = [size for size in range(1, extent + 1) if extent % size == 0 and size * per_step <= CHUNK_BYTES] or [1]
+    columns_are_m = prod(c.extents[d] for d in c.m) >= prod(c.extents[d] for d in c.f)
+    if columns_are_m and loop in c.m:
+        # The chunk's M is the matmul's columns: whole vectors, or the edge tile is masked.
+        columns = prod(c.extents[d] for d in c.m) // extent
+        fitting.sort(key=lambda size: (size * columns % 16 == 0, size))
+    return Chunking(loop, fitting[-1], loop in c.m)
+
+
+def _chunk_of(c: Contraction, chunks: Chunking) -> Contraction:
+    """The same contraction over one chunk of the loop."""
+    shapes = [list(shape) for shape in c.shapes]
+    operands = [c.windowed, 2 if chunks.in_m else 1 - c.windowed]
+    for operand in operands:
+        shapes[operand][chunks.axis(c, operand)] = chunks.size
+    return Contraction(c.op, c.windowed, c.maps, {**c.extents, chunks.loop: chunks.size}, c.k, c.m, c.f,
+                       c.element, shapes)  # fmt: skip
+
+
+def _slice(shape: list[int], axis: int, size: int, offset: str) -> str:
+    """`[offsets] [sizes] [strides]` of a slice of `size` elements from `offset` along `axis`."""
+    offsets = ", ".join(offset if d == axis else "0" for d in range(len(shape)))
+    sizes = ", ".join(str(size) if d == axis else str(n) for d, n in enumerate(shape))
+    return f"[{offsets}] [{sizes}] [{', '.join(['1'] * len(shape))}]"
+
+
+def chunked_text(c: Contraction, chunks: Chunking, name: str) -> str:
+    """`@name` running `@name_chunk` (one chunk's gather and matmul) over the chunks."""
+    inner = _chunk_of(c, chunks)
+    types, chunk_types = c.types(), inner.types()
+    windowed, other = c.windowed, 1 - c.windowed
+    sliced = 2 if chunks.in_m else other
+    arguments = {windowed: "%windowed", other: "%filter", 2: "%acc"}
+    text = ""
+    for operand in (windowed, sliced):
+        where = _slice(c.shapes[operand], chunks.axis(c, operand), chunks.size, "%i")
+        text += (f"      %chunk{operand} = tensor.extract_slice {arguments[operand]}{where}"
+                 f" : {types[operand]} to {chunk_types[operand]}\n")  # fmt: skip
+        arguments[operand] = f"%chunk{operand}"
+    call_types = [chunk_types[windowed], chunk_types[other], chunk_types[2]]
+    text += (f"      %part = func.call @{name}_chunk({arguments[windowed]}, {arguments[other]}, {arguments[2]})"
+             f" : ({', '.join(call_types)}) -> {chunk_types[2]}\n")  # fmt: skip
+    if chunks.in_m:
+        where = _slice(c.shapes[2], chunks.axis(c, 2), chunks.size, "%i")
+        text += f"      %next = tensor.insert_slice %part into %acc{where} : {chunk_types[2]} into {types[2]}\n"
+    else:  # the chunk's products were added to the whole result
+        text += f"      %next = tensor.cast %part : {types[2]} to {types[2]}\n"
+    extent = c.extents[chunks.loop]
+    return (
+        rewrite_text(inner, f"{name}_chunk")
+        + f"func.func private @{name}(%windowed: {types[windowed]}, %filter: {types[other]}, %init: {types[2]})"
+        f" -> {types[2]} {{\n"
+        f"    %c0 = arith.constant 0 : index\n    %step = arith.constant {chunks.size} : index\n"
+        f"    %end = arith.constant {extent} : index\n"
+        f"    %result = scf.for %i = %c0 to %end step %step iter_args(%acc = %init) -> ({types[2]}) {{\n"
+        f"{text}      scf.yield %next : {types[2]}\n    }}\n"
+        f"    return %result : {types[2]}\n}}\n"
+    )
+
+
 def convolutions_as_matmuls(module: ir.Module) -> int:
     """Rewrite every convolution-shaped op of `module` (on tensors) as a gather
     and a matmul behind a call; returns how many were rewritten."""
@@ -292,7 +403,9 @@ def convolutions_as_matmuls(module: ir.Module) -> int:
                 continue
             name = f"{_PREFIX}{count}"
             count += 1
-            parsed = ir.Module.parse(rewrite_text(contraction, name))  # kept alive while its ops move
+            chunks = chunking(contraction)
+            text = rewrite_text(contraction, name) if chunks is None else chunked_text(contraction, chunks, name)
+            parsed = ir.Module.parse(text)  # kept alive while its ops move
             for definition in list(parsed.body.operations):
                 module.body.append(definition)
             operands = list(op.operands)

@@ -3,7 +3,8 @@
 - every named convolution the rewrite takes (uneven strides and dilations, f32 and f64) is
   rewritten and computes what its maps say (a NumPy evaluation of the op's loops);
 - a padded, strided conv2d's gradient: the forward op, the input gradient (the transposed
-  window) and the filter gradient (the correlation) are all rewritten, and agree with PyTorch;
+  window) and the filter gradient (the correlation) are all rewritten, and agree with PyTorch,
+  over the whole batch and in chunks of it;
 - what stays loops: grouped and depthwise convolutions (a loop every operand reads), the
   batchless ones (no filter loop) and products too small to pay for the gather.
 """
@@ -14,7 +15,9 @@ import pytest
 
 import gradir
 from gradir.compilation import lower_to_linalg
+from gradir.cpu_backend import conv_matmuls
 from gradir.cpu_backend.conv_matmuls import CONVOLUTIONS, MIN_MACS, convolutions_as_matmuls
+from gradir.cpu_backend.cpu_runtime import clear_cache
 from gradir.mlir_bridge import generic_text, to_mlir_module
 from window_programs import SPECS, case
 
@@ -88,10 +91,16 @@ func.func @df(%x: tensor<4x3x10x11xf64>, %w: tensor<8x3x3x3xf64>, %ct: tensor<4x
 """
 
 
-def test_a_convolution_and_both_its_adjoints_become_matmuls():
+@pytest.mark.parametrize("chunk_bytes", [conv_matmuls.CHUNK_BYTES, 8192], ids=["whole-batch", "chunked"])
+def test_a_convolution_and_both_its_adjoints_become_matmuls(monkeypatch, chunk_bytes):
+    """Chunked, the batch is an scf.for: of M for the op and the input gradient (chunks
+    written into the result), of K for the filter gradient (chunks summed)."""
     torch = pytest.importorskip("torch")
+    monkeypatch.setattr(conv_matmuls, "CHUNK_BYTES", chunk_bytes)
+    clear_cache()
     module = to_mlir_module(generic_text(lower_to_linalg(CONV2D_VJP)))
     assert convolutions_as_matmuls(module) == 4  # @conv's op, and @df's op and its two adjoints
+    assert str(module).count("scf.for") == (0 if chunk_bytes > 8192 else 4)
     rng = np.random.default_rng(0)
     x, w, ct = (rng.standard_normal(s) for s in ([4, 3, 10, 11], [8, 3, 3, 3], [4, 8, 5, 5]))
     leaves = [torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)]
