@@ -23,6 +23,9 @@ Reverse mode, with `g` the gradient of the result:
   multiple of `s` or falls outside): for a convolution this is the
   convolution of the padded, dilated `g` with the filter, for sum pooling the
   sum of `g` over the windows that read `i`;
+- pooling whose windows do not overlap (stride at least the window, the
+  common 2x2 of stride 2) reads `g` at `i floordiv stride` instead, in one
+  generic over the input positions (`disjoint_input_gradient`);
 - max/min pooling routes `g` to one element per window, as PyTorch's
   `max_pool*d` does: the first element in window order (row-major over the
   window dimensions) that equals the result. `_selected_positions` computes
@@ -371,6 +374,86 @@ def input_gradient(
     return _generic(builder, inputs, zeros, _input_map_over_positions(reduction), body)
 
 
+def _disjoint(reduction: WindowedReduction) -> bool:
+    """Each input element is read by at most one window: windows with a kernel loop,
+    dilation 1, no offset, and a stride at least the window's size."""
+    return all(
+        w.kernel_loop is not None and w.dilation == 1 and w.offset == 0 and w.stride >= w.kernel_size
+        for w in reduction.windows
+    )
+
+
+def disjoint_input_gradient(
+    builder: Builder, reduction: WindowedReduction, grad: SSAValue, input_type: TensorType, selected: SSAValue | None
+) -> SSAValue | None:
+    """The input gradient of a pooling whose windows do not overlap (`_disjoint`), or
+    None where the output's loops are not all the input's: one generic over the
+    input positions, reading `grad` (and `selected`) at `i floordiv stride` and
+    keeping it where `i mod stride` is the position in the window that gets it
+    (inside the window, and the selected one for max/min pooling). No spread
+    gradient, no loop over the window: 2x2 max pooling of stride 2 did four
+    window steps per input element, three of them reading spread zeros."""
+    by_axis = {w.axis: w for w in reduction.windows}
+    plain_axis = {e.position: axis for axis, e in enumerate(reduction.input_map.results) if isinstance(e, AffineDimExpr)}
+    by_out = {w.out_loop: w for w in reduction.windows}
+    rank = len(reduction.input_map.results)
+    reads: list[AffineExpr] = []
+    for expr in reduction.output_map.results:
+        loop = expr.position  # type: ignore[attr-defined]
+        if loop in by_out:
+            reads.append(AffineDimExpr(by_out[loop].axis) // by_out[loop].stride)
+        elif loop in plain_axis:
+            reads.append(AffineDimExpr(plain_axis[loop]))
+        else:
+            return None
+    shape = list(input_type.get_shape())
+    covered = [
+        min(size, reduction.extents[by_axis[axis].out_loop] * by_axis[axis].stride) if axis in by_axis else size
+        for axis, size in enumerate(shape)
+    ]
+    read_map = AffineMap(rank, 0, tuple(reads))
+    identity = AffineMap.identity(rank)
+    inputs: list[tuple[SSAValue, AffineMap]] = [(grad, read_map)]
+    if selected is not None:
+        inputs.append((selected, read_map))
+    kernel_axes = [next(w.axis for w in reduction.windows if w.kernel_loop == loop) for loop in reduction.kernel_loops]
+
+    def body(at: Builder, args: Sequence[SSAValue]) -> SSAValue:
+        keep: SSAValue | None = None
+        position: SSAValue | None = None
+        for axis in kernel_axes:
+            window = by_axis[axis]
+            index = at.insert(linalg.IndexOp(axis)).result
+            stride = at.insert(arith.ConstantOp(IntegerAttr.from_index_int_value(window.stride))).result
+            offset = at.insert(arith.RemUIOp(index, stride)).result
+            if window.stride > window.kernel_size:
+                size = at.insert(arith.ConstantOp(IntegerAttr.from_index_int_value(window.kernel_size))).result
+                inside = at.insert(arith.CmpiOp(offset, size, "ult")).result
+                keep = inside if keep is None else at.insert(arith.AndIOp(keep, inside)).result
+            value = at.insert(arith.IndexCastOp(offset, SELECTED)).result
+            if position is not None:
+                size = at.insert(arith.ConstantOp(IntegerAttr(window.kernel_size, SELECTED))).result
+                value = at.insert(arith.AddiOp(at.insert(arith.MuliOp(position, size)).result, value)).result
+            position = value
+        if selected is not None:
+            assert position is not None
+            here = at.insert(arith.CmpiOp(position, args[1], "eq")).result
+            keep = here if keep is None else at.insert(arith.AndIOp(keep, here)).result
+        if keep is None:
+            return args[0]
+        zero = at.insert(arith.ConstantOp(FloatAttr(0.0, args[0].type))).result  # type: ignore[arg-type]
+        return at.insert(arith.SelectOp(keep, args[0], zero)).result
+
+    covered_type = TensorType(input_type.get_element_type(), covered)
+    empty = builder.insert(tensor.EmptyOp([], covered_type)).tensor
+    gradient = _generic(builder, inputs, empty, identity, body)
+    if covered == shape:
+        return gradient
+    zeros = _filled(builder, input_type, 0)
+    insert = tensor.InsertSliceOp.get(gradient, zeros, static_sizes=covered, static_offsets=[0] * rank, static_strides=[1] * rank)
+    return builder.insert(insert).result
+
+
 def filter_gradient(
     builder: Builder, reduction: WindowedReduction, grad: SSAValue, input_: SSAValue, filter_type: TensorType
 ) -> SSAValue:
@@ -439,14 +522,13 @@ def window_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]) -> li
     assert isinstance(x_type, TensorType) and isinstance(w_type, TensorType)
     if reduction.kind == CONV:
         return [input_gradient(builder, reduction, g, x_type, weight=w), filter_gradient(builder, reduction, g, x, w_type), g]
-    if reduction.kind == SUM:
-        return [input_gradient(builder, reduction, g, x_type), None, g]
-    selected = selected_positions(builder, reduction, x, op.results[0])
-    return [
-        input_gradient(builder, reduction, g, x_type, selected=selected),
-        None,
-        _where_init_selected(builder, reduction, selected, g),
-    ]
+    selected = None if reduction.kind == SUM else selected_positions(builder, reduction, x, op.results[0])
+    gradient = disjoint_input_gradient(builder, reduction, g, x_type, selected) if _disjoint(reduction) else None
+    if gradient is None:
+        gradient = input_gradient(builder, reduction, g, x_type, selected=selected)
+    if selected is None:
+        return [gradient, None, g]
+    return [gradient, None, _where_init_selected(builder, reduction, selected, g)]
 
 
 def _same_op(builder: Builder, op: WindowOperation, x: SSAValue, w: SSAValue, init: SSAValue) -> SSAValue:

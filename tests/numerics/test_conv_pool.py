@@ -235,6 +235,10 @@ TORCH_CASES = [
     pool_case("avgpool2d", 2, "avg", [2, 3, 7, 6], [3, 3], stride=[2, 1], padding=[1, 1]),
     pool_case("avgpool1d", 1, "avg", [2, 2, 9], [2], stride=[2], padding=[1]),
     pool_case("avgpool3d", 3, "avg", [1, 2, 4, 4, 5], [2, 2, 2], stride=[2, 1, 2], padding=[1, 1, 0], layout="nhwc"),
+    # windows that do not overlap: 2x2 of stride 2, and stride 3 over 2 (a gap) with rows left over
+    pool_case("maxpool2d_tiled", 2, "max", [2, 3, 8, 6], [2, 2], stride=[2, 2], padding=[0, 0]),
+    pool_case("maxpool2d_gaps", 2, "max", [1, 2, 9, 8], [2, 2], stride=[3, 3], padding=[0, 1]),
+    pool_case("avgpool2d_gaps", 2, "avg", [1, 2, 8, 7], [2, 1], stride=[3, 2], padding=[0, 0], layout="nhwc"),
 ]
 
 
