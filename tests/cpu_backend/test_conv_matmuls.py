@@ -21,7 +21,7 @@ from gradir.cpu_backend.cpu_runtime import clear_cache
 from gradir.mlir_bridge import generic_text, to_mlir_module
 from window_programs import SPECS, case
 
-LARGE = {"n": 2, "c": 3, "f": 8, "oh": 6, "ow": 7, "od": 3, "kh": 3, "kw": 2, "kd": 2}
+LARGE = {"n": 2, "c": 3, "f": 16, "oh": 6, "ow": 7, "od": 3, "kh": 3, "kw": 2, "kd": 2}
 
 
 def _large_case(name: str, element: str):
