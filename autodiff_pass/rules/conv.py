@@ -468,12 +468,58 @@ def filter_gradient(
     return _generic(builder, inputs, zeros, reduction.filter_map, body)
 
 
+UNROLLED_WINDOW = 16
+"""Windows of at most this many elements are read element by element (`_selected_unrolled`)."""
+
+
+def _selected_unrolled(builder: Builder, reduction: WindowedReduction, input_: SSAValue, result: SSAValue) -> SSAValue | None:
+    """`selected_positions` as one generic over the output, reading each window element
+    as an operand of its own (the input map with the kernel loops made constants),
+    the last match checked first so that the first one wins; None when the op has
+    loops besides the output's and the window's, a larger window, or a stride of 1. A loop over a
+    2x2 window is too short for the CPU to vectorise; reads at `2 * ow + 1` are not."""
+    assert isinstance(result.type, TensorType)
+    outputs = [e.position for e in reduction.output_map.results]  # type: ignore[attr-defined]
+    kernels = reduction.kernel_loops
+    size = _window_size(reduction)
+    if set(outputs) | set(kernels) != set(range(reduction.loops)) or size > UNROLLED_WINDOW:
+        return None
+    if any(w.stride < 2 for w in reduction.windows):
+        return None  # the first element's map would be the output loop itself, over a larger input
+    taps: list[AffineMap] = []
+    for flat in range(size):
+        position, replacements = flat, {}
+        for loop in reversed(kernels):
+            replacements[loop] = AffineConstantExpr(position % reduction.extents[loop])
+            position //= reduction.extents[loop]
+        dims = [replacements.get(loop, AffineDimExpr(outputs.index(loop)) if loop in outputs else None)
+                for loop in range(reduction.loops)]  # fmt: skip
+        taps.append(reduction.input_map.replace_dims_and_symbols(dims, [], len(outputs), 0))  # type: ignore[arg-type]
+    identity = AffineMap.identity(len(outputs))
+
+    def body(at: Builder, args: Sequence[SSAValue]) -> SSAValue:
+        reached = args[size]
+        chosen = at.insert(arith.ConstantOp(IntegerAttr(size, SELECTED))).result
+        for tap in reversed(range(size)):
+            equal = at.insert(arith.CmpfOp(args[tap], reached, "oeq")).result
+            here = at.insert(arith.ConstantOp(IntegerAttr(tap, SELECTED))).result
+            chosen = at.insert(arith.SelectOp(equal, here, chosen)).result
+        return chosen
+
+    empty = builder.insert(tensor.EmptyOp([], TensorType(SELECTED, result.type.get_shape()))).tensor
+    inputs = [(input_, tap) for tap in taps] + [(result, identity)]
+    return _generic(builder, inputs, empty, identity, body)
+
+
 def selected_positions(builder: Builder, reduction: WindowedReduction, input_: SSAValue, result: SSAValue) -> SSAValue:
     """Per output element, the window position that max/min pooling routes to:
     the first (row-major over the window) whose element equals the result, as
     PyTorch's max_pool*d picks its index; the window size when none does (the
     init alone was the max/min)."""
     assert isinstance(result.type, TensorType)
+    unrolled = _selected_unrolled(builder, reduction, input_, result)
+    if unrolled is not None:
+        return unrolled
     size = _window_size(reduction)
     window = _window_shape(builder, reduction, result.type.get_element_type())
 
