@@ -18,7 +18,9 @@ pipeline is a constant below, so it can be replayed with other tools):
    matmul becomes a loop of matmuls over the batch (`batch_matmul_loops`), so
    that every product gets the vectorised matmul schedule. Likewise every
    convolution (a named one, a generic of that shape, and the adjoints of
-   both) becomes a gather of its windows and one matmul (`conv_matmuls`). A select
+   both) becomes a gather of its windows and one matmul (`conv_matmuls`), and
+   pooling over small strided windows one elementwise generic reading each
+   window element as an operand (`pooling_taps`). A select
    of tensors on a scalar condition is made a generic first
    (`cpu_booleans.select_with_tensor_conditions`).
 2. `BUFFER_PIPELINE` -- one-shot bufferization across function boundaries
@@ -65,6 +67,7 @@ from gradir.cpu_backend.cpu_booleans import (
 )
 from gradir.cpu_backend.cpu_math_approximation import approximate_math
 from gradir.cpu_backend.cpu_schedule import apply_vector_schedule
+from gradir.cpu_backend.pooling_taps import pooling_windows_unrolled
 from gradir.cpu_backend.specialize_generics import specialize_pure_generics
 from gradir.mlir_bridge import (
     apply_schedule,
@@ -259,6 +262,7 @@ def fuse_tensors(module: ir.Module) -> None:
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
         run_pipeline(module, "inline, symbol-dce", "cpu-tensor")
         convolutions_as_matmuls(module)
+        pooling_windows_unrolled(module)
         specialize_pure_generics(module, contractions_only=True)
         batch_matmuls_as_loops(module)
         outline_contractions(module)
