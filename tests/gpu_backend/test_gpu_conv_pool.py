@@ -3,7 +3,8 @@
 - every op of `dialects/linalg_conv.py` (uneven strides and dilations), its vjp and jvp, lowers
   to PTX, and every kernel assembles without spills where `ptxas` is on PATH;
 - one op of each family (batchless, NCHW/NHWC/NDHWC convolutions, grouped, depthwise with a
-  multiplier, sum/max/min pooling) runs its vjp and jvp kernels on the CPU
+  multiplier, sum/max/min pooling, overlapping 3x3 max pooling of stride 2) runs its vjp and
+  jvp kernels on the CPU
   (`CudaProgram.emulate`) and agrees with the CPU backend;
 - the LeNet-5 training loss of `examples/cnn` (tensor.pad, bias inits, ReLU, max pooling,
   matmuls, log-softmax, the NLL loss's gather at the labels): its gradient kernels, emulated,
@@ -20,7 +21,7 @@ import pytest
 
 import gradir
 from gradir.gpu_backend.ptx import assemble
-from window_programs import SPECS, strided_case
+from window_programs import SPECS, case, strided_case
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "examples" / "cnn"))
 from lenet import lenet, lenet_gradient, torch_loss  # noqa: E402
@@ -28,14 +29,25 @@ from lenet import lenet, lenet_gradient, torch_loss  # noqa: E402
 FAMILIES = [
     "conv_2d", "conv_1d_ncw_fcw", "conv_2d_nhwc_hwcf", "conv_3d_ndhwc_dhwcf", "conv_2d_ngchw_gfchw",
     "depthwise_conv_2d_nhwc_hwcm", "pooling_nchw_sum", "pooling_nhwc_max", "pooling_ncw_max", "pooling_ndhwc_min",
+    "overlapping_max_pool",
 ]  # fmt: skip
+
+
+OVERLAPPING_POOL = ("overlapping_max_pool", "pooling_nchw_max")
+"""3x3 windows of stride 2 (ResNet's): the position the gradient goes to read element by element."""
+
+
+def _case(name: str):
+    if name == OVERLAPPING_POOL[0]:
+        return case(OVERLAPPING_POOL[1], strides=(2, 2), element="f32", kh=3, kw=3)
+    return strided_case(name, element="f32")
 
 
 def _derivatives(name: str) -> str:
     """`@name`, `@vjp_name` (gradients of the three operands) and `@jvp_name` (the tangent)."""
-    case = strided_case(name, element="f32")
-    tx, tw, to = case.types()
-    return case.function(name) + f"""
+    window = _case(name)
+    tx, tw, to = window.types()
+    return window.function(name) + f"""
 func.func @vjp_{name}(%x: {tx}, %w: {tw}, %init: {to}, %ct: {to}) -> ({tx}, {tw}, {to}) {{
   %r:4 = autodiff.vjp @{name}(%x, %w, %init, %ct) {{wrt = array<i64: 0, 1, 2>}} : ({tx}, {tw}, {to}, {to}) -> ({to}, {tx}, {tw}, {to})
   return %r#1, %r#2, %r#3 : {tx}, {tw}, {to}
@@ -74,7 +86,7 @@ def _agree(program, cpu, function: str, arguments: list[np.ndarray]) -> None:
 @pytest.mark.parametrize("name", FAMILIES)
 def test_kernels_agree_with_the_cpu_backend(family_programs, name):
     program, cpu = family_programs
-    shapes = strided_case(name).shapes()
+    shapes = _case(name).shapes()
     rng = np.random.default_rng(len(name))
     # distinct values: a max/min pooling window has one arg-max, on both backends
     values = rng.permutation(sum(int(np.prod(s)) for s in shapes) * 2).astype(np.float32) / 100
