@@ -8,7 +8,12 @@ passes) stays xDSL's:
 
 - `arith.cmpf "olt", ...` / `arith.cmpi "slt", ...`: MLIR accepts the predicate
   as a keyword or a string; xDSL only as a keyword.
-- `linalg.matmul indexing_maps = [...]` (`linalg_matmul.MatmulOp`).
+- `linalg.matmul indexing_maps = [...]` (`linalg_matmul.MatmulOp`); MLIR's
+  spellings of `linalg.transpose`, `broadcast` and `reduce` (`linalg_dst_style`).
+
+Ops (and attributes) the dialect lacks are added: the named linalg ops of
+MLIR 22 that front ends emit (`linalg_structured`, `linalg_matmul`,
+`linalg_elementwise`, `linalg_dst_style`).
 
 The other spelling difference, a single unparenthesised result type after `->`
 (`scf.for ... -> f64`, `scf.if %c -> tensor<4xf32>`), is a rule of MLIR's
@@ -20,12 +25,15 @@ from collections.abc import Callable
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.ir import Dialect, Operation
+from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.parser import Parser
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from gradir.dialects.linalg_matmul import MatmulOp
+from gradir.dialects.linalg_dst_style import DST_STYLE_OPS
+from gradir.dialects.linalg_elementwise import ELEMENTWISE_OPS, ElementwiseKindAttr
+from gradir.dialects.linalg_matmul import MAPS_CONTRACTIONS
+from gradir.dialects.linalg_structured import FIXED_MAPS_CONTRACTIONS, TypeFnAttr
 
 
 def accept_quoted_keyword(parser: Parser) -> None:
@@ -61,19 +69,25 @@ class CmpiOp(arith.CmpiOp):
         return super().parse(parser)
 
 
-GRADIR_OPS: dict[str, tuple[type[Operation], ...]] = {
+GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {
     "arith": (CmpfOp, CmpiOp),
-    "linalg": (MatmulOp,),
+    "linalg": (
+        *MAPS_CONTRACTIONS, *FIXED_MAPS_CONTRACTIONS, *ELEMENTWISE_OPS, *DST_STYLE_OPS,
+        ElementwiseKindAttr, TypeFnAttr,
+    ),
 }
-"""Dialect name -> gradir's replacements of some of its ops."""
+"""Dialect name -> gradir's versions of some of its ops (and attributes), and
+ops it lacks."""
 
 
-def _with_replacements(factory: Callable[[], Dialect], replacements: tuple[type[Operation], ...]):
+def _with_replacements(factory: Callable[[], Dialect], replacements: tuple[type[Operation] | type[Attribute], ...]):
     def load() -> Dialect:
         dialect = factory()
-        by_name = {op.name: op for op in replacements}
-        operations = [by_name.get(op.name, op) for op in dialect.operations]
-        return Dialect(dialect.name, operations, list(dialect.attributes))
+        ops = {d.name: d for d in replacements if issubclass(d, Operation)}
+        attributes = {d.name: d for d in replacements if not issubclass(d, Operation)}
+        operations = [ops.pop(op.name, op) for op in dialect.operations]
+        kept = [attributes.pop(attr.name, attr) for attr in dialect.attributes]
+        return Dialect(dialect.name, [*operations, *ops.values()], [*kept, *attributes.values()])
 
     return load
 
