@@ -30,6 +30,7 @@ from gradir.errors import RuleError
 
 BUILTIN_RULE_MODULES = (
     "gradir.autodiff_pass.rules.linalg",
+    "gradir.autodiff_pass.rules.linalg_structured",
     "gradir.autodiff_pass.rules.tensor",
     "gradir.autodiff_pass.rules.generic",
     "gradir.autodiff_pass.rules.scf",
