@@ -314,8 +314,16 @@ def _gradient_placed_by_map(
 
     adjoint = AdjointBody(op, seeds_at, reads, [element])
     (accumulator,) = adjoint.own_arguments
-    total = adjoint.at.insert(arith.AddfOp(accumulator, adjoint.gradient_of(target.read_as))).result
-    adjoint.block.add_op(YieldOp(total))
+    gradient_read = adjoint.gradient_of(target.read_as)
+    if len(dims) == loops:
+        # Nothing to sum: the zero init is not read. (MLIR 22's elementwise
+        # fusion re-reads the init of a producer it fuses into a consumer
+        # with more loops, so `0 + x` would be added up once per extra
+        # iteration: a wrong grad of grad on the CPU.)
+        adjoint.block.add_op(YieldOp(gradient_read))
+    else:
+        total = adjoint.at.insert(arith.AddfOp(accumulator, gradient_read)).result
+        adjoint.block.add_op(YieldOp(total))
 
     inputs, maps = _adjoint_inputs(op, grads, seeds_at)
     output_map = AffineMapAttr(AffineMap(loops, 0, tuple(AffineDimExpr(d) for d in dims)))
