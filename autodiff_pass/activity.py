@@ -6,21 +6,29 @@ Only float tensors and float scalars are ever active: an `i1` mask from a
 comparison or an index carries no derivative, so dependencies through such values are cut. Only
 active ops are differentiated, so an op off the active path needs no rule.
 
-`scf.for` and `scf.if` are looked into: iteration argument k of a loop is
-varied when its initial value or the value yielded for it is varied, and
-useful when its result or what the body makes of it is useful (a fixpoint
-over the iterations), so a float loop state that never meets a differentiated
-argument (a counter, a decay factor) is neither cached nor differentiated.
-The sets then hold the regions' values too. Other ops with regions count as
-reading every outer value their regions read. Each sweep visits each op once,
-except a loop body, once per iteration argument that changes activity.
+`scf.for`, `affine.for`, `scf.while` and `scf.if` are looked into. A loop is
+a set of edges along which a value flows into another (initial value ->
+iteration argument, yielded value -> iteration argument and result; for
+`scf.while`, forwarded value -> `after` argument and result, and the `after`
+yield -> `before` argument): a value is varied when one flowing into it is,
+and useful when one it flows into is (a fixpoint over the iterations), so a
+float loop state that never meets a differentiated argument (a counter, a
+decay factor) is neither cached nor differentiated. The sets then hold the
+regions' values too. Other ops with regions count as reading every outer
+value their regions read. Each sweep visits each op once, except a loop body,
+once per sweep of its loop that changes activity.
+
+Integers and indices never carry derivatives, so a float computed from one
+(`arith.sitofp` of a loop counter) is never varied. Memrefs are not
+differentiable values: storing a varied value into one is refused by
+`lost_derivatives`.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
+from xdsl.dialects import affine, scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
@@ -90,9 +98,15 @@ class Activity:
         return [op for op in block.ops if self.is_active_op(op)]
 
     def active_positions(self, op: Operation) -> list[int]:
-        """The results of an `scf.for`/`scf.if` to differentiate: the active
-        ones and, for a loop, those whose iteration argument is active."""
-        arguments = op.body.block.args[1:] if isinstance(op, scf.ForOp) else ()
+        """The results of an `scf.for`/`affine.for`/`scf.while`/`scf.if` to
+        differentiate: the active ones and, for a loop, those whose iteration
+        argument is active (for `scf.while`, its `after` argument)."""
+        if isinstance(op, (scf.ForOp, affine.ForOp)):
+            arguments = op.body.block.args[1:]
+        elif isinstance(op, scf.WhileOp):
+            arguments = op.after_region.block.args
+        else:
+            arguments = ()
         return [
             k
             for k, result in enumerate(op.results)
@@ -114,17 +128,47 @@ def analyze_activity(
 
 def _yielded(block: Block) -> list[SSAValue]:
     last = block.last_op
-    return list(last.operands) if isinstance(last, scf.YieldOp) else []
+    if isinstance(last, (scf.YieldOp, affine.YieldOp)):
+        return list(last.operands)
+    if isinstance(last, scf.ConditionOp):
+        return list(last.args)
+    return []
 
 
 def _floats(values: Iterable[SSAValue]) -> Iterator[SSAValue]:
     return (value for value in values if carries_derivative(value))
 
 
+LOOPS = (scf.ForOp, affine.ForOp, scf.WhileOp)
+
+
+def loop_edges(loop: Operation) -> list[tuple[SSAValue, SSAValue]]:
+    """(source, target) pairs along which a loop's values flow into one another."""
+    if isinstance(loop, scf.WhileOp):
+        before, after = loop.before_region.block, loop.after_region.block
+        forwarded, yielded = _yielded(before), _yielded(after)
+        return [
+            *zip(loop.arguments, before.args),
+            *zip(yielded, before.args),
+            *zip(forwarded, after.args),
+            *zip(forwarded, loop.results),
+        ]
+    assert isinstance(loop, (scf.ForOp, affine.ForOp))
+    body = loop.body.block
+    initials = loop.iter_args if isinstance(loop, scf.ForOp) else loop.inits
+    yielded = _yielded(body)
+    return [
+        *zip(initials, body.args[1:]),
+        *zip(yielded, body.args[1:]),
+        *zip(yielded, loop.results),
+        *zip(initials, loop.results),  # no iteration: the results are the initial values
+    ]
+
+
 def _vary(block: Block, varied: set[SSAValue]) -> None:
     """Add to `varied` what the ops of `block` compute from varied values."""
     for op in block.ops:
-        if isinstance(op, scf.ForOp):
+        if isinstance(op, LOOPS):
             _vary_loop(op, varied)
         elif isinstance(op, scf.IfOp):
             for region in op.regions:
@@ -140,6 +184,11 @@ def _vary(block: Block, varied: set[SSAValue]) -> None:
             varied.update(_floats(op.results))
 
 
+CACHE_ATTRIBUTE = "autodiff.cache"
+"""Marks a loop reverse mode gave cache stacks (`rules.loop_cache`, which
+imports this module)."""
+
+
 def _refuse_dynamic_shapes(op: Operation) -> None:
     """A float tensor of dynamic shape computed from a varied value would carry a
     derivative that gradir cannot represent: a located error, never a silent zero."""
@@ -150,6 +199,15 @@ def _refuse_dynamic_shapes(op: Operation) -> None:
             and isinstance(type_.element_type, FLOAT_ELEMENT_TYPES)
             and not carries_derivative(result)
         ):
+            loop = op.parent_op()
+            if loop is not None and CACHE_ATTRIBUTE in loop.attributes:
+                raise error_at(
+                    DifferentiationError,
+                    loop,
+                    f"differentiation of '{loop.name}' is not supported: it is a derivative "
+                    f"whose cache stacks ({type_}) are sized at run time (a loop with run-time "
+                    "bounds, or an scf.while), and derivatives need static shapes",
+                )
             raise error_at(
                 DifferentiationError,
                 op,
@@ -158,24 +216,38 @@ def _refuse_dynamic_shapes(op: Operation) -> None:
             )
 
 
-def _vary_loop(loop: scf.ForOp, varied: set[SSAValue]) -> None:
-    body = loop.body.block
-    arguments, yielded = body.args[1:], _yielded(body)
-    positions = {k for k, initial in enumerate(loop.iter_args) if initial in varied}
+def _loop_blocks(loop: Operation) -> list[Block]:
+    return [block for region in loop.regions for block in region.blocks]
+
+
+def _flow(edges: list[tuple[SSAValue, SSAValue]], into: set[SSAValue], forward: bool) -> bool:
+    """Add to `into` the values an edge brings from a member (source to
+    target, or back when not `forward`); return whether it grew."""
+    grown = False
+    for source, target in edges:
+        if not forward:
+            source, target = target, source
+        if source in into and target not in into:
+            into.add(target)
+            grown = True
+    return grown
+
+
+def _vary_loop(loop: Operation, varied: set[SSAValue]) -> None:
+    edges = [(source, target) for source, target in loop_edges(loop) if carries_derivative(target)]
+    blocks = _loop_blocks(loop)
+    _flow(edges, varied, forward=True)
     while True:
-        varied.update(_floats(arguments[k] for k in positions))
-        _vary(body, varied)
-        grown = {k for k, value in enumerate(yielded) if value in varied} - positions
-        if not grown:
+        for block in blocks:  # at least once: the body may read varied outer values
+            _vary(block, varied)
+        if not _flow(edges, varied, forward=True):
             break
-        positions |= grown
-    varied.update(_floats(loop.results[k] for k in positions if k < len(loop.results)))
 
 
 def _use(block: Block, useful: set[SSAValue]) -> None:
     """Add to `useful` what the ops of `block` read to compute useful values."""
     for op in reversed(block.ops):
-        if isinstance(op, scf.ForOp):
+        if isinstance(op, LOOPS):
             _use_loop(op, useful)
         elif isinstance(op, scf.IfOp):
             positions = [k for k, result in enumerate(op.results) if result in useful]
@@ -190,17 +262,14 @@ def _use(block: Block, useful: set[SSAValue]) -> None:
             useful.update(_floats(op_inputs(op)))
 
 
-def _use_loop(loop: scf.ForOp, useful: set[SSAValue]) -> None:
-    body = loop.body.block
-    arguments, yielded = body.args[1:], _yielded(body)
-    positions = {k for k, result in enumerate(loop.results) if result in useful}
-    if not positions:
+def _use_loop(loop: Operation, useful: set[SSAValue]) -> None:
+    if not any(result in useful for result in loop.results):
         return
+    edges = [(source, target) for source, target in loop_edges(loop) if carries_derivative(source)]
+    blocks = list(reversed(_loop_blocks(loop)))
+    _flow(edges, useful, forward=False)
     while True:
-        useful.update(_floats(yielded[k] for k in positions if k < len(yielded)))
-        _use(body, useful)
-        grown = {k for k, argument in enumerate(arguments) if argument in useful} - positions
-        if not grown:
+        for block in blocks:
+            _use(block, useful)
+        if not _flow(edges, useful, forward=False):
             break
-        positions |= grown
-    useful.update(_floats(loop.iter_args[k] for k in positions if k < len(loop.iter_args)))

@@ -166,8 +166,8 @@ def clean_for_differentiation(function: FuncOp) -> None:
 def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> list[SSAValue]:
     """Append a copy of `callee`'s body to `block` (its arguments replaced by
     `arguments`, the bodies of `grad_of` ops left by an earlier derivative
-    inlined: they are ordinary differentiable code) and return the values the
-    copy returns; its `func.return` is not kept."""
+    inlined, in nested regions too: they are ordinary differentiable code)
+    and return the values the copy returns; its `func.return` is not kept."""
     if len(callee.body.blocks) != 1:
         raise error_at(
             DifferentiationError,
@@ -179,6 +179,12 @@ def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> 
     for op in callee.body.block.ops:
         block.add_op(clone_op(op, value_map))
     inline_grad_of_ops(block)
+    # A derivative's loops and branches hold grad_of ops too (the body of a
+    # reversed scf.for): inline those as well.
+    for op in list(block.walk()):
+        for region in op.regions:
+            for nested in region.blocks:
+                inline_grad_of_ops(nested)
     terminator = block.last_op
     if not isinstance(terminator, ReturnOp):
         raise error_at(
@@ -189,6 +195,28 @@ def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> 
     returned = list(terminator.arguments)
     Rewriter.erase_op(terminator)
     return returned
+
+
+class HeldValues:
+    """Values held across rewrites, as the operands of a detached op.
+
+    A walk rule may replace the op that defines a value the walk still needs
+    after it (the reverse of `scf.for` rebuilds the loop with one more result
+    per cache stack); a replacement updates the value's uses, never a Python
+    list holding it. The vjp body holds the primal's returned values this way:
+    a function returning a cached loop's result directly would otherwise
+    return the result of the erased loop."""
+
+    def __init__(self, values: Sequence[SSAValue]):
+        self._holder = UnregisteredOp.with_name("autodiff.held_values").create(
+            operands=list(values)
+        )
+
+    def release(self) -> list[SSAValue]:
+        """The values as they are now; the holder is dropped."""
+        values = list(self._holder.operands)
+        self._holder.erase()
+        return values
 
 
 def name_arguments(function: FuncOp, callee: FuncOp, extra: str) -> None:

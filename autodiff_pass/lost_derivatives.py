@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith
+from xdsl.dialects import affine, arith, memref
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import MemoryEffectKind, get_effects
 
@@ -72,6 +72,8 @@ def refuse_lost_derivatives(block: Block, activity: Activity) -> None:
 def _writes_memory(op: Operation) -> bool:
     """Whether `op` is known to write memory (an op of unknown effects, e.g.
     unregistered, is differentiated by its rule or refused for having none)."""
+    if isinstance(op, (memref.StoreOp, affine.StoreOp)):
+        return True  # xDSL 0.74's affine.store declares no effects
     if has_no_effects(op) or is_tensor_linalg_op(op):
         return False
     effects = get_effects(op)

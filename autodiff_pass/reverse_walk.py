@@ -43,6 +43,7 @@ from gradir.autodiff_pass.activity import Activity, analyze_activity
 from gradir.autodiff_pass.derivative_functions import (
     DerivativeFunctions,
     DerivativeKey,
+    HeldValues,
     copy_primal,
     display_name,
 )
@@ -258,6 +259,7 @@ def build_vjp_body(
     argument_count = len(callee.function_type.inputs.data)
     arguments, cotangents = block.args[:argument_count], block.args[argument_count:]
     returned = copy_primal(callee, block, arguments)
+    held = HeldValues(returned)  # a loop's rule may rebuild the loop returning one
 
     wrt_arguments = [arguments[index] for index in key.wrt]
     differentiated_results = [returned[index] for index in key.results]
@@ -272,7 +274,7 @@ def build_vjp_body(
     for op in reversed(active_ops):
         walk.visit(op)
     gradients = [walk.gradient_or_zero(argument) for argument in wrt_arguments]
-    block.add_op(ReturnOp(*returned, *gradients))
+    block.add_op(ReturnOp(*held.release(), *gradients))
 
 
 def build_grad_body(

@@ -28,8 +28,9 @@ pipeline is a constant below, so it can be replayed with other tools):
    buffer is never updated in place. Every i1 tensor is stored as bytes
    (`cpu_booleans`: MLIR 22 aborts on i1 buffers), and so are the ownership
    flags the deallocation pipeline keeps in memory.
-3. `cpu_schedule.vector_schedule` -- contractions and transposes are tiled
-   and vectorised (register-blocked FMA matmuls, shuffled 16x16 transposes).
+3. `cpu_schedule.apply_vector_schedule` -- contractions and transposes are tiled
+   and vectorised (register-blocked FMA matmuls, shuffled 16x16 transposes); an
+   op MLIR's transforms fail on is left to the loops of stage 4 instead.
 4. `LOOP_PIPELINE` -- everything else becomes `scf.for` loops that LLVM's
    loop vectoriser handles at `opt_level=3`. The combiners of reductions are
    marked reassociative so they vectorise too, and f32 exp/log/tanh/sin/cos
@@ -60,7 +61,7 @@ from gradir.cpu_backend.cpu_booleans import (
     store_booleans_as_bytes,
 )
 from gradir.cpu_backend.cpu_math_approximation import approximate_math
-from gradir.cpu_backend.cpu_schedule import vector_schedule
+from gradir.cpu_backend.cpu_schedule import apply_vector_schedule
 from gradir.cpu_backend.specialize_generics import specialize_pure_generics
 from gradir.mlir_bridge import (
     apply_schedule,
@@ -266,7 +267,8 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
     """Lower a linalg-on-tensors module to the LLVM dialect, in place; returns it.
 
     Raises PipelineError naming the failing stage: `cpu-tensor`,
-    `cpu-bufferize`, `cpu-vector-schedule`, `cpu-loops` or `cpu-llvm`.
+    `cpu-bufferize`, `cpu-loops` or `cpu-llvm` (the vector schedule falls
+    back to loops instead of failing).
     """
     with module.context, ir.Location.unknown():
         _prepare_public_functions(module)
@@ -280,9 +282,7 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         memref_ranks = _memref_ranks(module)
         copies_to_loops(module)
         _mark_reassociative_reductions(module)
-        schedule = vector_schedule(module)
-        if schedule is not None:
-            apply_schedule(module, schedule, "cpu-vector-schedule")
+        apply_vector_schedule(module)
         run_pipeline(module, LOOP_PIPELINE, "cpu-loops")
         approximate_math(module)
         run_pipeline(module, LLVM_PIPELINE, "cpu-llvm")

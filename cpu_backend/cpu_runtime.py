@@ -1,13 +1,15 @@
 """Run linalg-on-tensors modules on the CPU through MLIR's ExecutionEngine.
 
-`CpuExecutable(source)` records every public function's tensor signature
+`CpuExecutable(source)` records every public function's signature
 (`mlir_bridge.host_execution.read_signatures`, before bufferization turns
 results into out-parameters), lowers the module with
 `cpu_pipeline.lower_to_llvm`, JIT-compiles it and generates machine code for
 every function up front, so `compile_seconds` covers all compilation and
-the first call is as fast as the others. Calls take and return NumPy arrays:
-the executable allocates the outputs and checks every argument before any
-native code runs, so a wrong shape is an `ArgumentError`, never a crash.
+the first call is as fast as the others. Calls take and return NumPy arrays
+(and numbers for scalar arguments and results): the executable allocates the
+outputs and checks every argument before any native code runs, so a wrong
+shape or a number its type cannot hold is an `ArgumentError`, never a crash or
+a silent truncation.
 
 Compiled modules are cached per process, keyed by their MLIR text: building a
 second executable from the same module reuses the machine code.
@@ -47,6 +49,8 @@ from gradir.mlir_bridge.host_execution import (
     checked_arguments,
     find_signature,
     read_signatures,
+    result_arrays,
+    returned_values,
 )
 
 
@@ -159,9 +163,9 @@ def clear_cache() -> None:
 class CpuExecutable:
     """A linalg-on-tensors module compiled for this CPU; call its public functions.
 
-    `source` is an xDSL ModuleOp or MLIR text. `exe.call("f", *arrays)` and
-    `exe.f(*arrays)` return a tuple of freshly allocated NumPy arrays, one per
-    result of `f`.
+    `source` is an xDSL ModuleOp or MLIR text. `exe.call("f", *arguments)` and
+    `exe.f(*arguments)` return a tuple with one value per result of `f`: a freshly
+    allocated NumPy array per tensor, a NumPy scalar per scalar result.
     """
 
     def __init__(self, source: ModuleOp | str, opt_level: int = 3):
@@ -174,7 +178,7 @@ class CpuExecutable:
 
     @property
     def signatures(self) -> dict[str, FunctionSignature]:
-        """Public function name -> its tensor-level signature."""
+        """Public function name -> its signature (tensors and scalars, before bufferization)."""
         return dict(self._compiled.signatures)
 
     @property
@@ -182,13 +186,15 @@ class CpuExecutable:
         """The LLVM-dialect module that was JIT-compiled."""
         return self._compiled.llvm_text
 
-    def call(self, name: str, *arguments: object) -> tuple[np.ndarray, ...]:
-        """Run public function `name` on `arguments` (arrays, or scalars for 0-d tensors)."""
+    def call(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
+        """Run public function `name` on `arguments`: arrays for tensors, numbers (Python or
+        NumPy scalars, 0-d arrays) for scalars and 0-d tensors. Returns one value per result:
+        an array per tensor, a NumPy scalar (`np.float64`, `np.int32`, `np.bool_`...) per scalar."""
         signature = find_signature(self._compiled.signatures, name)
         inputs = checked_arguments(signature, arguments)
-        outputs = [np.empty(spec.shape, spec.dtype) for spec in signature.results]
-        call_packed(self._compiled.entry_points[name], [*inputs, *outputs])
-        return tuple(outputs)
+        results = result_arrays(signature)
+        call_packed(self._compiled.entry_points[name], signature, inputs, results)
+        return returned_values(signature, results)
 
     def __getattr__(self, name: str):
         if name.startswith("_"):

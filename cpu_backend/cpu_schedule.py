@@ -3,8 +3,10 @@
 `vector_schedule(module)` writes a transform script (applied on buffers with
 `mlir_bridge.apply_schedule`): one tile-and-vectorise step per contraction,
 transpose and short-row elementwise generic of the module, then the vector
-lowering shared by all of them. (The tensor-stage script both backends start
-with is `mlir_bridge.tensor_stage.TENSOR_SCHEDULE`.)
+lowering shared by all of them. `apply_vector_schedule` applies it and never
+fails: an op whose step MLIR cannot apply is left to the loop lowering. (The
+tensor-stage script both backends start with is
+`mlir_bridge.tensor_stage.TENSOR_SCHEDULE`.)
 
 Contractions (`linalg.matmul`, `linalg.batch_matmul`) are tiled into 8x32
 register blocks of C over 16-deep slices of K (`MATMUL_TILES`); after
@@ -21,9 +23,12 @@ fully unrolled code. Partial tiles at the edges are masked.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from mlir import ir
 
-from gradir.mlir_bridge import walk_ops
+from gradir.errors import PipelineError
+from gradir.mlir_bridge import apply_schedule, walk_ops
 
 # Register block (M, N, K-slice) per element width: 8 x 32 f32 accumulators
 # fill 16 AVX-512 registers; f64 halves the columns per register.
@@ -217,29 +222,106 @@ _TILE_RULES = {
 }
 
 
-def vector_schedule(module: ir.Module) -> str | None:
-    """The transform script vectorising the module's contractions and transposes.
+@dataclass(frozen=True)
+class ScheduleStep:
+    """The tile-and-vectorise step of one op, tagged `gradir.<tag>` in the module."""
 
-    Each scheduled op is tagged with a unit attribute `gradir.tile_<n>` so the
-    script can give each its own tile sizes. None when nothing qualifies.
-    """
+    tag: str
+    op_name: str
+    sizes: tuple[int, ...]
+
+    def text(self) -> str:
+        return _TILE_AND_VECTORIZE.format(
+            tag=self.tag, name=self.op_name, rank=len(self.sizes), sizes=list(self.sizes),
+            loop_types=", !transform.any_op" * len(self.sizes),
+        )
+
+
+def schedule_steps(module: ir.Module) -> list[ScheduleStep]:
+    """One step per contraction, transpose and short-row generic worth vectorising; each
+    such op is tagged with a unit attribute `gradir.tile_<n>` so that its step finds it."""
     steps = []
     for op in walk_ops(module, set(_TILE_RULES)):
         sizes = _TILE_RULES[op.name](op)
         if sizes is None:
             continue
-        tag = f"tile_{len(steps)}"
-        op.attributes[f"gradir.{tag}"] = ir.UnitAttr.get()
-        steps.append(
-            _TILE_AND_VECTORIZE.format(
-                tag=tag, name=op.name, rank=len(sizes), sizes=sizes,
-                loop_types=", !transform.any_op" * len(sizes),
-            )
-        )
-    if not steps:
-        return None
+        step = ScheduleStep(f"tile_{len(steps)}", op.name, tuple(sizes))
+        op.attributes[f"gradir.{step.tag}"] = ir.UnitAttr.get()
+        steps.append(step)
+    return steps
+
+
+def schedule_script(steps: list[ScheduleStep], lowering: bool = True) -> str:
+    """The transform script running `steps`, then (with `lowering`) the vector lowering."""
     return (
         "module attributes {transform.with_named_sequence} {\n"
         "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {"
-        + "".join(steps) + _VECTOR_LOWERING + "    transform.yield\n  }\n}\n"
+        + "".join(step.text() for step in steps)
+        + (_VECTOR_LOWERING if lowering else "")
+        + "    transform.yield\n  }\n}\n"
     )
+
+
+def vector_schedule(module: ir.Module) -> str | None:
+    """The transform script vectorising the module's contractions, transposes and short
+    rows (tagging them, see `schedule_steps`); None when nothing qualifies."""
+    steps = schedule_steps(module)
+    return schedule_script(steps) if steps else None
+
+
+STAGE = "cpu-vector-schedule"
+
+
+def apply_vector_schedule(module: ir.Module) -> list[str]:
+    """Vectorise the module in place as `vector_schedule` says, never failing: returns what
+    had to be left to the loop lowering (empty when the whole schedule applied).
+
+    MLIR 22's transforms fail on a few valid ops (see `tests/cpu_backend/test_schedule_fallback.py`),
+    and a failing transform leaves the module half transformed. So the module is kept as it
+    was; on a failure it is restored and each op's step is tried alone (restored again if it
+    fails: that op becomes loops like every unscheduled op), then the vector lowering runs once;
+    if that fails too, the module is restored and nothing is vectorised.
+    """
+    with module.context, ir.Location.unknown():
+        return _apply_with_fallback(module)
+
+
+def _apply_with_fallback(module: ir.Module) -> list[str]:
+    steps = schedule_steps(module)
+    if not steps:
+        return []
+    original = module.operation.clone()
+    try:
+        try:
+            apply_schedule(module, schedule_script(steps), STAGE)
+            return []
+        except PipelineError:
+            _restore(module, original)
+        left_to_loops = []
+        for step in steps:
+            before_step = module.operation.clone()
+            try:
+                apply_schedule(module, schedule_script([step], lowering=False), STAGE)
+            except PipelineError as error:
+                _restore(module, before_step)
+                left_to_loops.append(f"{step.op_name} {list(step.sizes)}: {error.message}")
+            finally:
+                before_step.erase()
+        try:
+            apply_schedule(module, schedule_script([]), STAGE)
+        except PipelineError as error:
+            _restore(module, original)
+            left_to_loops = [f"every op: {error.message}"]
+        return left_to_loops
+    finally:
+        original.erase()
+
+
+def _restore(module: ir.Module, saved: ir.Operation) -> None:
+    """Make `module`'s body a copy of `saved`'s (a clone of the module taken earlier)."""
+    for op in list(module.body.operations):
+        op.operation.erase()
+    copy = saved.clone()
+    for op in list(copy.regions[0].blocks[0].operations):
+        module.body.append(op.operation.detach_from_parent())
+    copy.erase()

@@ -51,6 +51,8 @@ from gradir.mlir_bridge.host_execution import (
     checked_arguments,
     find_signature,
     read_signatures,
+    result_arrays,
+    returned_values,
 )
 
 EMULATION_PIPELINE = "expand-strided-metadata, lower-affine, " + LLVM_PIPELINE
@@ -130,27 +132,31 @@ class CudaProgram:
 
     # ------------------------------------------------------------ running on a GPU
 
-    def call(self, name: str, *arguments: object) -> tuple[np.ndarray, ...]:
-        """Run public function `name` on the GPU; NumPy arrays in, NumPy arrays out."""
+    def call(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
+        """Run public function `name` on the GPU; NumPy arrays (and numbers for scalars) in,
+        NumPy arrays (and NumPy scalars) out."""
         signature = self._signature(name)
         inputs = checked_arguments(signature, arguments)
         if self._driver is None:
             self.use_driver(LibCudaDriver.load())
         jitted = self._jit()
         runtime, engine = jitted.runtime, jitted.engine
-        outputs = [np.empty(spec.shape, spec.dtype) for spec in signature.results]
-        device = [runtime.driver.mem_alloc(max(a.nbytes, 1)) for a in (*inputs, *outputs)]
+        outputs = result_arrays(signature)
+        # Tensors live on the device; scalars are passed and returned by value.
+        input_tensors = [a for a, spec in zip(inputs, signature.arguments) if not spec.is_scalar]
+        output_tensors = [a for a, spec in zip(outputs, signature.results) if not spec.is_scalar]
+        device = [runtime.driver.mem_alloc(max(a.nbytes, 1)) for a in (*input_tensors, *output_tensors)]
         try:
-            for pointer, array in zip(device, inputs):
+            for pointer, array in zip(device, input_tensors):
                 runtime.driver.copy_to_device(pointer, array)
-            _invoke(engine, name, [*inputs, *outputs], device)
+            _invoke(engine, signature, inputs, outputs, device)
             runtime.check()
-            for pointer, array in zip(device[len(inputs) :], outputs):
+            for pointer, array in zip(device[len(input_tensors) :], output_tensors):
                 runtime.driver.copy_to_host(array, pointer)
         finally:
             for pointer in device:
                 runtime.driver.mem_free(pointer)
-        return tuple(outputs)
+        return returned_values(signature, outputs)
 
     def use_driver(self, driver: "Driver") -> None:
         """Run `call` through `driver` instead of libcuda (a recorder in tests, a profiler...)."""
@@ -189,15 +195,14 @@ class CudaProgram:
 
     # ------------------------------------------------------------ running on the CPU
 
-    def emulate(self, name: str, *arguments: object) -> tuple[np.ndarray, ...]:
+    def emulate(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
         """Run public function `name` with its kernels executed as CPU loops (stage-2 IR)."""
         signature = self._signature(name)
         inputs = checked_arguments(signature, arguments)
-        outputs = [np.empty(spec.shape, spec.dtype) for spec in signature.results]
-        arrays = [*inputs, *outputs]
+        outputs = result_arrays(signature)
         engine = _emulation_engine(self.launch_ir).engine
-        _invoke(engine, name, arrays, [a.ctypes.data for a in arrays])
-        return tuple(outputs)
+        _invoke(engine, signature, inputs, outputs)
+        return returned_values(signature, outputs)
 
     def _signature(self, name: str) -> FunctionSignature:
         return find_signature(self.signatures, name)
@@ -222,12 +227,19 @@ class _JittedHost:
         del self.engine
 
 
-def _invoke(engine: ExecutionEngine, name: str, arrays: list[np.ndarray], data: list[int]) -> None:
-    """Call `_mlir_ciface_<name>` with one descriptor per array, whose data lives at `data`."""
-    address = engine.raw_lookup(f"_mlir_ciface_{name}")
+def _invoke(
+    engine: ExecutionEngine,
+    signature: FunctionSignature,
+    inputs: list[np.ndarray],
+    outputs: list[np.ndarray],
+    device: list[int] | None = None,
+) -> None:
+    """Call `_mlir_ciface_<name>`; tensors' data lives at `device` (one address per tensor
+    input, then per tensor output) or, without it, in the arrays themselves."""
+    address = engine.raw_lookup(f"_mlir_ciface_{signature.name}")
     if not address:
-        raise PipelineError(f"no machine code for public function '{name}'")
-    call_packed(PACKED_ENTRY_POINT(address), arrays, data)
+        raise PipelineError(f"no machine code for public function '{signature.name}'")
+    call_packed(PACKED_ENTRY_POINT(address), signature, inputs, outputs, device)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,12 @@ The program is promoted to f64 first (a f32 program cannot be checked by
 finite differences), then three functions are compiled together: the function
 itself, a `autodiff.vjp` wrapper and a `autodiff.jvp` wrapper. Tolerances are
 PyTorch's gradcheck defaults.
+
+Arguments and results may be float scalars as well as float tensors: a scalar
+in `wrt` is perturbed like a 1-element tensor, and its cotangent or tangent is
+a scalar of the same type. Integer, `i1` and `index` arguments are never in
+`wrt`; without `inputs` they get seeded random values in 0..3 (small loop
+bounds, valid indices), booleans at random.
 """
 from __future__ import annotations
 
@@ -14,10 +20,11 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute
 
-from gradir.dialects.type_checks import is_float_tensor
+from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_float_tensor
 from gradir.errors import ArgumentError
 from gradir.source import load_module, make_context
 
@@ -108,7 +115,10 @@ def _signature_text(types) -> str:
 
 
 def _wrapper_functions(function: FuncOp, wrt: Sequence[int]) -> str:
-    """Text of `__gradcheck_vjp_<f>` and `__gradcheck_jvp_<f>` calling the entry ops on `function`."""
+    """Text of `__gradcheck_vjp_<f>` and `__gradcheck_jvp_<f>` calling the entry ops on `function`.
+
+    Each cotangent has its result's type and each tangent its argument's, scalars included
+    (the cotangent of an `f64` result is an `f64`)."""
     inputs = list(function.function_type.inputs.data)
     outputs = list(function.function_type.outputs.data)
     wrt_types = [inputs[i] for i in wrt]
@@ -133,21 +143,40 @@ def _wrapper_functions(function: FuncOp, wrt: Sequence[int]) -> str:
     )
 
 
+def is_float_value(type_: Attribute) -> bool:
+    """A static float tensor or a float scalar (f16/bf16/f32/f64): what gradcheck differentiates."""
+    return is_float_tensor(type_) or isinstance(type_, FLOAT_ELEMENT_TYPES)
+
+
+SMALL_INTEGERS = (0, 4)
+"""Random integer and index inputs are drawn from [0, 4): small loop bounds, valid indices."""
+
+
+def _integer_dtype(element: Attribute) -> np.dtype:
+    if isinstance(element, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(element, IntegerType) and element.width.data in (8, 16, 32, 64):
+        return np.dtype(f"int{element.width.data}")
+    raise ArgumentError(f"gradcheck cannot make random inputs of type {element}; pass inputs")
+
+
 def random_inputs(function: FuncOp, seed: int = 0) -> list[np.ndarray]:
-    """Positive floats in [0.25, 1.25) (safe for log/sqrt/pow), random booleans
-    for i1, small integers otherwise."""
+    """One array per argument (0-d for a scalar): positive floats in [0.25, 1.25)
+    (safe for log/sqrt/pow) as f64, random booleans for i1, integers in
+    `SMALL_INTEGERS` for the other integer types and index."""
     rng = np.random.default_rng(seed)
     arrays = []
     for type_ in function.function_type.inputs.data:
-        assert isinstance(type_, TensorType)
-        shape = tuple(type_.get_shape())
-        element = str(type_.element_type)
-        if element == "i1":
-            arrays.append(rng.integers(0, 2, size=shape).astype(np.bool_))
-        elif element.startswith("i"):
-            arrays.append(rng.integers(0, 4, size=shape).astype(np.int64 if element == "i64" else np.int32))
+        if isinstance(type_, TensorType):
+            shape, element = tuple(type_.get_shape()), type_.element_type
         else:
-            arrays.append(rng.uniform(0.25, 1.25, size=shape).astype(np.float64))
+            shape, element = (), type_
+        if isinstance(element, FLOAT_ELEMENT_TYPES):
+            arrays.append(np.asarray(rng.uniform(0.25, 1.25, size=shape), dtype=np.float64))
+        elif isinstance(element, IntegerType) and element.width.data == 1:
+            arrays.append(np.asarray(rng.integers(0, 2, size=shape), dtype=np.bool_))
+        else:
+            arrays.append(np.asarray(rng.integers(*SMALL_INTEGERS, size=shape), dtype=_integer_dtype(element)))
     return arrays
 
 
@@ -174,6 +203,24 @@ def _compare(
     )
 
 
+def checked_wrt(function: FuncOp, wrt: Sequence[int] | None) -> tuple[int, ...]:
+    """The arguments of `function` to differentiate (default: every float tensor and float
+    scalar), or an ArgumentError when one is not a float value or a result is not."""
+    name = function.sym_name.data
+    input_types = list(function.function_type.inputs.data)
+    if wrt is None:
+        wrt = [i for i, t in enumerate(input_types) if is_float_value(t)]
+    wrt = tuple(int(i) for i in wrt)
+    for index in wrt:
+        if not 0 <= index < len(input_types) or not is_float_value(input_types[index]):
+            raise ArgumentError(
+                f"wrt index {index} does not name a float tensor or float scalar argument of @{name}"
+            )
+    if any(not is_float_value(t) for t in function.function_type.outputs.data):
+        raise ArgumentError(f"@{name} must return only float tensors and float scalars to be gradchecked")
+    return wrt
+
+
 class GradChecker:
     """Compiles the f64-promoted program once, with vjp/jvp wrappers for each
     `(function, wrt)` to check, so many functions share one compilation."""
@@ -195,17 +242,7 @@ class GradChecker:
             if function not in by_name:
                 raise ArgumentError(f"no function @{function} in the module")
             callee = by_name[function]
-            input_types = list(callee.function_type.inputs.data)
-            if wrt is None:
-                wrt = [i for i, t in enumerate(input_types) if is_float_tensor(t)]
-            wrt = tuple(int(i) for i in wrt)
-            for index in wrt:
-                if not 0 <= index < len(input_types) or not is_float_tensor(input_types[index]):
-                    raise ArgumentError(
-                        f"wrt index {index} does not name a float tensor argument of @{function}"
-                    )
-            if any(not is_float_tensor(t) for t in callee.function_type.outputs.data):
-                raise ArgumentError(f"@{function} must return only float tensors to be gradchecked")
+            wrt = checked_wrt(callee, wrt)
             self.callees[function] = callee
             self.wrt[function] = wrt
             wrappers.append(_wrapper_functions(callee, wrt))
@@ -237,7 +274,7 @@ class GradChecker:
                     f"@{function} takes {len(input_types)} arguments, {len(inputs)} inputs given"
                 )
             arguments = [
-                np.asarray(a, dtype=np.float64) if is_float_tensor(t) else np.asarray(a)
+                np.asarray(a, dtype=np.float64) if is_float_value(t) else np.asarray(a)
                 for a, t in zip(inputs, input_types)
             ]
         rng = np.random.default_rng(seed + 1)

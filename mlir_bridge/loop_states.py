@@ -9,6 +9,14 @@ into the iteration argument's tensor (`bufferization.materialize_in_destination`
 makes every yield equivalent to its argument: the loop updates one buffer in
 place, copying the new state in at the end of each iteration, and no ownership
 flags are needed.
+
+A loop that permutes its states (`scf.yield %b, %a`, or a Fibonacci-like
+`scf.yield %b, %a_plus_b`) writes one state's buffer while another state still
+needs to be read from it: copying `%b` into `%a`'s buffer first destroys `%a`
+before it is copied into `%b`'s, which one-shot bufferization reports as a
+"RaW conflict". Such a yielded value, one that is (or was computed in place in,
+or is a view of) the buffer of another state of the same loop, is copied out
+first (`bufferization.alloc_tensor ... copy`), before any state is written.
 """
 from __future__ import annotations
 
@@ -29,14 +37,19 @@ def yield_loop_states_in_place(module: ir.Module) -> None:
                 loop.operands[position] = owner.clone(ir.InsertionPoint(loop)).results[0]
         body = loop.regions[0].blocks[0]
         terminator = list(body.operations)[-1]
-        iteration_arguments = list(body.arguments)[1:]
-        for position, (value, argument) in enumerate(
-            zip(list(terminator.operands), iteration_arguments)
-        ):
+        states = list(body.arguments)[1:]
+        updates = []
+        for position, (value, argument) in enumerate(zip(list(terminator.operands), states)):
             if not isinstance(value.type, ir.RankedTensorType) or value == argument:
                 continue
             if _inner_loop_updates(value, argument):
                 continue  # already in place: an inner loop started from this state
+            if any(state != argument for state in _states_written_through(value, states)):
+                with ir.InsertionPoint(terminator), terminator.location:
+                    value = bufferization.AllocTensorOp(value.type, [], copy=value).result
+            updates.append((position, value, argument))
+        # Every copy above is made before the first state is overwritten.
+        for position, value, argument in updates:
             with ir.InsertionPoint(terminator), terminator.location:
                 stored = bufferization.MaterializeInDestinationOp(value.type, value, argument)
             terminator.operands[position] = stored.result
@@ -49,3 +62,37 @@ def _inner_loop_updates(value: ir.Value, argument: ir.Value) -> bool:
         return False
     initial = value.owner.operands[3 + value.result_number]
     return initial == argument
+
+
+_IN_PLACE_OPERAND = {
+    "tensor.insert": 1,
+    "tensor.insert_slice": 1,
+    "bufferization.materialize_in_destination": 1,
+    "tensor.extract_slice": 0,
+    "tensor.expand_shape": 0,
+    "tensor.collapse_shape": 0,
+    "tensor.cast": 0,
+    "tensor.reshape": 0,
+}
+"""Ops whose result, bufferized in place, is written in (or is a view of) one operand's buffer:
+that operand's position. (Linalg ops write their `outs`, `scf.for` its initial values.)"""
+
+
+def _states_written_through(value: ir.Value, states: list[ir.Value]) -> list[ir.Value]:
+    """The loop states among `states` whose buffers `value` may be written in (or be a view
+    of) once bufferized in place, following destination operands; empty for a fresh tensor.
+    (A state chosen by an `scf.if` needs nothing: one-shot bufferization copies it itself.)"""
+    while isinstance(value, ir.OpResult):
+        op, number = value.owner, value.result_number
+        if op.name.startswith("linalg."):
+            position = len(op.operands) - len(op.results) + number  # `outs` tie to results
+        elif op.name == "scf.for":
+            position = 3 + number
+        elif op.name in _IN_PLACE_OPERAND:
+            position = _IN_PLACE_OPERAND[op.name]
+        else:
+            return []
+        if not 0 <= position < len(op.operands):
+            return []
+        value = op.operands[position]
+    return [state for state in states if value == state]

@@ -1,6 +1,11 @@
 """`autodiff-gradcheck FILE --entry NAME [--wrt 0,1]`: check reverse and forward
 mode of a function against central finite differences in float64 (exit 1 on a
-mismatch)."""
+mismatch).
+
+Float scalar arguments can be in `--wrt` like float tensors, and float scalar
+results are checked. Integer and index arguments are never differentiated: they
+get seeded random values in 0..3 (small loop bounds, valid indices), or take a
+0-d array from `--inputs` (`np.save("n.npy", 10)`)."""
 from __future__ import annotations
 
 import sys
@@ -16,8 +21,14 @@ def _parser() -> OneLineArgumentParser:
     parser = OneLineArgumentParser(prog="autodiff-gradcheck", description=__doc__.splitlines()[0])
     parser.add_argument("file", help=".mlir file")
     parser.add_argument("--entry", required=True, help="function to check")
-    parser.add_argument("--wrt", help="comma-separated argument indices (default: every float tensor)")
-    parser.add_argument("--inputs", nargs="*", metavar="NPY", help="one .npy per argument (default: random, positive)")
+    parser.add_argument(
+        "--wrt", help="comma-separated argument indices (default: every float tensor and float scalar)"
+    )
+    parser.add_argument(
+        "--inputs", nargs="*", metavar="NPY",
+        help="one .npy per argument, a 0-d array for a scalar (default: random: floats in "
+        "[0.25, 1.25), integers and index in 0..3)",
+    )  # fmt: skip
     parser.add_argument("--eps", type=float, default=DEFAULT_EPS, help=f"finite-difference step (default {DEFAULT_EPS})")
     parser.add_argument("--atol", type=float, default=DEFAULT_ATOL, help=f"absolute tolerance (default {DEFAULT_ATOL})")
     parser.add_argument("--rtol", type=float, default=DEFAULT_RTOL, help=f"relative tolerance (default {DEFAULT_RTOL})")

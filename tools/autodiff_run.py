@@ -1,6 +1,10 @@
 """`autodiff-run FILE --entry NAME --inputs a.npy b.npy [--output out.npz]`:
 compile a program for the CPU, call one function on `.npy` inputs, print (and
-optionally save) its results."""
+optionally save) its results.
+
+A scalar argument (`f64`, `i32`, `index`, ...) is read from a `.npy` file holding a
+0-d array (`np.save("n.npy", 3)`), checked like any scalar argument (an integer type
+takes only integral values in its range); scalar results print and save as 0-d arrays."""
 from __future__ import annotations
 
 import sys
@@ -16,7 +20,10 @@ def _parser() -> OneLineArgumentParser:
     parser = OneLineArgumentParser(prog="autodiff-run", description=__doc__.splitlines()[0])
     parser.add_argument("file", help=".mlir file")
     parser.add_argument("--entry", required=True, help="function to call")
-    parser.add_argument("--inputs", nargs="*", default=[], metavar="NPY", help="one .npy file per argument")
+    parser.add_argument(
+        "--inputs", nargs="*", default=[], metavar="NPY",
+        help="one .npy file per argument (a 0-d array for a scalar argument)",
+    )  # fmt: skip
     parser.add_argument("--output", metavar="NPZ", help="save the results as result0, result1, ... in this .npz")
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks on errors")
     return parser
@@ -36,7 +43,7 @@ def _run(argv: list[str]) -> int:
     arrays = [_load(path) for path in args.inputs]
     exe = gradir.compile(args.file, target="cpu")
     results = exe.call(args.entry, *arrays)
-    named = {f"result{i}": r for i, r in enumerate(results)}
+    named = {f"result{i}": np.asarray(r) for i, r in enumerate(results)}
     if args.output:
         np.savez(args.output, **named)
     with np.printoptions(precision=6, suppress=True, threshold=64):

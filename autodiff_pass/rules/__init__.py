@@ -8,6 +8,8 @@
 | `formula` | the formula language: parse, check, emit |
 | `linalg`, `tensor`, `generic` | linalg named ops, tensor ops, `linalg.generic` |
 | `scf`, `scf_for`, `loop_cache` | `scf.if` and `scf.for` (walk rules), the loop's per-iteration cache |
+| `scf_while` | `scf.while`: tangent arguments; counted, then reversed as an `scf.for` |
+| `affine` | `affine.for`, differentiated as the `scf.for` it stands for |
 | `func`, `ad_ops` | `func.call`, `autodiff.autograd_add` (walk rules) |
 
 Rule modules never import the walks (`reverse_walk`, `forward_walk`): walk

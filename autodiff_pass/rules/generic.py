@@ -35,19 +35,17 @@ from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from gradir.autodiff_pass.activity import carries_derivative, op_inputs
+from gradir.autodiff_pass.activity import carries_derivative
 from gradir.autodiff_pass.ir_building import zero_constant
 from gradir.autodiff_pass.rules.generic_body import (
     NAME,
     body_terminator,
     gathers_of,
     indexing_maps,
-    refuse_bitcast,
-    refuse_regions,
-    rule_of,
 )
 from gradir.autodiff_pass.rules.generic_reverse import generic_vjp
 from gradir.autodiff_pass.rules.interface import DerivativeRule
+from gradir.autodiff_pass.rules.scalar_body import emit_tangents
 
 # ----------------------------------------------------------------------------
 # Forward mode
@@ -95,27 +93,19 @@ def generic_jvp(
 
     at = Builder(InsertPoint.at_end(new_body))
     terminator = body_terminator(op)
-    for inner in body.ops:
-        if inner is terminator:
-            break
-        copy = inner.clone(value_map)
-        new_body.add_op(copy)
-        if inner in gather_sites:
-            indices = list(copy.operands[1:])
-            element = at.insert(tensor.ExtractOp(gather_sites[inner], indices, copy.results[0].type))
+
+    def gathered_element(tangent_tensor: SSAValue):
+        """The tangent of an element gathered from a captured tensor: the same
+        element of the tensor's tangent."""
+
+        def emit(at: Builder, copy: Operation) -> None:
+            element = at.insert(tensor.ExtractOp(tangent_tensor, list(copy.operands[1:]), copy.results[0].type))
             scalar_tangents[copy.results[0]] = element.result
-            continue
-        operand_tangents = [scalar_tangents.get(v) for v in copy.operands]
-        if not any(v in scalar_tangents for v in op_inputs(copy)):  # regions' reads too
-            continue
-        refuse_bitcast(copy, op)
-        refuse_regions(copy, op)
-        if not any(carries_derivative(r) for r in copy.results):
-            continue  # a comparison, a float-to-integer conversion: no derivative
-        results = rule_of(copy, op).emit_jvp(at, copy, operand_tangents)
-        for result, tangent in zip(copy.results, results):
-            if tangent is not None:
-                scalar_tangents[result] = tangent
+
+        return emit
+
+    special = {site: gathered_element(tangent_tensor) for site, tangent_tensor in gather_sites.items()}
+    emit_tangents(at, [inner for inner in body.ops if inner is not terminator], value_map, scalar_tangents, op, special)
     yielded = [value_map.get(v, v) for v in terminator.operands]
     yielded_tangents = [
         scalar_tangents.get(yielded[j]) or zero_constant(at, yielded[j].type) for j in float_outputs

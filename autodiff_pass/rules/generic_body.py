@@ -8,6 +8,7 @@ from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr
 
 from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.autodiff_pass.rules.registry import get_rule
@@ -70,3 +71,17 @@ def refuse_regions(inner: Operation, generic: Operation) -> None:
     regions' derivatives would be lost, so it is refused by name."""
     if inner.regions:
         fail(generic, f"its body's '{inner.name}' has no derivative rule")
+
+
+def loop_extents(op: GenericOp) -> list[int]:
+    """The trip count of each loop, read off the operands a loop indexes directly."""
+    extents: dict[int, int] = {}
+    for operand, map_ in zip(op.operands, indexing_maps(op)):
+        shape = operand.type.get_shape() if isinstance(operand.type, TensorType) else ()
+        for size, expr in zip(shape, map_.data.results):
+            if isinstance(expr, AffineDimExpr):
+                extents.setdefault(expr.position, size)
+    loops = len(op.iterator_types.data)
+    if len(extents) != loops:
+        fail(op, "the extent of a loop cannot be read off an operand indexed by it directly")
+    return [extents[d] for d in range(loops)]

@@ -52,18 +52,18 @@ from xdsl.ir.affine import (
 )
 from xdsl.rewriter import InsertPoint
 
-from gradir.autodiff_pass.activity import carries_derivative, op_inputs
+from gradir.autodiff_pass.activity import carries_derivative
 from gradir.autodiff_pass.ir_building import autograd_add, zero_constant
+from gradir.autodiff_pass.rules.generic_reductions import Seeding
+from gradir.autodiff_pass.rules.generic_reductions import seeding as seeding_of
 from gradir.autodiff_pass.rules.generic_body import (
     body_terminator,
-    fail,
     gathers_of,
     indexing_maps,
     is_reduction,
-    refuse_bitcast,
-    refuse_regions,
-    rule_of,
+    loop_extents,
 )
+from gradir.autodiff_pass.rules.scalar_body import ScalarBackward, propagate_varied
 
 
 @dataclass
@@ -96,7 +96,7 @@ def generic_vjp(
 ) -> list[SSAValue | None]:
     assert isinstance(op, GenericOp)
     reduction = is_reduction(op)
-    seeds_at = _reduction_seeds(op) if reduction else None
+    seeding = seeding_of(builder, op, grads)
     targets = _targets(op, captured, reduction)
     gradients: list[SSAValue | None] = [None] * (len(op.operands) + len(captured))
 
@@ -110,15 +110,14 @@ def generic_vjp(
     )
     for target in targets:
         if target.placed_by_map():
-            add(target.slot, _gradient_placed_by_map(builder, op, target, grads, seeds_at, reads))
+            add(target.slot, _gradient_placed_by_map(builder, op, target, seeding, reads))
     scattered = [target for target in targets if not target.placed_by_map()]
     if scattered:
-        for slot, gradient in _scattered_gradients(builder, op, scattered, grads, seeds_at, reads):
+        for slot, gradient in _scattered_gradients(builder, op, scattered, seeding, reads):
             add(slot, gradient)
-    if reduction:
-        for j, grad in enumerate(grads):
-            if carries_derivative(op.outputs[j]):
-                add(len(op.inputs) + j, grad)
+    for j, gradient in seeding.init_gradients.items():
+        if carries_derivative(op.outputs[j]):
+            add(len(op.inputs) + j, gradient)
     return gradients
 
 
@@ -173,38 +172,6 @@ def _as_affine(value: SSAValue) -> AffineExpr | None:
     return None
 
 
-def _reduction_seeds(op: GenericOp) -> list[SSAValue]:
-    """For a reduction generic: the expression each output accumulates
-    (`yield addf(e, acc)`), which receives the output's gradient."""
-    body = op.body.block
-    terminator = body_terminator(op)
-    out_args = list(body.args[len(op.inputs) :])
-    expressions = []
-    for value, accumulator in zip(terminator.operands, out_args):
-        combine = value.owner
-        if not isinstance(combine, arith.AddfOp) or accumulator not in combine.operands:
-            fail(op, "a reduction must yield arith.addf(expression, accumulator) (use linalg.reduce for max/min)")
-        uses = [use.operation for use in accumulator.uses]
-        if uses != [combine] or combine.lhs is combine.rhs:
-            fail(op, "a reduction's accumulator may only be added to once")
-        expressions.append(combine.rhs if combine.lhs is accumulator else combine.lhs)
-    return expressions
-
-
-def loop_extents(op: GenericOp) -> list[int]:
-    """The trip count of each loop, read off the operands a loop indexes directly."""
-    extents: dict[int, int] = {}
-    for operand, map_ in zip(op.operands, indexing_maps(op)):
-        shape = operand.type.get_shape() if isinstance(operand.type, TensorType) else ()
-        for size, expr in zip(shape, map_.data.results):
-            if isinstance(expr, AffineDimExpr):
-                extents.setdefault(expr.position, size)
-    loops = len(op.iterator_types.data)
-    if len(extents) != loops:
-        fail(op, "the extent of a loop cannot be read off an operand indexed by it directly")
-    return [extents[d] for d in range(loops)]
-
-
 # ----------------------------------------------------------------------------
 # The adjoint body
 # ----------------------------------------------------------------------------
@@ -226,57 +193,37 @@ class AdjointBody:
     for the adjoint generic's own outputs), followed by the backward of its
     varied scalar ops, seeded with the output gradients."""
 
-    def __init__(self, op: GenericOp, seeds_at: list[SSAValue] | None, reads: BodyReads, own_types: list[Attribute]):
+    def __init__(self, op: GenericOp, seeding: Seeding, reads: BodyReads, own_types: list[Attribute]):
         body = op.body.block
-        outputs = list(op.outputs)
-        self.block = Block(
-            arg_types=[*[a.type for a in body.args], *[a.type for a in body.args[len(op.inputs) :]], *own_types]
-        )
+        seed_types = [value.type.element_type for value in seeding.tensors]  # type: ignore[union-attr]
+        self.block = Block(arg_types=[*[a.type for a in body.args], *seed_types, *own_types])
         args = list(self.block.args)
-        self.own_arguments = args[len(body.args) + len(outputs) :]
-        grad_args = args[len(body.args) : len(body.args) + len(outputs)]
+        self.own_arguments = args[len(body.args) + len(seed_types) :]
+        seed_args = args[len(body.args) : len(body.args) + len(seed_types)]
         self.value_map: dict[SSAValue, SSAValue] = dict(zip(body.args, args[: len(body.args)]))
         self.at = Builder(InsertPoint.at_end(self.block))
         terminator = body_terminator(op)
 
-        leaves = reads.leaves
-        varied = {self.value_map[a] for a in body.args if carries_derivative(a)} | reads.captured_scalars
         copies = []
+        skip: set[Operation] = set()
         for inner in body.ops:
             if inner is terminator:
                 break
             copy = inner.clone(self.value_map)
             self.block.add_op(copy)
             copies.append(copy)
-            if inner.results and inner.results[0] in leaves:
-                varied.add(copy.results[0])
-            elif any(value in varied for value in op_inputs(copy)):  # regions' reads too
-                refuse_bitcast(copy, op)
-                refuse_regions(copy, op)
-                varied.update(result for result in copy.results if carries_derivative(result))
-        leaf_copies = {self.value_map[value] for value in leaves}
+            if inner in seeding.skip:
+                skip.add(copy)
+        leaf_copies = {self.value_map[value] for value in reads.leaves}
+        varied = {self.value_map[a] for a in body.args if carries_derivative(a)}
+        varied |= reads.captured_scalars | leaf_copies
+        propagate_varied(copies, varied, op)
 
-        self.gradients: dict[SSAValue, SSAValue] = {}
-        seeds = seeds_at if seeds_at is not None else list(terminator.operands)
-        skip = {self.value_map[v].owner for v in terminator.operands} if seeds_at is not None else set()
-        for value, grad in zip(seeds, grad_args):
-            self._accumulate(self.value_map.get(value, value), grad, varied)
-        for copy in reversed(copies):
-            if copy in skip or any(result in leaf_copies for result in copy.results):
-                continue
-            if not any(result in self.gradients for result in copy.results):
-                continue
-            output_grads = [self.gradients.get(r) or zero_constant(self.at, r.type) for r in copy.results]
-            input_grads = rule_of(copy, op).emit_vjp(self.at, copy, output_grads)
-            for value, gradient in zip(copy.operands, input_grads):
-                if gradient is not None:
-                    self._accumulate(value, gradient, varied)
-
-    def _accumulate(self, value: SSAValue, gradient: SSAValue, varied: set[SSAValue]) -> None:
-        if value not in varied:
-            return  # a constant, an index, a float made from integers: no derivative
-        previous = self.gradients.get(value)
-        self.gradients[value] = gradient if previous is None else self.at.insert(arith.AddfOp(previous, gradient)).result
+        backward = ScalarBackward(self.at, varied, op)
+        for value, position in seeding.seeds:
+            backward.accumulate(self.value_map.get(value, value), seed_args[position])
+        backward.reverse(copies, leaves=leaf_copies, skip=skip)
+        self.gradients = backward.gradients
 
     def gradient_of(self, read_as: SSAValue) -> SSAValue:
         """The gradient of what the forward body read as `read_as` (zero if none)."""
@@ -284,14 +231,13 @@ class AdjointBody:
         return self.gradients.get(value) or zero_constant(self.at, value.type)
 
 
-def _adjoint_inputs(op: GenericOp, grads: Sequence[SSAValue], seeds_at) -> tuple[list[SSAValue], list[AffineMapAttr]]:
+def _adjoint_inputs(op: GenericOp, seeding: Seeding) -> tuple[list[SSAValue], list[AffineMapAttr]]:
     """What every adjoint generic reads: the op's inputs, its results (the
-    accumulators' final values, for a reduction) or inits, and the output
-    gradients, with the op's maps."""
+    accumulators' final values, for a reduction) or inits, with the op's maps,
+    and the seeding's tensors."""
     maps = indexing_maps(op)
-    bound_outputs = list(op.results) if seeds_at is not None else list(op.outputs)
-    output_maps = maps[len(op.inputs) :]
-    return [*op.inputs, *bound_outputs, *grads], [*maps[: len(op.inputs)], *output_maps, *output_maps]
+    bound_outputs = list(op.results) if is_reduction(op) else list(op.outputs)
+    return [*op.inputs, *bound_outputs, *seeding.tensors], [*maps, *seeding.maps]
 
 
 # ----------------------------------------------------------------------------
@@ -300,7 +246,7 @@ def _adjoint_inputs(op: GenericOp, grads: Sequence[SSAValue], seeds_at) -> tuple
 
 
 def _gradient_placed_by_map(
-    builder: Builder, op: GenericOp, target: Target, grads, seeds_at, reads: BodyReads
+    builder: Builder, op: GenericOp, target: Target, seeding: Seeding, reads: BodyReads
 ) -> SSAValue:
     assert target.map is not None
     loops = len(op.iterator_types.data)
@@ -312,7 +258,7 @@ def _gradient_placed_by_map(
         extents = loop_extents(op)
         placed_type = TensorType(element, [extents[d] for d in dims])
 
-    adjoint = AdjointBody(op, seeds_at, reads, [element])
+    adjoint = AdjointBody(op, seeding, reads, [element])
     (accumulator,) = adjoint.own_arguments
     gradient_read = adjoint.gradient_of(target.read_as)
     if len(dims) == loops:
@@ -325,7 +271,7 @@ def _gradient_placed_by_map(
         total = adjoint.at.insert(arith.AddfOp(accumulator, gradient_read)).result
         adjoint.block.add_op(YieldOp(total))
 
-    inputs, maps = _adjoint_inputs(op, grads, seeds_at)
+    inputs, maps = _adjoint_inputs(op, seeding)
     output_map = AffineMapAttr(AffineMap(loops, 0, tuple(AffineDimExpr(d) for d in dims)))
     iterators = [IteratorTypeAttr.parallel() if d in dims else IteratorTypeAttr.reduction() for d in range(loops)]
     zeros = zero_constant(builder, placed_type)
@@ -365,7 +311,7 @@ def _insert_at_constants(builder: Builder, gradient: SSAValue, target: Target) -
 # ----------------------------------------------------------------------------
 
 
-def _scattered_gradients(builder: Builder, op: GenericOp, targets: list[Target], grads, seeds_at, reads: BodyReads):
+def _scattered_gradients(builder: Builder, op: GenericOp, targets: list[Target], seeding: Seeding, reads: BodyReads):
     """One generic writing each iteration's contribution and indices per
     target, then an scf.for nest adding the contributions into the gradients."""
     extents = loop_extents(op)
@@ -374,7 +320,7 @@ def _scattered_gradients(builder: Builder, op: GenericOp, targets: list[Target],
     own_types: list[Attribute] = []
     for target, count in zip(targets, index_counts):
         own_types += [target.read_as.type] + [IndexType()] * count
-    adjoint = AdjointBody(op, seeds_at, reads, own_types)
+    adjoint = AdjointBody(op, seeding, reads, own_types)
     at = adjoint.at
     loop_indices = [at.insert(IndexOp(d)).result for d in range(loops)]
     yielded: list[SSAValue] = []
@@ -386,7 +332,7 @@ def _scattered_gradients(builder: Builder, op: GenericOp, targets: list[Target],
             yielded += [adjoint.value_map.get(index, index) for index in target.indices]
     adjoint.block.add_op(YieldOp(*yielded))
 
-    inputs, maps = _adjoint_inputs(op, grads, seeds_at)
+    inputs, maps = _adjoint_inputs(op, seeding)
     identity = AffineMapAttr(AffineMap.identity(loops))
     result_types = [TensorType(type_, extents) for type_ in own_types]
     inits = [builder.insert(tensor.EmptyOp([], type_)).tensor for type_ in result_types]

@@ -3,9 +3,15 @@
 A value `v` of type `T` produced in iteration `k` of a loop is pushed onto a
 stack `tensor<N x T>` (`T` a tensor: `tensor.insert_slice` at row `k`; `T` a
 scalar: `tensor.insert` at `k`) carried as an extra iteration argument, and
-read back with the matching `extract_slice` / `extract`. `cache_bytes` sums
-what the stacks of a module hold, from the `autodiff.cache` attributes the
-reverse pass puts on the loops it caches.
+read back with the matching `extract_slice` / `extract`. When the trip count
+N is known only at run time the stack is `tensor<? x T>`, made by
+`tensor.empty(%n)` before the loop (`Capacity`). `cache_bytes` sums what the
+stacks of a module hold, from the `autodiff.cache` attributes the reverse
+pass puts on the loops it caches.
+
+The index arithmetic helpers (`add`, `sub`, `mul`, `ceil_div`) fold
+constants as they build, so a loop with constant bounds keeps static stacks
+and no run-time trip-count code.
 """
 from __future__ import annotations
 
@@ -22,16 +28,31 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-CACHE_ATTRIBUTE = "autodiff.cache"
+from gradir.autodiff_pass import activity
+
+CACHE_ATTRIBUTE = activity.CACHE_ATTRIBUTE
 """On a forward loop that pushes values for its reverse: `{bytes, values}` =
-the stacks' total size and the number of values cached per iteration."""
+the stacks' total size (`bytes_per_iteration` when sized at run time) and the
+number of values cached per iteration."""
 
 
-def stack_type(value_type: Attribute, entries: int) -> TensorType:
-    """The type of a stack of `entries` values of `value_type`."""
+Capacity = int | SSAValue
+"""How many entries a stack holds: a constant, or an `index` value known at run time."""
+
+
+def stack_type(value_type: Attribute, entries: Capacity) -> TensorType:
+    """The type of a stack of `entries` values of `value_type` (`?` rows when
+    `entries` is a run-time value)."""
+    rows = entries if isinstance(entries, int) else DYNAMIC_INDEX
     if isinstance(value_type, TensorType):
-        return TensorType(value_type.element_type, (entries, *value_type.get_shape()))
-    return TensorType(value_type, (entries,))
+        return TensorType(value_type.element_type, (rows, *value_type.get_shape()))
+    return TensorType(value_type, (rows,))
+
+
+def empty_stack(builder: Builder, value_type: Attribute, entries: Capacity) -> SSAValue:
+    """An uninitialised stack of `entries` values of `value_type`."""
+    sizes = [] if isinstance(entries, int) else [entries]
+    return builder.insert(tensor.EmptyOp(sizes, stack_type(value_type, entries))).tensor
 
 
 def _slice_parameters(value_type: TensorType, position: SSAValue):
@@ -64,13 +85,66 @@ def index_constant(builder: Builder, value: int) -> SSAValue:
     return builder.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
 
 
-def constant_index(value: SSAValue) -> int | None:
-    """The value of an `arith.constant` of index type, else None."""
+def constant_index(value: SSAValue | int) -> int | None:
+    """The value of an `arith.constant` of index type (or an int), else None."""
+    if isinstance(value, int):
+        return value
     owner = value.owner
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         if isinstance(owner.value.type, IndexType):
             return owner.value.value.data
     return None
+
+
+def as_index(builder: Builder, value: SSAValue | int) -> SSAValue:
+    return index_constant(builder, value) if isinstance(value, int) else value
+
+
+def _binary(builder, op_type, fold, a: SSAValue | int, b: SSAValue | int) -> SSAValue | int:
+    """`op_type(a, b)` on `index` values, folded to an int when both are constants."""
+    known_a, known_b = constant_index(a), constant_index(b)
+    if known_a is not None and known_b is not None:
+        return fold(known_a, known_b)
+    return builder.insert(op_type(as_index(builder, a), as_index(builder, b))).result
+
+
+def add(builder: Builder, a: SSAValue | int, b: SSAValue | int) -> SSAValue | int:
+    if constant_index(b) == 0:
+        return a
+    return _binary(builder, arith.AddiOp, lambda x, y: x + y, a, b)
+
+
+def sub(builder: Builder, a: SSAValue | int, b: SSAValue | int) -> SSAValue | int:
+    if constant_index(b) == 0:
+        return a
+    return _binary(builder, arith.SubiOp, lambda x, y: x - y, a, b)
+
+
+def mul(builder: Builder, a: SSAValue | int, b: SSAValue | int) -> SSAValue | int:
+    if constant_index(b) == 1:
+        return a
+    return _binary(builder, arith.MuliOp, lambda x, y: x * y, a, b)
+
+
+def ceil_div(builder: Builder, a: SSAValue | int, b: SSAValue | int) -> SSAValue | int:
+    """`ceil(a / b)` for `a >= 0`, `b > 0`."""
+    if constant_index(b) == 1:
+        return a
+    numerator = sub(builder, add(builder, a, b), 1)
+    return _binary(builder, arith.DivUIOp, lambda x, y: x // y, numerator, b)
+
+
+def trip_count(
+    builder: Builder, lower: SSAValue | int, upper: SSAValue | int, step: SSAValue | int
+) -> SSAValue | int:
+    """Iterations of `scf.for lower to upper step step` (step > 0): `ceil(max(upper - lower, 0) / step)`."""
+    span = sub(builder, upper, lower)
+    known = constant_index(span)
+    if known is not None:
+        span = max(known, 0)
+    else:
+        span = builder.insert(arith.MaxSIOp(as_index(builder, span), index_constant(builder, 0))).result
+    return ceil_div(builder, span, step)
 
 
 def entry_bytes(value_type: Attribute) -> int:
@@ -84,20 +158,27 @@ def entry_bytes(value_type: Attribute) -> int:
     return count * max(1, width // 8)
 
 
-def mark_cache(loop: Operation, total_bytes: int, values: int) -> None:
-    loop.attributes[CACHE_ATTRIBUTE] = DictionaryAttr(
-        {"bytes": IntegerAttr(total_bytes, i64), "values": IntegerAttr(values, i64)}
+def mark_cache(loop: Operation, entry_bytes: int, entries: Capacity, values: int) -> None:
+    """Record on `loop` what its stacks hold: `entry_bytes` per entry (all
+    its values), `entries` entries. A run-time capacity records
+    `bytes_per_iteration` instead of `bytes`."""
+    size = (
+        {"bytes": IntegerAttr(entry_bytes * entries, i64)}
+        if isinstance(entries, int)
+        else {"bytes_per_iteration": IntegerAttr(entry_bytes, i64)}
     )
+    loop.attributes[CACHE_ATTRIBUTE] = DictionaryAttr({**size, "values": IntegerAttr(values, i64)})
 
 
 def cache_bytes(module: ModuleOp) -> int:
-    """Total bytes of every loop cache in `module` (0 when nothing is cached)."""
+    """Total bytes of every loop cache of known size in `module` (0 when
+    nothing is cached; caches sized at run time are not counted)."""
     total = 0
     for op in module.walk():
         attribute = op.attributes.get(CACHE_ATTRIBUTE)
         if isinstance(op, scf.ForOp) and isinstance(attribute, DictionaryAttr):
-            size = attribute.data["bytes"]
-            assert isinstance(size, IntegerAttr)
-            total += size.value.data
+            size = attribute.data.get("bytes")
+            if isinstance(size, IntegerAttr):
+                total += size.value.data
     return total
 

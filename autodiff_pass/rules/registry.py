@@ -35,6 +35,8 @@ BUILTIN_RULE_MODULES = (
     "gradir.autodiff_pass.rules.generic",
     "gradir.autodiff_pass.rules.scf",
     "gradir.autodiff_pass.rules.scf_for",
+    "gradir.autodiff_pass.rules.scf_while",
+    "gradir.autodiff_pass.rules.affine",
     "gradir.autodiff_pass.rules.func",
     "gradir.autodiff_pass.rules.ad_ops",
 )

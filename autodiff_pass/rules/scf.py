@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -29,22 +28,26 @@ from gradir.errors import DifferentiationError, error_at
 # ----------------------------------------------------------------------------
 
 
-def captured_values(op: Operation, walk: ReverseContext) -> list[SSAValue]:
-    """Active values defined outside `op` that its regions read, once each."""
-    own = set(op.operands)
+def read_inside(op: Operation) -> list[SSAValue]:
+    """Values defined outside `op` that the ops of its regions read, once each,
+    in order; a value that is also an operand of `op` (a loop's initial value
+    read again by its body) counts too."""
     seen: dict[SSAValue, None] = {}
-    for value in op_inputs(op):
-        if value not in own and carries_derivative(value) and walk.activity.is_active(value):
+    operand_count = len(op.operands)
+    for index, value in enumerate(op_inputs(op)):
+        if index >= operand_count:
             seen.setdefault(value, None)
-    for value in seen:
-        if not isinstance(value.type, TensorType):
-            raise error_at(
-                DifferentiationError,
-                op,
-                f"reverse-mode differentiation of '{op.name}' reading an active scalar "
-                f"({value.type}) from outside its region is not supported",
-            )
     return list(seen)
+
+
+def captured_values(op: Operation, walk: ReverseContext) -> list[SSAValue]:
+    """Active values (float tensors or scalars) defined outside `op` that its
+    regions read, once each."""
+    return [
+        value
+        for value in read_inside(op)
+        if carries_derivative(value) and walk.activity.is_active(value)
+    ]
 
 
 def check_yields(op: Operation) -> None:
@@ -67,26 +70,15 @@ def zero(builder: Builder, type_: Attribute) -> SSAValue:
 
 
 def tangent_positions(walk: ForwardContext, op: Operation) -> list[int]:
-    """Results that get a tangent: the active ones (float scalars are refused)."""
-    positions = walk.activity.active_positions(op)
-    for k in positions:
-        result = op.results[k]
-        if not isinstance(result.type, TensorType):
-            raise error_at(
-                DifferentiationError,
-                op,
-                f"forward-mode differentiation of '{op.name}' with a float scalar result is "
-                "not supported (carry a 0-d tensor)",
-            )
-    return positions
+    """Results that get a tangent: the active ones (float tensors or scalars)."""
+    return walk.activity.active_positions(op)
 
 
 def outer_tangents(walk: ForwardContext, op: Operation) -> dict[SSAValue, SSAValue]:
     """The tangents of the values `op`'s regions read from outside it."""
-    own = set(op.operands)
     tangents: dict[SSAValue, SSAValue] = {}
-    for value in op_inputs(op):
-        if value not in own and (tangent := walk.tangent(value)) is not None:
+    for value in read_inside(op):
+        if (tangent := walk.tangent(value)) is not None:
             tangents[value] = tangent
     return tangents
 

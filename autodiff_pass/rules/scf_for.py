@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, scf, tensor
-from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -40,13 +40,20 @@ from gradir.autodiff_pass.activity import carries_derivative, op_inputs
 from gradir.autodiff_pass.ir_building import autograd_add, erase_dead_code
 from gradir.autodiff_pass.rules.interface import ForwardContext, ReverseContext, WalkRule
 from gradir.autodiff_pass.rules.loop_cache import (
+    Capacity,
+    add,
+    as_index,
+    ceil_div,
     constant_index,
+    empty_stack,
     entry_bytes,
     index_constant,
     mark_cache,
+    mul,
     push,
     read,
-    stack_type,
+    sub,
+    trip_count,
 )
 from gradir.autodiff_pass.rules.scf import (
     captured_values,
@@ -91,56 +98,53 @@ def forward_for(walk: ForwardContext, loop: Operation) -> None:
 # ----------------------------------------------------------------------------
 
 
-def _trip_count(loop: scf.ForOp) -> tuple[int, int, int]:
-    bounds = [constant_index(v) for v in (loop.lb, loop.ub, loop.step)]
-    if any(b is None for b in bounds):
-        raise error_at(
-            DifferentiationError,
-            loop,
-            "reverse-mode differentiation of 'scf.for' needs constant bounds and step "
-            "(its cache has one entry per iteration)",
-        )
-    lower, upper, step = bounds  # type: ignore[misc]
-    if step <= 0:
-        raise error_at(DifferentiationError, loop, "'scf.for' step must be positive")
-    return lower, step, max(0, -(-(upper - lower) // step))
-
-
 def reverse_for(walk: ReverseContext, loop: Operation) -> None:
     assert isinstance(loop, scf.ForOp)
     positions = walk.activity.active_positions(loop)
     if not any(walk.gradient(loop.results[k]) is not None for k in positions):
         return
-    check_yields(loop)
-    for k in positions:
-        if not isinstance(loop.results[k].type, TensorType):
-            raise error_at(
-                DifferentiationError,
-                loop,
-                "reverse-mode differentiation of 'scf.for' with a float scalar "
-                "iteration argument is not supported (carry a 0-d tensor)",
-            )
-    captured = captured_values(loop, walk)
     initials = list(loop.iter_args)
-    lower, step, trips = _trip_count(loop)
-    top = Builder(InsertPoint.at_end(walk.block))
     seeds = [walk.gradient_or_zero(loop.results[k]) for k in positions]
-    accumulators = [zero(top, value.type) for value in captured]
-    checkpoint_every = walk.checkpoint_every
-    if checkpoint_every and 0 < checkpoint_every < trips:
-        results = _checkpointed(
-            walk, loop, positions, captured, seeds, accumulators, lower, step, trips, checkpoint_every
-        )
-    else:
-        results = _cached(
-            walk, walk.block, loop, positions, captured, seeds, accumulators,
-            index_constant(top, lower), step, index_constant(top, trips), max(trips, 1),
-        )  # fmt: skip
-    for k, gradient in zip(positions, results):
+    gradients = reverse_loop(walk, loop, positions, seeds)
+    for k, gradient in zip(positions, gradients):
         if walk.activity.is_active(initials[k]):
             walk.accumulate(initials[k], gradient)
+
+
+def reverse_loop(
+    walk: ReverseContext, loop: scf.ForOp, positions: list[int], seeds: Sequence[SSAValue]
+) -> list[SSAValue]:
+    """Append the reverse of `loop` to the walk's block, seeded with the
+    gradients of its results at `positions`, and accumulate the gradients of
+    the outer values its body reads; return the gradients of its initial
+    values at `positions`. The loop is rebuilt with its cache stacks."""
+    check_yields(loop)
+    step = constant_index(loop.step)
+    if step is not None and step <= 0:
+        raise error_at(DifferentiationError, loop, "'scf.for' step must be positive")
+    captured = captured_values(loop, walk)
+    top = Builder(InsertPoint.at_end(walk.block))
+    accumulators = [zero(top, value.type) for value in captured]
+    # A trip count known only at run time is computed before the loop, where
+    # the stacks it sizes are made.
+    trips = trip_count(Builder(InsertPoint.before(loop)), loop.lb, loop.ub, loop.step)
+    every = walk.checkpoint_every
+    if every and (not isinstance(trips, int) or every < trips):
+        results = _checkpointed(walk, loop, positions, captured, seeds, accumulators, trips, every)
+    else:
+        capacity = max(trips, 1) if isinstance(trips, int) else trips
+        results = _cached(
+            walk, walk.block, loop, positions, captured, seeds, accumulators, trips, capacity
+        )
     for value, gradient in zip(captured, results[len(positions) :]):
         walk.accumulate(value, gradient)
+    return results[: len(positions)]
+
+
+def _known(value: SSAValue) -> SSAValue | int:
+    """`value`, or its constant when it is an index constant."""
+    known = constant_index(value)
+    return value if known is None else known
 
 
 def _cached(
@@ -151,31 +155,28 @@ def _cached(
     captured: list[SSAValue],
     seeds: Sequence[SSAValue],
     accumulators: Sequence[SSAValue],
-    lower: SSAValue,
-    step: int,
-    trips: SSAValue,
-    capacity: int,
+    trips: SSAValue | int,
+    capacity: Capacity,
 ) -> list[SSAValue]:
-    """Cache in `loop` (`trips` <= `capacity` iterations from `lower`) what its
-    reverse reads and append the reverse loop to `into`; returns the
-    gradients of the iteration arguments at `positions`, then of `captured`."""
+    """Cache in `loop` (`trips` <= `capacity` iterations) what its reverse
+    reads and append the reverse loop to `into`; returns the gradients of the
+    iteration arguments at `positions`, then of `captured`."""
     forward = loop.body.block
+    lower, step = _known(loop.lb), _known(loop.step)
     reverse_body = Block(arg_types=[IndexType(), *[s.type for s in seeds], *[a.type for a in accumulators]])
     j, gradient_args = reverse_body.args[0], reverse_body.args[1:]
     b = Builder(InsertPoint.at_end(reverse_body))
     outer = Builder(InsertPoint.at_end(into))
-    last = outer.insert(arith.SubiOp(trips, index_constant(outer, 1))).result
+    trips_value = as_index(outer, trips)
+    last = as_index(outer, sub(outer, trips_value, 1))
     position = b.insert(arith.SubiOp(last, j)).result
-    induction = position
-    if step != 1:
-        induction = b.insert(arith.MuliOp(induction, index_constant(b, step))).result
-    induction = b.insert(arith.AddiOp(induction, lower)).result
+    induction = as_index(b, add(b, mul(b, position, step), lower))
 
     # Placeholders stand for the stacks until the forward loop is rebuilt.
     placeholders: dict[SSAValue, SSAValue] = {}
 
     def cached_read(value: SSAValue, at: Builder) -> SSAValue:
-        placeholder = outer.insert(tensor.EmptyOp([], stack_type(value.type, capacity))).tensor
+        placeholder = empty_stack(outer, value.type, capacity)
         placeholders[value] = placeholder
         return read(at, placeholder, value.type, position)
 
@@ -245,7 +246,7 @@ def _cached(
         cacheable = (
             any(result in stateful for result in origin[copy].results)
             and not copy.regions
-            and all(carries_derivative(result) and isinstance(result.type, TensorType) for result in copy.results)
+            and all(carries_derivative(result) for result in copy.results)
         )
         if cacheable:
             at = Builder(InsertPoint.after(copy))
@@ -265,13 +266,7 @@ def _cached(
             Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
 
     def entry(at: Builder, induction: SSAValue) -> SSAValue:
-        # A constant `lower` is made after the forward loop: inside it, use a copy.
-        known = constant_index(lower)
-        start = lower if known is None else index_constant(at, known)
-        offset = at.insert(arith.SubiOp(induction, start)).result
-        if step == 1:
-            return offset
-        return at.insert(arith.DivUIOp(offset, index_constant(at, step))).result
+        return as_index(at, _iteration(at, induction, lower, step))
 
     stacks = _add_stacks(loop, [value for value, _ in cached], entry, capacity)
     for (_, placeholder), stack in zip(cached, stacks):
@@ -279,17 +274,27 @@ def _cached(
         Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
 
     start, one = index_constant(outer, 0), index_constant(outer, 1)
-    reverse = scf.ForOp(start, trips, one, [*seeds, *accumulators], reverse_body)
+    reverse = scf.ForOp(start, trips_value, one, [*seeds, *accumulators], reverse_body)
     reverse.location = loop.location
     into.add_op(reverse)
     return list(reverse.results)
+
+
+def _iteration(
+    at: Builder, induction: SSAValue, lower: SSAValue | int, step: SSAValue | int
+) -> SSAValue | int:
+    """The iteration number of `induction`: `(induction - lower) / step`."""
+    offset = sub(at, induction, lower)
+    if constant_index(step) == 1:
+        return offset
+    return at.insert(arith.DivUIOp(as_index(at, offset), as_index(at, step))).result
 
 
 def _add_stacks(
     loop: scf.ForOp,
     values: list[SSAValue],
     entry: Callable[[Builder, SSAValue], SSAValue],
-    capacity: int,
+    capacity: Capacity,
 ) -> list[SSAValue]:
     """Give `loop` one stack of `capacity` entries per value of its body in
     `values` (block arguments included), written every iteration at
@@ -298,7 +303,7 @@ def _add_stacks(
         return []
     body = loop.body.block
     before = Builder(InsertPoint.before(loop))
-    empties = [before.insert(tensor.EmptyOp([], stack_type(v.type, capacity))).tensor for v in values]
+    empties = [empty_stack(before, v.type, capacity) for v in values]
     stack_arguments = [body.insert_arg(e.type, len(body.args)) for e in empties]
     terminator = body.last_op
     assert isinstance(terminator, scf.YieldOp)
@@ -314,7 +319,7 @@ def _add_stacks(
         new_loop.attributes[name] = attribute
     count = len(loop.results)
     Rewriter.replace_op(loop, new_loop, list(new_loop.results[:count]))
-    mark_cache(new_loop, sum(entry_bytes(v.type) for v in values) * capacity, len(values))
+    mark_cache(new_loop, sum(entry_bytes(v.type) for v in values), capacity, len(values))
     return list(new_loop.results[count:])
 
 
@@ -325,63 +330,57 @@ def _checkpointed(
     captured: list[SSAValue],
     seeds: list[SSAValue],
     accumulators: list[SSAValue],
-    lower: int,
-    step: int,
-    trips: int,
+    trips: SSAValue | int,
     every: int,
 ) -> list[SSAValue]:
     """The forward loop saves its state every `every` iterations; the reverse
     runs over the segments backwards, recomputing each with a caching copy of
     the loop started from its saved state, then reversing that copy."""
-    segments = -(-trips // every)
+    lower, step = _known(loop.lb), _known(loop.step)
+    before = Builder(InsertPoint.before(loop))
+    segments = ceil_div(before, trips, every)
+    saved_capacity = add(before, segments, 1)
+    last_segment = sub(before, segments, 1)
     segment_loop = loop.clone()  # the forward loop before it saves states
 
     body = Block(arg_types=[IndexType(), *[v.type for v in (*seeds, *accumulators)]])
     b = Builder(InsertPoint.at_end(body))
     outer = Builder(InsertPoint.at_end(walk.block))
-    segment = b.insert(arith.SubiOp(index_constant(b, segments - 1), body.args[0])).result
-    first = b.insert(arith.MuliOp(segment, index_constant(b, every))).result
-    left = b.insert(arith.SubiOp(index_constant(b, trips), first)).result
-    count = b.insert(arith.MinUIOp(left, index_constant(b, every))).result
-    segment_lower = b.insert(arith.MuliOp(first, index_constant(b, step))).result
-    segment_lower = b.insert(arith.AddiOp(segment_lower, index_constant(b, lower))).result
-    span = b.insert(arith.MuliOp(count, index_constant(b, step))).result
-    segment_upper = b.insert(arith.AddiOp(segment_lower, span)).result
+    segment = b.insert(arith.SubiOp(as_index(b, last_segment), body.args[0])).result
+    first = mul(b, segment, every)
+    left = sub(b, trips, first)
+    count = b.insert(arith.MinUIOp(as_index(b, left), index_constant(b, every))).result
+    segment_lower = as_index(b, add(b, mul(b, first, step), lower))
+    segment_upper = as_index(b, add(b, segment_lower, mul(b, count, step)))
 
     # Saved states: every iteration argument, written at the first iteration
     # of each segment (the others write a scratch entry at the end).
-    placeholders = [
-        outer.insert(tensor.EmptyOp([], stack_type(a.type, segments + 1))).tensor
-        for a in loop.body.block.args[1:]
-    ]
+    placeholders = [empty_stack(outer, a.type, saved_capacity) for a in loop.body.block.args[1:]]
     state = [read(b, p, a.type, segment) for p, a in zip(placeholders, loop.body.block.args[1:])]
     segment_loop.operands = [segment_lower, segment_upper, segment_loop.step, *state]
     body.add_op(segment_loop)
 
     gradients = _cached(
         walk, body, segment_loop, positions, captured, body.args[1 : 1 + len(seeds)],
-        body.args[1 + len(seeds) :], segment_lower, step, count, every,
+        body.args[1 + len(seeds) :], count, every,
     )  # fmt: skip
     body.add_op(scf.YieldOp(*gradients))
 
     def saved_entry(at: Builder, induction: SSAValue) -> SSAValue:
-        offset = at.insert(arith.SubiOp(induction, index_constant(at, lower))).result
-        if step != 1:
-            offset = at.insert(arith.DivUIOp(offset, index_constant(at, step))).result
+        offset = as_index(at, _iteration(at, induction, lower, step))
         quotient = at.insert(arith.DivUIOp(offset, index_constant(at, every))).result
         remainder = at.insert(arith.RemUIOp(offset, index_constant(at, every))).result
-        zero = index_constant(at, 0)
-        starts = at.insert(arith.CmpiOp(remainder, zero, "eq")).result
-        scratch = index_constant(at, segments)
+        starts = at.insert(arith.CmpiOp(remainder, index_constant(at, 0), "eq")).result
+        scratch = as_index(at, segments)
         return at.insert(arith.SelectOp(starts, quotient, scratch)).result
 
-    stacks = _add_stacks(loop, list(loop.body.block.args[1:]), saved_entry, segments + 1)
+    stacks = _add_stacks(loop, list(loop.body.block.args[1:]), saved_entry, saved_capacity)
     for placeholder, stack in zip(placeholders, stacks):
         placeholder.replace_all_uses_with(stack)
         Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
 
-    start, stop, one = (index_constant(outer, v) for v in (0, segments, 1))
-    reverse = scf.ForOp(start, stop, one, [*seeds, *accumulators], body)
+    start, one = index_constant(outer, 0), index_constant(outer, 1)
+    reverse = scf.ForOp(start, as_index(outer, segments), one, [*seeds, *accumulators], body)
     reverse.location = segment_loop.location
     walk.block.add_op(reverse)
     return list(reverse.results)

@@ -1,26 +1,7 @@
 // What reverse mode cannot do with loops is a one-line error at the loop.
-// RUN: autodiff-opt %s -p autodiff-reverse --split-input-file --verify-diagnostics | filecheck %s
+// RUN: autodiff-opt %s -p autodiff-reverse,autodiff-forward --split-input-file --verify-diagnostics | filecheck %s
 // RUN: not autodiff-opt %S/../../examples/standard/rnn.mlir -p 'autodiff-reverse{checkpoint-every=-1}' 2>&1 | filecheck %s --check-prefix=OPTION
 // OPTION: error: autodiff-reverse: checkpoint-every must be >= 0, got -1
-
-// Bounds unknown at compile time: the cache needs one entry per iteration.
-func.func @f(%x: tensor<3xf32>, %n: index) -> tensor<f32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:3: error: reverse-mode differentiation of 'scf.for' needs constant bounds and step (its cache has one entry per iteration)
-  %y = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
-    %a = autodiff.tanh %acc : tensor<3xf32>
-    scf.yield %a : tensor<3xf32>
-  }
-  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
-  return %s : tensor<f32>
-}
-func.func @g(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
-  %g = autodiff.grad @f(%x, %n) : (tensor<3xf32>, index) -> tensor<3xf32>
-  return %g : tensor<3xf32>
-}
-
-// -----
 
 // An op without a rule inside a loop body is located at that op.
 func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
@@ -68,4 +49,50 @@ func.func @empty(%x: tensor<4xf32>) -> tensor<f32> {
 func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {
   %d = autodiff.grad @empty(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %d : tensor<4xf32>
+}
+
+// -----
+
+// Memrefs are not differentiable values: a value that depends on x stored into
+// one would lose its derivative (affine.load of a memref is only a constant).
+func.func @through_memory(%x: f64, %buffer: memref<4xf64>) -> f64 {
+  %zero = arith.constant 0.0 : f64
+  %y = affine.for %i = 0 to 4 iter_args(%acc = %zero) -> (f64) {
+    %b = affine.load %buffer[%i] : memref<4xf64>
+    %m = arith.mulf %b, %x : f64
+    // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:5: error: 'affine.store' writes %m, which carries a derivative, to memory: gradir differentiates values (tensors and scalars), not memory
+    affine.store %m, %buffer[%i] : memref<4xf64>
+    %s = arith.addf %acc, %m : f64
+    affine.yield %s : f64
+  }
+  return %y : f64
+}
+func.func @dthrough_memory(%x: f64, %buffer: memref<4xf64>) -> f64 {
+  %g = autodiff.grad @through_memory(%x, %buffer) {wrt = array<i64: 0>} : (f64, memref<4xf64>) -> f64
+  return %g : f64
+}
+
+// -----
+
+// A second derivative through a loop whose trip count is known only at run
+// time: its cache stacks are dynamically shaped, their derivatives cannot be
+// represented (the error is at the loop).
+func.func @f(%x: tensor<3xf32>, %n: index) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'scf.for' is not supported: it is a derivative whose cache stacks (tensor<?x3xf32>) are sized at run time (a loop with run-time bounds, or an scf.while), and derivatives need static shapes
+  %y = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
+    %a = autodiff.tanh %acc : tensor<3xf32>
+    scf.yield %a : tensor<3xf32>
+  }
+  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @g(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
+  %g = autodiff.grad @f(%x, %n) : (tensor<3xf32>, index) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+func.func @h(%x: tensor<3xf32>, %n: index, %v: tensor<3xf32>) -> tensor<3xf32> {
+  %g, %hv = autodiff.jvp @g(%x, %n, %v) {wrt = array<i64: 0>} : (tensor<3xf32>, index, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  return %hv : tensor<3xf32>
 }

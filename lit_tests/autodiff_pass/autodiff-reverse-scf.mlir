@@ -133,3 +133,138 @@ func.func @ddecay(%x: tensor<3xf32>) -> tensor<3xf32> {
 // CHECK:           autodiff.grad_of "autodiff.sin"
 // CHECK:           autodiff.grad_of "autodiff.mul"
 // CHECK:         func.return
+
+// -----
+
+// A function returning a cached loop's result directly: the rule rebuilds the
+// loop with its stack as one more result, and the vjp returns the new loop's
+// result (it used to return the erased loop's, a value of no function).
+func.func @returned(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %x) -> tensor<3xf64> {
+    %t = autodiff.tanh %a : tensor<3xf64>
+    scf.yield %t : tensor<3xf64>
+  }
+  return %r : tensor<3xf64>
+}
+func.func @dreturned(%x: tensor<3xf64>, %ct: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {
+  %r:2 = autodiff.vjp @returned(%x, %ct) : (tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+  return %r#0, %r#1 : tensor<3xf64>, tensor<3xf64>
+}
+// CHECK-LABEL: func.func @returned_vjp_0(
+// CHECK:         %[[R:[^,]*]], %[[STACK:[^ ]*]] = scf.for
+// CHECK:         } {autodiff.cache = {bytes = 48 : i64, values = 1 : i64}}
+// CHECK:         %[[G:.*]] = scf.for
+// CHECK:           tensor.extract_slice %[[STACK]]
+// CHECK:         func.return %[[R]], %[[G]] : tensor<3xf64>, tensor<3xf64>
+
+// -----
+
+// A float scalar state: its stacks are vectors (`tensor.insert` at the
+// iteration, `tensor.extract` back), the loop-invariant scalar weight's
+// gradient is summed in a scalar iteration argument of the reverse loop.
+func.func @scalar_loop(%x: f64, %w: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %y = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %x) -> f64 {
+    %m = arith.mulf %a, %w : f64
+    %s = math.sin %m : f64
+    scf.yield %s : f64
+  }
+  return %y : f64
+}
+func.func @dscalar_loop(%x: f64, %w: f64) -> (f64, f64) {
+  %g:2 = autodiff.grad @scalar_loop(%x, %w) {wrt = array<i64: 0, 1>} : (f64, f64) -> (f64, f64)
+  return %g#0, %g#1 : f64, f64
+}
+// CHECK-LABEL: func.func @scalar_loop_vjp_0_1(
+// CHECK-SAME:    %[[X:[^:]*]]: f64, %[[W:[^:]*]]: f64, %[[CT:[^:]*]]: f64)
+// CHECK:         %[[Y:[^,]*]], %[[AS:[^,]*]], %[[MS:[^ ]*]] = scf.for %{{.*}} iter_args(%[[A:[^ ]*]] = %[[X]], %[[S1:[^ ]*]] = %{{.*}}, %[[S2:[^ ]*]] = %{{.*}}) -> (f64, tensor<4xf64>, tensor<4xf64>)
+// CHECK:           %[[M:.*]] = arith.mulf %[[A]], %[[W]] : f64
+// CHECK:           tensor.insert %[[A]] into %[[S1]][%{{.*}}] : tensor<4xf64>
+// CHECK:           tensor.insert %[[M]] into %[[S2]][%{{.*}}] : tensor<4xf64>
+// CHECK:         } {autodiff.cache = {bytes = 64 : i64, values = 2 : i64}}
+// CHECK:         %[[ZERO:.*]] = autodiff.autograd_zero : f64
+// CHECK:         %[[GX:[^,]*]], %[[GW:[^ ]*]] = scf.for %{{.*}} iter_args(%[[G:[^ ]*]] = %[[CT]], %[[GACC:[^ ]*]] = %[[ZERO]]) -> (f64, f64)
+// CHECK:           %[[AK:.*]] = tensor.extract %[[AS]][%{{.*}}] : tensor<4xf64>
+// CHECK:           %[[MK:.*]] = tensor.extract %[[MS]][%{{.*}}] : tensor<4xf64>
+// CHECK:           autodiff.grad_of "math.sin"(%[[G]])
+// CHECK:             math.cos %[[MK]]
+// CHECK:           %{{.*}}, %[[GWI:[^ ]*]] = autodiff.grad_of "arith.mulf"
+// CHECK:             arith.mulf %{{.*}}, %[[AK]]
+// CHECK:           autodiff.autograd_add %[[GACC]], %[[GWI]] : f64
+// CHECK:         func.return %[[Y]], %[[GX]], %[[GW]] : f64, f64, f64
+
+// -----
+
+// An active scalar read inside a branch from outside (the branch reads x, which
+// is not its operand): the reverse scf.if yields x's gradient, zero in the
+// branch that does not read it.
+func.func @captured_scalar(%x: f64, %c: i1) -> f64 {
+  %r = scf.if %c -> (f64) {
+    %m = arith.mulf %x, %x : f64
+    scf.yield %m : f64
+  } else {
+    %two = arith.constant 2.0 : f64
+    scf.yield %two : f64
+  }
+  return %r : f64
+}
+func.func @dcaptured_scalar(%x: f64, %c: i1) -> f64 {
+  %g = autodiff.grad @captured_scalar(%x, %c) {wrt = array<i64: 0>} : (f64, i1) -> f64
+  return %g : f64
+}
+// CHECK-LABEL: func.func @captured_scalar_vjp_0(
+// CHECK-SAME:    %[[X:[^:]*]]: f64, %[[C:[^:]*]]: i1, %[[CT:[^:]*]]: f64)
+// CHECK:         %[[R:.*]] = scf.if %[[C]] -> (f64) {
+// CHECK:         %[[G:.*]] = scf.if %[[C]] -> (f64) {
+// CHECK:           %[[GA:[^,]*]], %[[GB:[^ ]*]] = autodiff.grad_of "arith.mulf"(%[[CT]])
+// CHECK:           %[[SUM:.*]] = autodiff.autograd_add %[[GA]], %[[GB]] : f64
+// CHECK:           scf.yield %[[SUM]] : f64
+// CHECK:         } else {
+// CHECK:           %[[Z:.*]] = autodiff.autograd_zero : f64
+// CHECK:           scf.yield %[[Z]] : f64
+// CHECK:         }
+// CHECK:         func.return %[[R]], %[[G]] : f64, f64
+
+// -----
+
+// Bounds known only at run time: the trip count max(ub - lb, 0) / step is
+// computed before the loop and sizes the stacks (tensor<?x3xf32>), which
+// record their bytes per iteration; the reverse loop runs that many times.
+func.func @dynamic(%x: tensor<3xf32>, %n: index) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %y = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
+    %a = autodiff.tanh %acc : tensor<3xf32>
+    scf.yield %a : tensor<3xf32>
+  }
+  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @ddynamic(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
+  %g = autodiff.grad @dynamic(%x, %n) : (tensor<3xf32>, index) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+// CHECK-LABEL: func.func @dynamic_vjp_0(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<3xf32>, %[[N:[^:]*]]: index, %[[CT:[^:]*]]: tensor<f32>)
+// CHECK:         %[[SPAN:.*]] = arith.maxsi %[[N]], %{{.*}} : index
+// CHECK:         %[[EMPTY:.*]] = tensor.empty(%[[SPAN]]) : tensor<?x3xf32>
+// CHECK:         %{{.*}}, %[[TANHS:[^ ]*]] = scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} iter_args(%{{.*}} = %[[X]], %[[S:[^ ]*]] = %[[EMPTY]]) -> (tensor<3xf32>, tensor<?x3xf32>)
+// CHECK:           tensor.insert_slice %{{.*}} into %[[S]][%{{.*}}, 0] [1, 3] [1, 1] : tensor<3xf32> into tensor<?x3xf32>
+// CHECK:         } {autodiff.cache = {bytes_per_iteration = 12 : i64, values = 1 : i64}}
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[SPAN]] step
+// CHECK:           tensor.extract_slice %[[TANHS]][%{{.*}}, 0] [1, 3] [1, 1] : tensor<?x3xf32> to tensor<3xf32>
+// CKPT-LABEL: func.func @dynamic_vjp_0(
+// CKPT:         %[[SPAN:.*]] = arith.maxsi
+// CKPT:         %[[SEGMENTS:.*]] = arith.divui
+// CKPT:         %[[SAVED:.*]] = arith.addi %[[SEGMENTS]]
+// CKPT:         tensor.empty(%[[SAVED]]) : tensor<?x3xf32>
+// CKPT:         } {autodiff.cache = {bytes_per_iteration = 12 : i64, values = 1 : i64}}
+// CKPT:         scf.for %{{.*}} = %{{.*}} to %[[SEGMENTS]] step
+// CKPT:           arith.minui
+// CKPT:           tensor.empty() : tensor<2x3xf32>
+// CKPT:           } {autodiff.cache = {bytes = 24 : i64, values = 1 : i64}}

@@ -3,13 +3,14 @@
 
 #rows = affine_map<(i, j) -> (i, j)>
 #all = affine_map<(i, j) -> ()>
-// A reduction whose combiner is not an addition.
+// A reduction that uses its accumulator twice (acc * acc + x): no combiner gradir knows.
 func.func @product(%x: tensor<3x4xf32>, %init: tensor<f32>) -> tensor<f32> {
-  // CHECK: standard-rules-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'linalg.generic': a reduction must yield arith.addf(expression, accumulator) (use linalg.reduce for max/min)
+  // CHECK: standard-rules-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'linalg.generic': reduction output #0 must combine its accumulator once with arith.addf, subf (acc - x), mulf, maximumf, maxnumf, minimumf, minnumf or a select of a comparison
   %r = linalg.generic {indexing_maps = [#rows, #all], iterator_types = ["reduction", "reduction"]}
       ins(%x : tensor<3x4xf32>) outs(%init : tensor<f32>) {
   ^bb0(%u: f32, %acc: f32):
-    %n = arith.mulf %u, %acc : f32
+    %sq = arith.mulf %acc, %acc : f32
+    %n = arith.addf %sq, %u : f32
     linalg.yield %n : f32
   } -> tensor<f32>
   return %r : tensor<f32>

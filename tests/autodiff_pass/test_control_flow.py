@@ -9,7 +9,6 @@ import pytest
 
 import gradir
 from gradir.autodiff_pass.rules.loop_cache import CACHE_ATTRIBUTE, cache_bytes
-from gradir.errors import DifferentiationError
 from gradir.compilation import lower_to_linalg
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -105,27 +104,51 @@ def test_loop_invariant_weight_read_twice_per_iteration_with_a_step():
     assert result.ok, result.report()
 
 
+# Bounds known only at run time: the upper bound and step read from an integer
+# tensor, the lower bound a tensor.dim (not a constant when reverse mode runs).
 DYNAMIC_BOUNDS = """
-func.func @f(%x: tensor<3xf32>, %n: index) -> tensor<f32> {
+func.func @dynamic(%x: tensor<3xf64>, %w: tensor<3xf64>, %bounds: tensor<2xi64>) -> tensor<f64> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %y = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
-    %a = autodiff.tanh %acc : tensor<3xf32>
-    scf.yield %a : tensor<3xf32>
+  %ub64 = tensor.extract %bounds[%c0] : tensor<2xi64>
+  %step64 = tensor.extract %bounds[%c1] : tensor<2xi64>
+  %ub = arith.index_cast %ub64 : i64 to index
+  %step = arith.index_cast %step64 : i64 to index
+  %three = tensor.dim %x, %c0 : tensor<3xf64>
+  %lb = arith.subi %three, %c1 : index
+  %y = scf.for %i = %lb to %ub step %step iter_args(%a = %x) -> (tensor<3xf64>) {
+    %m = autodiff.mul %a, %w : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+    %t = autodiff.sin %m : tensor<3xf64>
+    scf.yield %t : tensor<3xf64>
   }
-  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
-  return %s : tensor<f32>
-}
-func.func @g(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
-  %g = autodiff.grad @f(%x, %n) : (tensor<3xf32>, index) -> tensor<3xf32>
-  return %g : tensor<3xf32>
+  %s = autodiff.sum %y : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
 }
 """
 
 
-def test_non_constant_bounds_are_a_located_error():
-    with pytest.raises(DifferentiationError, match=r"<string>:5:3: error: .*needs constant bounds and step"):
-        lower_to_linalg(DYNAMIC_BOUNDS)
+@pytest.mark.parametrize("checkpoint_every", [0, 2, 3])
+@pytest.mark.parametrize("bounds", [(9, 1), (12, 3), (8, 2), (2, 1), (1, 2)], ids=str)
+def test_bounds_known_only_at_run_time(bounds, checkpoint_every):
+    """The stacks are sized at run time (tensor<?x3xf64>); (2, 1) and (1, 2) run
+    no iteration; with checkpointing the segments are counted at run time."""
+    inputs = [np.array([0.7, 1.1, -0.4]), np.array([0.9, -1.2, 1.5]), np.array(bounds, dtype=np.int64)]
+    result = gradir.gradcheck(DYNAMIC_BOUNDS, "dynamic", inputs=inputs, wrt=[0, 1], checkpoint_every=checkpoint_every)
+    assert result.ok, result.report()
+
+
+def test_run_time_bounds_record_bytes_per_iteration():
+    text = DYNAMIC_BOUNDS + """
+func.func @g(%x: tensor<3xf64>, %w: tensor<3xf64>, %b: tensor<2xi64>) -> tensor<3xf64> {
+  %g = autodiff.grad @dynamic(%x, %w, %b) {wrt = array<i64: 1>} : (tensor<3xf64>, tensor<3xf64>, tensor<2xi64>) -> tensor<3xf64>
+  return %g : tensor<3xf64>
+}
+"""
+    module = lower_to_linalg(text)
+    (cache,) = [op.attributes[CACHE_ATTRIBUTE] for op in module.walk() if CACHE_ATTRIBUTE in op.attributes]
+    assert cache.data["bytes_per_iteration"].value.data == 2 * 3 * 8
+    assert "bytes" not in cache.data and cache_bytes(module) == 0
+    assert "tensor<?x3xf64>" in str(module)
 
 
 NESTED = """

@@ -15,10 +15,13 @@ from gradir.source import parse_module
 
 
 def specialize_zero_by_patterns(region: Region) -> None:
-    """The reference: a greedy walk of the rewrite patterns that state the rules."""
+    """The reference: a greedy walk of the rewrite patterns that state the rules.
+    It walks forward, as zeros flow: a sum whose two sides both become zero then
+    keeps the same one of the two as the sweeps do (a reverse walk may keep the
+    other, an equal zero under another name)."""
     PatternRewriteWalker(
         GreedyRewritePatternApplier(list(SPECIALIZE_ZERO_PATTERNS), dce_enabled=False),
-        walk_reverse=True,
+        walk_reverse=False,
     ).rewrite_region(region)
 
 

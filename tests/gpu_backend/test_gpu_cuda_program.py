@@ -102,6 +102,37 @@ def test_host_code_loads_launches_and_frees_as_planned():
     assert len([c for c in driver.calls if c[0] == "launch"]) == 2 * len(expected)
 
 
+SCALARS = """
+func.func @f(%y: f64, %t: tensor<3xf64>, %n: index) -> (f64, tensor<3xf64>, index) {
+  %e = tensor.empty() : tensor<3xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}
+      ins(%t : tensor<3xf64>) outs(%e : tensor<3xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %m = arith.mulf %a, %y : f64
+    linalg.yield %m : f64
+  } -> tensor<3xf64>
+  return %y, %r, %n : f64, tensor<3xf64>, index
+}
+"""
+
+
+def test_scalar_arguments_and_results_use_the_shared_calling_convention():
+    program = CudaProgram(SCALARS)
+    t = np.array([1.0, -2.0, 0.5])
+    y, scaled, n = program.emulate("f", 2.5, t, 7)
+    assert (type(y), y, type(n), n) == (np.float64, 2.5, np.int64, 7)
+    np.testing.assert_array_equal(scaled, 2.5 * t)
+    # On the "device": scalars by value (no device buffer), the tensors copied in and out.
+    driver = RecordingDriver()
+    program.use_driver(driver)
+    y, scaled, n = program.call("f", 2.5, t, 7)
+    assert (y, n, scaled.shape) == (2.5, 7, (3,))
+    assert [c for c in driver.calls if c[0] == "alloc"][:2] == [("alloc", 24), ("alloc", 24)]
+    with pytest.raises(ArgumentError, match="f: argument 2 is 7.5, expected an integer"):
+        program.emulate("f", 2.5, t, 7.5)
+
+
 @pytest.mark.parametrize("case", [ROW_REDUCTIONS, TRANSPOSE_AND_CONSTANTS], ids=lambda c: c.name)
 def test_runtime_provides_every_symbol_the_host_code_needs(case):
     needed = compiled(case).runtime_symbols()

@@ -9,6 +9,7 @@ import pytest
 
 from gradir.errors import PipelineError
 from gradir.gpu_backend.cuda_program import _emulation_engine, _invoke
+from gradir.mlir_bridge.host_execution import FunctionSignature, TensorSpec
 
 WORKGROUP = "memref<64xf32, #gpu.address_space<workgroup>>"
 
@@ -66,8 +67,10 @@ func.func @rounds(%x: memref<64xf32>, %y: memref<64xf32>) attributes {{llvm.emit
 
 
 def _run(text: str, name: str, *arrays: np.ndarray) -> None:
+    """Call a function already on buffers: every array is a memref argument, none a result."""
     engine = _emulation_engine(text).engine
-    _invoke(engine, name, list(arrays), [a.ctypes.data for a in arrays])
+    signature = FunctionSignature(name, tuple(TensorSpec(a.shape, a.dtype) for a in arrays), ())
+    _invoke(engine, signature, list(arrays), [])
 
 
 def test_threads_read_what_other_threads_wrote_before_the_barrier():

@@ -239,8 +239,8 @@ def test_unknown_function_is_an_argument_error(scale):
     "function, keywords, expected",
     [
         ("nope", {}, "no function @nope in the module"),
-        ("loss", {"wrt": [2]}, "wrt index 2 does not name a float tensor argument of @loss"),
-        ("loss", {"wrt": [1]}, "wrt index 1 does not name a float tensor argument of @loss"),
+        ("loss", {"wrt": [2]}, "wrt index 2 does not name a float tensor or float scalar argument of @loss"),
+        ("loss", {"wrt": [1]}, "wrt index 1 does not name a float tensor or float scalar argument of @loss"),
         ("loss", {"inputs": [np.ones(3)]}, "@loss takes 2 arguments, 1 inputs given"),
     ],
     ids=["unknown-function", "wrt-out-of-range", "wrt-integer-argument", "input-count"],
@@ -327,7 +327,7 @@ def test_autodiff_gradcheck_errors(tmp_path):
         "error: --wrt expects comma-separated integers, got '0,x' (see --help)"
     )
     assert one_error_line(run("autodiff-gradcheck", str(path), "--entry", "loss", "--wrt", "5")) == (
-        "error: wrt index 5 does not name a float tensor argument of @loss"
+        "error: wrt index 5 does not name a float tensor or float scalar argument of @loss"
     )
     assert one_error_line(run("autodiff-gradcheck", str(path), "--entry", "nope")) == (
         "error: no function @nope in the module"

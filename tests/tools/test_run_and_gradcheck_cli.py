@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 BIN = pathlib.Path(sys.executable).parent
 PRODUCT = pathlib.Path(__file__).resolve().parents[2] / "examples" / "product.mlir"
@@ -87,3 +88,91 @@ def test_autodiff_gradcheck_promotes_float_casts_consistently(tmp_path):
     result = run("autodiff-gradcheck", program, "--entry", "f")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "vjp gradient of argument 0: ok" in result.stdout
+
+
+SCALARS = """
+func.func @f(%x: f64, %n: index, %t: tensor<2xf32>) -> (f64, tensor<2xf32>, i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f64
+  %p = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %one) -> (f64) {
+    %m = arith.mulf %acc, %x : f64
+    scf.yield %m : f64
+  }
+  %big = arith.cmpf ogt, %p, %one : f64
+  %d = arith.addf %t, %t : tensor<2xf32>
+  return %p, %d, %big : f64, tensor<2xf32>, i1
+}
+"""
+
+
+def test_autodiff_run_scalars_from_zero_d_npy_files(tmp_path):
+    program = tmp_path / "scalars.mlir"
+    program.write_text(SCALARS)
+    x, n, t = tmp_path / "x.npy", tmp_path / "n.npy", tmp_path / "t.npy"
+    np.save(x, 1.5)
+    np.save(n, 3)
+    np.save(t, np.array([1.0, -2.0], np.float32))
+    out = tmp_path / "out.npz"
+    result = run("autodiff-run", program, "--entry", "f", "--inputs", x, n, t, "--output", out)
+    assert result.returncode == 0, result.stderr
+    assert "result0: float64 []\n3.375\n" in result.stdout
+    assert "result2: bool []\nTrue\n" in result.stdout
+    saved = np.load(out)
+    assert saved["result0"].shape == () and saved["result0"] == 1.5**3
+    np.testing.assert_array_equal(saved["result1"], [2.0, -4.0])
+    assert saved["result2"].dtype == np.bool_ and saved["result2"][()]
+
+
+def test_autodiff_run_rejects_a_fractional_index(tmp_path):
+    program = tmp_path / "scalars.mlir"
+    program.write_text(SCALARS)
+    x, n, t = tmp_path / "x.npy", tmp_path / "n.npy", tmp_path / "t.npy"
+    np.save(x, 1.5)
+    np.save(n, 2.5)
+    np.save(t, np.zeros(2, np.float32))
+    result = run("autodiff-run", program, "--entry", "f", "--inputs", x, n, t)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.strip() == "error: f: argument 1 is 2.5, expected an integer (index)"
+
+
+INDEXED = """
+func.func @f(%t: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %x = tensor.extract %t[%n] : tensor<4xf32>
+  %s = tensor.splat %x : tensor<4xf32>
+  %m = arith.mulf %t, %s : tensor<4xf32>
+  return %m : tensor<4xf32>
+}
+"""
+
+
+def test_autodiff_gradcheck_index_argument_random_or_given(tmp_path):
+    program = tmp_path / "indexed.mlir"
+    program.write_text(INDEXED)
+    result = run("autodiff-gradcheck", program, "--entry", "f")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "gradcheck of @f (wrt [0]): passed" in result.stdout
+    t, n = tmp_path / "t.npy", tmp_path / "n.npy"
+    np.save(t, np.array([0.5, 1.0, -1.5, 2.0], np.float32))
+    np.save(n, 2)
+    result = run("autodiff-gradcheck", program, "--entry", "f", "--inputs", t, n)
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = run("autodiff-gradcheck", program, "--entry", "f", "--wrt", "1")
+    assert result.returncode == 1
+    assert result.stderr.strip() == "error: wrt index 1 does not name a float tensor or float scalar argument of @f"
+
+
+def test_autodiff_gradcheck_float_scalar_argument_and_result(tmp_path):
+    program = tmp_path / "scalar.mlir"
+    program.write_text(
+        "func.func @f(%x: f32, %t: tensor<3xf32>) -> f32 {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %e = tensor.extract %t[%c0] : tensor<3xf32>\n"
+        "  %y = arith.mulf %x, %e : f32\n"
+        "  %z = math.sin %y : f32\n"
+        "  return %z : f32\n"
+        "}\n"
+    )
+    result = run("autodiff-gradcheck", program, "--entry", "f", "--wrt", "0,1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "vjp gradient of argument 0: ok" in result.stdout and "jvp tangent of result 0: ok" in result.stdout

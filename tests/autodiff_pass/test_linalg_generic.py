@@ -1,6 +1,7 @@
-"""linalg.generic bodies that read values from outside the op (captured
-scalars, gathers from captured tensors), maps that are not projected
-permutations, and bodies holding constants, integers and bitcasts: each
+"""linalg.generic in the forms front ends emit: bodies that read values from
+outside the op (captured scalars, gathers from captured tensors), maps that
+are not projected permutations, reductions of every combiner, scf.if in the
+body, and bodies holding constants, integers and bitcasts: each
 derivative checked in f64 against central differences through the CPU
 pipeline, in reverse and forward mode.
 
@@ -118,6 +119,27 @@ func.func @f(%x: tensor<6xf64>, %k: tensor<3xf64>) -> tensor<4xf64> {
   } -> tensor<4xf64>
   return %y : tensor<4xf64>
 }""",
+    # relu written with a branch (LAGrad's style), the branch reading an outer body value
+    "branch_in_body": """
+func.func @f(%x: tensor<5xf64>) -> tensor<5xf64> {
+  %e = tensor.empty() : tensor<5xf64>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<5xf64>) outs(%e : tensor<5xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %h = arith.constant 0.7 : f64
+    %s = math.sin %a : f64
+    %c = arith.cmpf ogt, %a, %h : f64
+    %r = scf.if %c -> (f64) {
+      %t = arith.mulf %s, %a : f64
+      scf.yield %t : f64
+    } else {
+      %u = math.exp %s : f64
+      scf.yield %u : f64
+    }
+    linalg.yield %r : f64
+  } -> tensor<5xf64>
+  return %y : tensor<5xf64>
+}""",
     # the diagonal: a dimension repeated in one map
     "diagonal_map": """
 func.func @f(%x: tensor<4x4xf64>) -> tensor<4xf64> {
@@ -152,6 +174,71 @@ func.func @f(%x: tensor<4xf64>) -> tensor<4xf64> {
   return %y : tensor<4xf64>
 }""",
 }
+
+
+def reduction(combine: str, x_shape: str = "3x4", out: str = "3") -> str:
+    """A row reduction generic whose body is `e = sin(x) * 1.5`, then `combine`."""
+    return f"""
+func.func @f(%x: tensor<{x_shape}xf64>, %init: tensor<{out}xf64>) -> tensor<{out}xf64> {{
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}}
+      ins(%x : tensor<{x_shape}xf64>) outs(%init : tensor<{out}xf64>) {{
+  ^bb0(%a: f64, %acc: f64):
+    %s = math.sin %a : f64
+    %k = arith.constant 1.5 : f64
+    %e = arith.mulf %s, %k : f64
+{combine}
+  }} -> tensor<{out}xf64>
+  return %r : tensor<{out}xf64>
+}}"""
+
+
+REDUCTIONS = {
+    "if_max": "    %c = arith.cmpf ogt, %e, %acc : f64\n    %m = scf.if %c -> (f64) {\n      scf.yield %e : f64\n"
+              "    } else {\n      scf.yield %acc : f64\n    }\n    linalg.yield %m : f64",
+    "maximumf": "    %m = arith.maximumf %e, %acc : f64\n    linalg.yield %m : f64",
+    "minimumf": "    %m = arith.minimumf %e, %acc : f64\n    linalg.yield %m : f64",
+    "select_max": "    %c = arith.cmpf ogt, %e, %acc : f64\n    %m = arith.select %c, %e, %acc : f64\n    linalg.yield %m : f64",
+    "select_min": "    %c = arith.cmpf ogt, %acc, %e : f64\n    %m = arith.select %c, %e, %acc : f64\n    linalg.yield %m : f64",
+    "product": "    %m = arith.mulf %e, %acc : f64\n    linalg.yield %m : f64",
+    "difference": "    %m = arith.subf %acc, %e : f64\n    linalg.yield %m : f64",
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+def test_reduction_combiners_match_finite_differences(name):
+    result = gradir.gradcheck(reduction(REDUCTIONS[name]), "f", seed=5)
+    assert result.ok, result.report()
+    assert all(np.max(np.abs(check.analytic)) > 1e-3 for check in result.checks), result.report()
+
+
+def test_max_reduction_shares_the_gradient_among_ties_and_the_init():
+    """PyTorch's amax convention: tied candidates, the init included, share evenly."""
+    exe = gradir.compile(reduction(REDUCTIONS["maximumf"], "2x3", "2") + """
+func.func @g(%x: tensor<2x3xf64>, %init: tensor<2xf64>, %ct: tensor<2xf64>) -> (tensor<2x3xf64>, tensor<2xf64>) {
+  %r:3 = autodiff.vjp @f(%x, %init, %ct) : (tensor<2x3xf64>, tensor<2xf64>, tensor<2xf64>) -> (tensor<2xf64>, tensor<2x3xf64>, tensor<2xf64>)
+  return %r#1, %r#2 : tensor<2x3xf64>, tensor<2xf64>
+}""")
+    top = np.arcsin(1 / 1.5 * 1.2)  # sin(top) * 1.5 == 1.2
+    x = np.array([[top, 0.1, top], [0.2, top, 0.3]])
+    init = np.array([1.2, 1.2])
+    dx, dinit = exe.g(x, init, np.array([6.0, 6.0]))
+    np.testing.assert_allclose(dx, [[2 * np.cos(top) * 1.5, 0, 2 * np.cos(top) * 1.5], [0, 3 * np.cos(top) * 1.5, 0]], atol=1e-12)
+    np.testing.assert_allclose(dinit, [2.0, 3.0])
+
+
+def test_product_reduction_with_a_zero_factor():
+    """The exclusive product gives the right gradient where one factor is 0 (no division by it)."""
+    exe = gradir.compile(reduction(REDUCTIONS["product"], "1x3", "1") + """
+func.func @g(%x: tensor<1x3xf64>, %init: tensor<1xf64>) -> tensor<1x3xf64> {
+  %ct = arith.constant dense<1.0> : tensor<1xf64>
+  %r:3 = autodiff.vjp @f(%x, %init, %ct) : (tensor<1x3xf64>, tensor<1xf64>, tensor<1xf64>) -> (tensor<1xf64>, tensor<1x3xf64>, tensor<1xf64>)
+  return %r#1 : tensor<1x3xf64>
+}""")
+    x = np.array([[0.0, 0.5, 1.0]])
+    (dx,) = exe.g(x, np.array([2.0]))
+    e = np.sin(x[0]) * 1.5
+    expected = [2 * e[1] * e[2] * np.cos(x[0, 0]) * 1.5, 0.0, 0.0]  # e[0] == 0: only its own entry survives
+    np.testing.assert_allclose(dx[0], expected, atol=1e-12)
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
