@@ -139,15 +139,16 @@ def _pure(op: Operation) -> bool:
 
 
 def tidy_adjoint_generic(generic: GenericOp) -> dict[SSAValue, SSAValue]:
-    """Drop the body ops nothing uses and the inputs only they read, and
-    number the loops the output's way (its dimensions first, in its order,
-    then the reductions); the generic is rebuilt in place. Returns old
+    """Drop the body ops nothing uses and the inputs only they read, put
+    the input indexing the output's rows first, and number the loops the
+    output's way (its dimensions first, in its order, then the reductions,
+    as the named op would); the generic is rebuilt in place. Returns old
     result -> new result.
 
-    The loop order matters to MLIR: its specialisation copies a generic's maps
-    into the named op, and a batch matmul whose output map is not
-    `(d0, d1, d2)` fails to verify (a matmul's silently disagrees with its
-    fixed iterator kinds)."""
+    The input order matters to the CPU's specialisation: MLIR 22 names
+    `out(b, i, k) += B(b, k, j) * g(b, i, j)` a batch_matmul its verifier
+    rejects, so `specialize_generics` leaves it to loops; rows first it is a
+    batch_matmul again."""
     block = generic.body.block
     _erase_dead_body_ops(block)
     inputs = list(generic.inputs)
@@ -190,7 +191,8 @@ def tidy_adjoint_generic(generic: GenericOp) -> dict[SSAValue, SSAValue]:
 def _rows_first(kept: list[int], maps: list[AffineMap], input_count: int) -> list[int]:
     """The kept inputs, the one indexing the output's earliest non-batch
     dimension first (MLIR names `out(i, k) += g(i, j) * B(k, j)` a matmul of
-    (g, B); of (B, g) it makes a matmul whose maps its verifier rejects)."""
+    (g, B); of (B, g) a matmul writing C transposed, left to loops, or a
+    batch_matmul its verifier rejects)."""
     output = _dims_of(maps[input_count])
     shared = set(output).intersection(*(_dims_of(maps[k]) for k in kept)) if kept else set()
 
