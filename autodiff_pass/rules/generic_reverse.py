@@ -262,10 +262,8 @@ def _gradient_placed_by_map(
     (accumulator,) = adjoint.own_arguments
     gradient_read = adjoint.gradient_of(target.read_as)
     if len(dims) == loops:
-        # Nothing to sum: the zero init is not read. (MLIR 22's elementwise
-        # fusion re-reads the init of a producer it fuses into a consumer
-        # with more loops, so `0 + x` would be added up once per extra
-        # iteration: a wrong grad of grad on the CPU.)
+        # Nothing to sum (every loop indexes the output): the gradient is
+        # yielded as it is and the zero init is never read.
         adjoint.block.add_op(YieldOp(gradient_read))
     else:
         total = adjoint.at.insert(arith.AddfOp(accumulator, gradient_read)).result
