@@ -24,9 +24,10 @@ other derivative:
 - `linalg.reduce` with an `arith.addf` combiner: like `autodiff.sum` (the init
   gets g); with `arith.maximumf`/`arith.minimumf`: like `autodiff.max`, the
   init being one more candidate (tied candidates share the gradient). Any
-  other body goes through the generic view: forward mode takes any body (a
-  product too), reverse mode a sum of any expression (`acc + x * x`); other
-  combiners are a located error in reverse mode.
+  other body goes through the generic view: forward mode takes any body,
+  reverse mode the combiners of the generic rule (`generic_reductions`: a sum,
+  difference, product, max or min of any expression, `max(x * x, acc)`); other
+  combiners are its located error, naming `linalg.reduce`.
 - `linalg.softmax`: `autodiff.softmax`'s formula.
 """
 from __future__ import annotations
@@ -45,7 +46,6 @@ from gradir.autodiff_pass.rules.linalg_structured import contraction_jvp, view_j
 from gradir.autodiff_pass.rules.registry import get_rule
 from gradir.dialects.autodiff import SumOp, TransposeOp
 from gradir.dialects.linalg_structured import element_type
-from gradir.errors import DifferentiationError, error_at
 
 _PARSED: dict[str, object] = {}
 
@@ -288,29 +288,9 @@ def _max_environment(builder: Builder, op: Operation) -> dict:
     return {"x": x, "init": init, "dims": dims, "is_x": is_x, "is_init": is_init, "count": count}
 
 
-def _sums_expressions(op: Operation) -> bool:
-    """Whether each init accumulates a sum: `yield addf(expression, accumulator)`."""
-    block = op.regions[0].block
-    accumulators = block.args[len(block.args) - len(op.results) :]
-    terminator = block.last_op
-    assert terminator is not None
-    return all(
-        isinstance(value.owner, arith.AddfOp) and accumulator in value.owner.operands
-        for value, accumulator in zip(terminator.operands, accumulators)
-    )
-
-
 def reduce_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue], captured: Sequence[SSAValue] = ()):
     combiner = _combiner(op)
     if combiner is None:
-        if not _sums_expressions(op):
-            raise error_at(
-                DifferentiationError,
-                op,
-                "reverse-mode differentiation of 'linalg.reduce' needs a body that adds to the accumulator "
-                "(arith.addf(expression, accumulator)) or is one arith.maximumf/arith.minimumf "
-                "(forward mode takes any body)",
-            )
         return view_vjp(builder, op, grads, captured)
     x, init = op.operands
     (g,) = grads

@@ -39,21 +39,3 @@ func.func @g(%x: tensor<3x4xf32>, %ct: tensor<3x4xf32>) -> tensor<3x4xf32> {
   %r, %d = autodiff.vjp @atan(%x, %ct) : (tensor<3x4xf32>, tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>)
   return %d : tensor<3x4xf32>
 }
-
-// -----
-
-
-// A linalg.reduce whose combiner is a product (forward mode takes it).
-func.func @reduce_product(%x: tensor<3x4xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
-  // CHECK: standard-rules-invalid.mlir:[[# @LINE + 1]]:3: error: reverse-mode differentiation of 'linalg.reduce' needs a body that adds to the accumulator (arith.addf(expression, accumulator)) or is one arith.maximumf/arith.minimumf (forward mode takes any body)
-  %r = linalg.reduce ins(%x : tensor<3x4xf32>) outs(%init : tensor<4xf32>) dimensions = [0]
-    (%in: f32, %acc: f32) {
-      %p = arith.mulf %in, %acc : f32
-      linalg.yield %p : f32
-    }
-  return %r : tensor<4xf32>
-}
-func.func @g(%x: tensor<3x4xf32>, %init: tensor<4xf32>, %ct: tensor<4xf32>) -> tensor<3x4xf32> {
-  %r, %d = autodiff.vjp @reduce_product(%x, %init, %ct) {wrt = array<i64: 0>} : (tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<3x4xf32>)
-  return %d : tensor<3x4xf32>
-}
