@@ -24,7 +24,9 @@ UNARY = {
     "math.exp": math.ExpOp, "math.log": math.LogOp, "math.log1p": math.Log1pOp,
     "math.sqrt": math.SqrtOp, "math.rsqrt": math.RsqrtOp, "math.sin": math.SinOp,
     "math.cos": math.CosOp, "math.tanh": math.TanhOp, "math.erf": math.ErfOp,
-    "math.absf": math.AbsFOp, "arith.negf": arith.NegfOp,
+    "math.absf": math.AbsFOp, "arith.negf": arith.NegfOp, "math.floor": math.FloorOp,
+    "math.ceil": math.CeilOp, "math.round": math.RoundOp, "math.roundeven": math.RoundEvenOp,
+    "math.trunc": math.TruncOp,
 }  # fmt: skip
 BINARY = {
     "arith.addf": arith.AddfOp, "arith.subf": arith.SubfOp, "arith.mulf": arith.MulfOp,
@@ -47,7 +49,9 @@ _FUNCTIONS = {
     arith.SubfOp: lambda a, b: a - b, arith.MulfOp: lambda a, b: a * b,
     arith.DivfOp: lambda a, b: a / b, arith.MaximumfOp: max, arith.MinimumfOp: min,
     math.PowFOp: pow, arith.SelectOp: lambda c, a, b: a if c else b,
-    arith.ExtFOp: float, arith.TruncFOp: float,
+    arith.ExtFOp: float, arith.TruncFOp: float, math.FloorOp: pymath.floor, math.CeilOp: pymath.ceil,
+    math.RoundOp: lambda x: float(pymath.copysign(pymath.floor(abs(x) + 0.5), x)),
+    math.RoundEvenOp: round, math.TruncOp: pymath.trunc,
 }  # fmt: skip
 _PREDICATES = {"ogt": float.__gt__, "oge": float.__ge__, "olt": float.__lt__,
                "ole": float.__le__, "oeq": float.__eq__, "une": float.__ne__}  # fmt: skip

@@ -173,6 +173,8 @@ UNARY_KINDS = {
     # kind -> inputs that keep it smooth
     "exp": uniform, "log": positive, "abs": uniform, "negf": uniform, "sqrt": positive,
     "rsqrt": positive, "square": uniform, "tanh": uniform, "erf": uniform, "reciprocal": positive,
+    # piecewise constant: a zero derivative (inputs are never within eps of a step)
+    "floor": uniform, "ceil": uniform, "round": uniform,
 }  # fmt: skip
 BINARY_KINDS = {
     "add": uniform, "sub": uniform, "mul": uniform, "div": positive, "max_signed": uniform,

@@ -23,6 +23,9 @@ UNARY = {
     "math.sqrt": (0.5, 2.0), "math.rsqrt": (0.5, 2.0), "math.sin": (-2.0, 2.0),
     "math.cos": (-2.0, 2.0), "math.tanh": (-1.5, 1.5), "math.erf": (-1.5, 1.5),
     "math.absf": (0.2, 1.0), "arith.negf": (-1.0, 1.0),
+    # piecewise constant (zero derivative); no input is within eps of a step
+    "math.floor": (-1.8, 1.8), "math.ceil": (-1.8, 1.8), "math.round": (-1.8, 1.8),
+    "math.roundeven": (-1.8, 1.8), "math.trunc": (-1.8, 1.8),
 }  # fmt: skip
 BINARY = {
     "arith.addf": ((-1, 1), (-1, 1)), "arith.subf": ((-1, 1), (-1, 1)),
