@@ -18,7 +18,7 @@ pipeline is a constant below, so it can be replayed with other tools):
    matmul becomes a loop of matmuls over the batch (`batch_matmul_loops`), so
    that every product gets the vectorised matmul schedule. A select
    of tensors on a scalar condition is made a generic first
-   (`cpu_booleans.select_with_tensor_conditions`).
+   (`mlir_bridge.booleans.select_with_tensor_conditions`).
 2. `BUFFER_PIPELINE` -- one-shot bufferization across function boundaries
    with identity layouts; tensor results become trailing out-parameters
    (`memref` arguments the caller allocates) and temporaries are freed.
@@ -26,7 +26,7 @@ pipeline is a constant below, so it can be replayed with other tools):
    (`loop_states`).
    Public functions' arguments are marked read-only first, so an input
    buffer is never updated in place. Every i1 tensor is stored as bytes
-   (`cpu_booleans`: MLIR 22 aborts on i1 buffers), and so are the ownership
+   (`mlir_bridge.booleans`: MLIR 22 aborts on i1 buffers), and so are the ownership
    flags the deallocation pipeline keeps in memory.
 3. `cpu_schedule.apply_vector_schedule` -- contractions and transposes are tiled
    and vectorised (register-blocked FMA matmuls, shuffled 16x16 transposes); an
@@ -54,7 +54,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
 from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
-from gradir.cpu_backend.cpu_booleans import (
+from gradir.mlir_bridge.booleans import (
     reject_boolean_buffers,
     select_with_tensor_conditions,
     store_boolean_buffers_as_bytes,
