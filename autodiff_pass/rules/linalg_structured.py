@@ -243,7 +243,11 @@ def is_float_contraction(op: Operation) -> bool:
 
 
 def _with_operands(op: Operation, operands: Sequence[SSAValue]) -> Operation:
-    return op.clone(value_mapper=dict(zip(op.operands, operands)))
+    """A copy of `op` reading `operands`, position by position (not by value: in
+    `dot(m, m)` both inputs are one value, and a value map sent both to one tangent)."""
+    copy = op.clone()
+    copy.operands = operands
+    return copy
 
 
 def contraction_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None], captured=None):

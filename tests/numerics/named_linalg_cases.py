@@ -329,7 +329,43 @@ def map_reduce_cases() -> list[Case]:
     return cases
 
 
-CASES = contraction_cases() + elementwise_cases() + map_reduce_cases()
+def repeated_operand_cases() -> list[Case]:
+    """One value read as two operands: each read gets its own tangent and gradient
+    (the forward rule of a contraction once sent both to one tangent: dot(m, m)'s
+    tangent was dot(t, t))."""
+    (k,) = sizes(1, 3, 8)
+    n, b = sizes(2)
+    emap = "affine_map<(d0, d1) -> ({})>"
+    square, batch = t(n, n), t(b, n, n)
+    return [
+        Case("dot_repeated", [("x", t(k))], _filled("c", t()) + "\n"
+             + _op(f"%r = linalg.dot ins(%x, %x : {t(k)}, {t(k)}) outs(%c : {t()}) -> {t()}"),
+             t(), [uniform(k)]),
+        Case("matmul_repeated", [("a", square)], _filled("c", square) + "\n"
+             + _op(f"%r = linalg.matmul ins(%a, %a : {square}, {square}) outs(%c : {square}) -> {square}"),
+             square, [uniform(n, n)]),
+        Case("batch_matmul_repeated", [("a", batch)], _filled("c", batch) + "\n"
+             + _op(f"%r = linalg.batch_matmul ins(%a, %a : {batch}, {batch}) outs(%c : {batch}) -> {batch}"),
+             batch, [uniform(b, n, n)]),
+        Case("contract_repeated", [("a", square)], _filled("c", t(n)) + "\n"
+             + _op(f"%r = linalg.contract indexing_maps = [{emap.format('d0, d1')}, {emap.format('d1, d0')}, "
+                   f"{emap.format('d0')}] ins(%a, %a : {square}, {square}) outs(%c : {t(n)}) -> {t(n)}"),
+             t(n), [uniform(n, n)]),
+        Case("elementwise_repeated", [("x", square), ("init", square)],
+             _op(f"%r = linalg.elementwise kind=#linalg.elementwise_kind<mul> ins(%x, %x : {square}, {square}) "
+                 f"outs(%init : {square}) -> {square}"),
+             square, [uniform(n, n), uniform(n, n)]),
+        Case("map_repeated", [("x", square), ("init", square)], _op(f"""
+%r = linalg.map ins(%x, %x : {square}, {square}) outs(%init : {square})
+  (%in: f32, %in_0: f32, %out: f32) {{
+    %s = math.sin %in : f32
+    %p = arith.mulf %s, %in_0 : f32
+    linalg.yield %p : f32
+  }}"""), square, [uniform(n, n), uniform(n, n)]),
+    ]  # fmt: skip
+
+
+CASES = contraction_cases() + elementwise_cases() + map_reduce_cases() + repeated_operand_cases()
 
 
 def module_text(cases: list[Case]) -> str:
