@@ -44,6 +44,7 @@ def yield_loop_states_in_place(module: ir.Module) -> None:
                 continue
             if _inner_loop_updates(value, argument):
                 continue  # already in place: an inner loop started from this state
+            _copy_state_read_after_inner_loop(value, argument)
             if any(state != argument for state in _states_written_through(value, states)):
                 with ir.InsertionPoint(terminator), terminator.location:
                     value = bufferization.AllocTensorOp(value.type, [], copy=value).result
@@ -57,11 +58,46 @@ def yield_loop_states_in_place(module: ir.Module) -> None:
 
 def _inner_loop_updates(value: ir.Value, argument: ir.Value) -> bool:
     """Whether `value` is the result of an inner `scf.for` whose matching
-    initial value is `argument` (the inner loop then updates it in place)."""
+    initial value is `argument` and nothing reads `argument` after that loop
+    (the inner loop then updates it in place). A read after it (reverse mode's
+    forward loop caching the state it started from) makes bufferization copy the
+    state for the inner loop, and the yield must then be stored back."""
     if not isinstance(value, ir.OpResult) or value.owner.name != "scf.for":
         return False
-    initial = value.owner.operands[3 + value.result_number]
-    return initial == argument
+    loop = value.owner
+    initial = loop.operands[3 + value.result_number]
+    return initial == argument and not _read_after(argument, loop)
+
+
+def _copy_state_read_after_inner_loop(value: ir.Value, argument: ir.Value) -> None:
+    """An inner `scf.for` that starts from the state `argument`, which is read after it,
+    starts from a copy instead: it updates the copy in place and the state is stored
+    back at the yield, after its last read."""
+    if not isinstance(value, ir.OpResult) or value.owner.name != "scf.for":
+        return
+    loop = value.owner
+    position = 3 + value.result_number
+    if loop.operands[position] == argument:
+        with ir.InsertionPoint(loop), loop.location:
+            copy = bufferization.AllocTensorOp(argument.type, [], copy=argument).result
+        loop.operands[position] = copy
+
+
+def _read_after(value: ir.Value, op: ir.OpView) -> bool:
+    """Whether an op after `op` in its block (or nested in one) reads `value`."""
+    later, seen = set(), False
+    for other in op.operation.block.operations:
+        if seen:
+            later.add(other.operation)
+        seen = seen or other.operation == op.operation
+    for use in value.uses:
+        user = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+        while user is not None and user.block != op.operation.block:
+            parent = user.parent
+            user = parent.operation if parent is not None else None
+        if user is not None and user in later:
+            return True
+    return False
 
 
 _IN_PLACE_OPERAND = {
