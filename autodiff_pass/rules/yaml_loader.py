@@ -40,7 +40,8 @@ STANDARD_OPS = (
     arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.NegfOp, arith.MaximumfOp,
     arith.MinimumfOp, arith.SelectOp, arith.ExtFOp, arith.TruncFOp,
     math.ExpOp, math.LogOp, math.Log1pOp, math.SqrtOp, math.RsqrtOp, math.SinOp, math.CosOp,
-    math.TanhOp, math.ErfOp, math.PowFOp, math.AbsFOp, math.FloorOp, math.CeilOp, math.RoundOp,
+    math.TanhOp, math.ErfOp, math.PowFOp, math.AbsFOp, math.AtanOp, math.Log2Op, math.Log10Op,
+    math.FmaOp, math.FloorOp, math.CeilOp, math.RoundOp,
     math.RoundEvenOp, math.TruncOp,
 )  # fmt: skip
 """Ops of other dialects whose rules are entries of the rule file (full names)."""

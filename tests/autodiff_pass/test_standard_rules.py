@@ -26,7 +26,8 @@ UNARY = {
     "math.cos": math.CosOp, "math.tanh": math.TanhOp, "math.erf": math.ErfOp,
     "math.absf": math.AbsFOp, "arith.negf": arith.NegfOp, "math.floor": math.FloorOp,
     "math.ceil": math.CeilOp, "math.round": math.RoundOp, "math.roundeven": math.RoundEvenOp,
-    "math.trunc": math.TruncOp,
+    "math.trunc": math.TruncOp, "math.atan": math.AtanOp, "math.log2": math.Log2Op,
+    "math.log10": math.Log10Op,
 }  # fmt: skip
 BINARY = {
     "arith.addf": arith.AddfOp, "arith.subf": arith.SubfOp, "arith.mulf": arith.MulfOp,
@@ -34,7 +35,7 @@ BINARY = {
     "arith.minimumf": arith.MinimumfOp, "math.powf": math.PowFOp,
 }  # fmt: skip
 POINTS = {  # inside each op's domain, away from kinks and ties
-    "math.log": [0.7], "math.log1p": [0.4], "math.sqrt": [1.3], "math.rsqrt": [1.3],
+    "math.log": [0.7], "math.log1p": [0.4], "math.log2": [0.7], "math.log10": [0.7], "math.sqrt": [1.3], "math.rsqrt": [1.3],
     "math.absf": [-0.6], "math.powf": [1.4, 0.7], "arith.maximumf": [0.3, -0.2],
     "arith.minimumf": [0.3, -0.2],
 }  # fmt: skip
@@ -51,7 +52,8 @@ _FUNCTIONS = {
     math.PowFOp: pow, arith.SelectOp: lambda c, a, b: a if c else b,
     arith.ExtFOp: float, arith.TruncFOp: float, math.FloorOp: pymath.floor, math.CeilOp: pymath.ceil,
     math.RoundOp: lambda x: float(pymath.copysign(pymath.floor(abs(x) + 0.5), x)),
-    math.RoundEvenOp: round, math.TruncOp: pymath.trunc,
+    math.RoundEvenOp: round, math.TruncOp: pymath.trunc, math.AtanOp: pymath.atan,
+    math.Log2Op: pymath.log2, math.Log10Op: pymath.log10,
 }  # fmt: skip
 _PREDICATES = {"ogt": float.__gt__, "oge": float.__ge__, "olt": float.__lt__,
                "ole": float.__le__, "oeq": float.__eq__, "une": float.__ne__}  # fmt: skip
