@@ -36,7 +36,7 @@ pipeline is a constant below, so it can be replayed with other tools):
    marked reassociative so they vectorise too, and f32 exp/log/tanh/sin/cos
    are rewritten into branch-free arithmetic (`cpu_math_approximation`) instead
    of scalar libm calls.
-5. `mlir_bridge.host_execution.LLVM_PIPELINE` -- every remaining dialect to
+5. `mlir_bridge.host_execution.LLVM_PIPELINE` (`lower_host_to_llvm`) -- every remaining dialect to
    `llvm`. The data pointer of each memref argument of a public function is
    marked `noalias`.
 
@@ -71,7 +71,7 @@ from gradir.mlir_bridge import (
     walk_ops,
 )
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
-from gradir.mlir_bridge.host_execution import LLVM_PIPELINE
+from gradir.mlir_bridge.host_execution import lower_host_to_llvm
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
 from gradir.mlir_bridge.tensor_stage import ELEMENTWISE_FUSION_PIPELINE, TENSOR_SCHEDULE
 
@@ -285,7 +285,7 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         apply_vector_schedule(module)
         run_pipeline(module, LOOP_PIPELINE, "cpu-loops")
         approximate_math(module)
-        run_pipeline(module, LLVM_PIPELINE, "cpu-llvm")
+        lower_host_to_llvm(module, "cpu-llvm")
         _mark_noalias(module, memref_ranks)
     return module
 
