@@ -11,7 +11,7 @@ Sums over f16/bf16 (sum, mean, sum_to_size, softmax, matmul) accumulate in f32.
 Arith ops that already work on whole tensors (`arith.constant dense<...>`, say)
 are left as they are: MLIR's `convert-elementwise-to-linalg` turns elementwise
 ones into generics at the hand-off. The few standard ops MLIR 22's pipelines
-cannot take (`math.clampf`, `math.sincos`, `tensor.gather`, `tensor.scatter`) are rewritten
+cannot take (`math.clampf`, `math.sincos`, `tensor.gather`, `tensor.scatter`, and `tensor.generate`/`tensor.pad` for the GPU) are rewritten
 into ops they can (`standard_ops`).
 
 Entry ops (`grad`, `vjp`, `jvp`) and `grad_of` must be gone before this pass
