@@ -10,6 +10,9 @@ passes) stays xDSL's:
   as a keyword or a string; xDSL only as a keyword.
 - `linalg.matmul indexing_maps = [...]` (`linalg_matmul.MatmulOp`).
 
+Ops of MLIR 22 that xDSL 0.74 lacks altogether (`math.erfc`, `arith.remf`,
+`tensor.gather`, ...: `mlir22_ops`) are added to their dialects the same way.
+
 The other spelling difference, a single unparenthesised result type after `->`
 (`scf.for ... -> f64`, `scf.if %c -> tensor<4xf32>`), is a rule of MLIR's
 grammar for every op, so the parser handles it (`gradir.source.LocatingParser`).
@@ -26,6 +29,7 @@ from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from gradir.dialects.linalg_matmul import MatmulOp
+from gradir.dialects.mlir22_ops import ARITH_OPS, MATH_OPS, TENSOR_OPS
 
 
 def accept_quoted_keyword(parser: Parser) -> None:
@@ -62,18 +66,20 @@ class CmpiOp(arith.CmpiOp):
 
 
 GRADIR_OPS: dict[str, tuple[type[Operation], ...]] = {
-    "arith": (CmpfOp, CmpiOp),
+    "arith": (CmpfOp, CmpiOp, *ARITH_OPS),
     "linalg": (MatmulOp,),
+    "math": MATH_OPS,
+    "tensor": TENSOR_OPS,
 }
-"""Dialect name -> gradir's replacements of some of its ops."""
+"""Dialect name -> gradir's replacements of some of its ops, and ops it lacks."""
 
 
 def _with_replacements(factory: Callable[[], Dialect], replacements: tuple[type[Operation], ...]):
     def load() -> Dialect:
         dialect = factory()
         by_name = {op.name: op for op in replacements}
-        operations = [by_name.get(op.name, op) for op in dialect.operations]
-        return Dialect(dialect.name, operations, list(dialect.attributes))
+        operations = [by_name.pop(op.name, op) for op in dialect.operations]
+        return Dialect(dialect.name, [*operations, *by_name.values()], list(dialect.attributes))
 
     return load
 

@@ -52,9 +52,6 @@ _SCALAR_RESULT = "must return only float tensors to be gradchecked"
 
 # name -> (category, one-line reason, substring of the first error line)
 EXPECTED = {
-    'enzyme_math_atan': ('math-no-rule', 'scalar f64 math.atan', "differentiation of 'math.atan' is not supported"),
-    'enzyme_math_fma': ('math-no-rule', 'scalar f64 math.fma', "differentiation of 'math.fma' is not supported"),
-    'enzyme_math_log2': ('math-no-rule', 'scalar f64 math.log2', "differentiation of 'math.log2' is not supported"),
     'lagrad_ba_reproj': ('named-linalg-unregistered', 'linalg.dot (also: mod-3 maps, scalar weight argument)', 'linalg.dot is not registered'),
     'lagrad_batch_matmul': ('named-linalg-unregistered', 'linalg.batch_matmul', 'linalg.batch_matmul is not registered'),
     'lagrad_dot': ('named-linalg-unregistered', 'linalg.dot', 'linalg.dot is not registered'),
