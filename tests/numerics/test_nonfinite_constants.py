@@ -3,7 +3,8 @@
 `logsumexp`/`softmax` start their max reductions from.
 
 xDSL 0.74 read a hexadecimal element of a float `dense<...>` as the integer's
-value (4.29e9, so the max was 4.29e9).
+value (4.29e9, so the max was 4.29e9), and gradcheck's f64 promotion renamed
+`f32` to `f64` after the bits, making -inf a denormal (2.1e-314) in the f64 copy.
 """
 import math
 
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 import gradir
+from gradir.gradient_check import GradChecker, promote_to_f64
 from gradir.source import load_module
 
 ROW_MAX = """
@@ -67,3 +69,21 @@ def test_dense_nan_bits():
     module = load_module("func.func @f() {\n  %c = arith.constant dense<0x7FC00000> : tensor<f32>\n  return\n}")
     (value,) = _constants(module)
     assert math.isnan(next(iter(value.get_values())))
+
+
+def test_promotion_to_f64_keeps_non_finite_values():
+    values = [list(v.get_values()) if hasattr(v, "get_values") else [v.value.data]
+              for v in _constants(promote_to_f64(load_module(ROW_MAX)))]  # fmt: skip
+    assert values == [[-math.inf], [-math.inf]]
+    assert "f32" not in str(promote_to_f64(load_module(ROW_MAX)))
+
+
+def test_max_from_minus_infinity_runs_and_gradchecks():
+    (got,) = gradir.compile(ROW_MAX).row_max(NEGATIVE.astype(np.float32))
+    np.testing.assert_array_equal(got, NEGATIVE.max(axis=1).astype(np.float32))
+    checker = GradChecker(ROW_MAX, [("row_max", None)])
+    report = checker.check("row_max", [NEGATIVE])
+    assert report.ok, report.report()
+    # The f64 copy gradcheck compiles computes the same maxima (not max(x, 2e-314) = 2e-314).
+    (promoted,) = checker.executable.call("row_max", NEGATIVE)
+    np.testing.assert_array_equal(promoted, NEGATIVE.max(axis=1))
