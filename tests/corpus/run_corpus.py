@@ -840,7 +840,7 @@ def status_markdown(results: dict[str, Result], programs: list[Program]) -> str:
         "",
         "## References checked against MLIR 22",
         "",
-        f"The PyTorch reference of {len(checked)} of {len(results)} programs agrees with MLIR 22 running the "
+        f"The reference (PyTorch, or JAX's recorded value) of {len(checked)} of {len(results)} programs agrees with MLIR 22 running the "
         "upstream program itself (stage `primal`: gradir's CPU backend on the unmodified program with a "
         "tensor-only wrapper, no differentiation).",
     ]
