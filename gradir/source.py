@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import AnyFloat, FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -61,6 +61,17 @@ class LocatingParser(Parser):
             return [parse()]
         return super().parse_comma_separated_list(delimiter, parse, context_msg)
 
+    def _parse_tensor_literal_element(self):
+        """MLIR reads a hexadecimal element of a float `dense<...>` literal as
+        the float's bits (`dense<0xFF800000> : tensor<f32>` is -inf, how MLIR
+        prints non-finite floats); xDSL 0.74 converts the integer's value
+        (4.29e9). Such an element keeps its bits here."""
+        hexadecimal = self._current_token.text[:2] in ("0x", "0X")
+        element = super()._parse_tensor_literal_element()
+        if hexadecimal and isinstance(element.value, int) and not isinstance(element.value, bool):
+            return _HexadecimalElement(element.is_negative, element.value, element.span)
+        return element
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.get_location()
         self.open_operations.append(start)
@@ -71,6 +82,16 @@ class LocatingParser(Parser):
                 StringAttr(start.file), IntAttr(start.line), IntAttr(start.col)
             )
         return op
+
+
+class _HexadecimalElement(Parser._TensorLiteralElement):
+    """A `0x...` element of a dense literal: for a float type, its bits."""
+
+    def to_type(self, parser, type):
+        if isinstance(type, AnyFloat):
+            raw = self.value.to_bytes(type.compile_time_size, "little")
+            return next(type.iter_unpack(raw))
+        return super().to_type(parser, type)
 
 
 def parse_error_message(error: ParseError) -> str:

@@ -93,8 +93,13 @@ def test_corpus_files_are_well_formed():
         text = program.path.read_text()
         for line in ("// Source: ", "// What: ", "// Adaptations: "):
             assert line in text.split(run_corpus.MARKER)[0], f"{program.name}: no '{line.strip()}' header line"
-        assert program.inputs in references.INPUTS, f"{program.name}: unknown inputs={program.inputs}"
-        if program.reference is not None:
+        if program.inputs == "recorded":
+            assert run_corpus.recorded_path(program).exists(), f"{program.name}: inputs=recorded but no .npz"
+        else:
+            assert program.inputs in references.INPUTS, f"{program.name}: unknown inputs={program.inputs}"
+        if program.reference == "jax":
+            assert program.inputs == "recorded", f"{program.name}: reference=jax needs inputs=recorded"
+        elif program.reference is not None:
             assert program.reference in references.REFERENCES, f"{program.name}: unknown reference={program.reference}"
 
 
@@ -154,3 +159,18 @@ def test_runner_reports_a_wrong_gradient_and_a_wrong_reference(monkeypatch):
 
     invalid = run_corpus.check_program(run_corpus.Program(**{**run_corpus.asdict_program(program), "reference": "wrong_value"}))
     assert (invalid.status, invalid.stage) == ("invalid", "primal"), invalid
+
+
+def test_runner_reports_a_gradient_that_disagrees_with_a_recorded_jax_grad(tmp_path):
+    """`reference=jax`: the recorded `jax.grad` is the oracle; doubling it makes gradir `wrong`."""
+    import numpy as np
+
+    program = next(p for p in PROGRAMS if p.name == "jax_logsumexp")
+    copy = tmp_path / program.path.name
+    copy.write_text(program.path.read_text())
+    recorded = dict(np.load(run_corpus.recorded_path(program)))
+    recorded["grad0"] = 2 * recorded["grad0"]
+    np.savez(copy.with_suffix(".npz"), **recorded)
+    wrong = run_corpus.check_program(run_corpus.Program(**{**run_corpus.asdict_program(program), "path": copy}))
+    assert (wrong.status, wrong.stage) == ("wrong", "reference"), wrong
+    assert "vjp wrt argument 0 vs jax.grad" in wrong.error
