@@ -52,13 +52,19 @@ class LocatingParser(Parser):
     def parse_comma_separated_list(self, delimiter, parse, context_msg: str = ""):
         """MLIR's `function-result-type`: after `->`, a result list is either
         parenthesised or one bare type (`scf.for ... -> f64`, as MLIR prints
-        it); xDSL 0.74's scf ops insist on the parentheses."""
+        it); xDSL 0.74's scf ops insist on the parentheses, its linalg ops on
+        none."""
+        after_arrow = self._previous_kind is MLIRTokenKind.ARROW
         if (
             delimiter is self.Delimiter.PAREN
-            and self._previous_kind is MLIRTokenKind.ARROW
+            and after_arrow
             and self._current_token.kind is not MLIRTokenKind.L_PAREN
         ):
             return [parse()]
+        if delimiter is self.Delimiter.NONE and after_arrow and self._current_token.kind is MLIRTokenKind.L_PAREN:
+            # The other way round: `linalg.generic ... } -> (tensor<..>, tensor<..>)`,
+            # as MLIR prints several results; xDSL 0.74 reads the list bare.
+            delimiter = self.Delimiter.PAREN
         return super().parse_comma_separated_list(delimiter, parse, context_msg)
 
     def _parse_tensor_literal_element(self):
