@@ -51,7 +51,8 @@ def _inline(call: CallOp, module: ModuleOp | None, depth: int) -> None:
     if not isinstance(callee, FuncOp) or not callee.body.blocks:
         raise error_at(
             DifferentiationError, call,
-            f"@{name}, called in a linalg.generic body, is not a function defined in this module",
+            f"@{name}, called in a linalg.generic body, has no body in this module: gradir "
+            "differentiates such a call by inlining the function",
         )
     if len(callee.body.blocks) != 1:
         raise error_at(
