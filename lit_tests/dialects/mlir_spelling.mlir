@@ -59,3 +59,18 @@ func.func @generic_spellings(%x: tensor<2x3xf32>, %m: tensor<2xf32>, %i: tensor<
   } -> (tensor<2xf32>, tensor<2xi64>)
   return %r#0, %r#1 : tensor<2xf32>, tensor<2xi64>
 }
+
+// -----
+
+// MLIR's sparse elements literal (LAGrad's hand tracking writes an identity so),
+// read as the dense literal it stands for; one value for all indices is a splat.
+// CHECK-LABEL: func.func @sparse_literals
+// CHECK:         arith.constant dense<{{\[}}[1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00]]> : tensor<2x2xf64>
+// CHECK:         arith.constant dense<{{\[}}[0, 5], [-2, 0]]> : tensor<2x2xi32>
+// CHECK:         arith.constant dense<[0.000000e+00, 0.000000e+00, 2.500000e+00]> : tensor<3xf32>
+func.func @sparse_literals() -> (tensor<2x2xf64>, tensor<2x2xi32>, tensor<3xf32>) {
+  %eye = arith.constant sparse<[[0, 0], [1, 1]], 1.0> : tensor<2x2xf64>
+  %b = arith.constant sparse<[[0, 1], [1, 0]], [5, -2]> : tensor<2x2xi32>
+  %c = arith.constant sparse<2, 2.500000e+00> : tensor<3xf32>
+  return %eye, %b, %c : tensor<2x2xf64>, tensor<2x2xi32>, tensor<3xf32>
+}
