@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.context import Context
-from xdsl.dialects import arith, linalg
+from xdsl.dialects import arith
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import DictionaryAttr
 from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.parser import Parser
