@@ -36,7 +36,7 @@ pipeline is a constant below, so it can be replayed with other tools):
    marked reassociative so they vectorise too, and f32 exp/log/tanh/sin/cos
    are rewritten into branch-free arithmetic (`cpu_math_approximation`) instead
    of scalar libm calls.
-5. `mlir_bridge.host_execution.LLVM_PIPELINE` (`lower_host_to_llvm`) -- every remaining dialect to
+5. `mlir_bridge.host_execution.LLVM_PIPELINE` -- every remaining dialect to
    `llvm`. The data pointer of each memref argument of a public function is
    marked `noalias`.
 
@@ -71,7 +71,7 @@ from gradir.mlir_bridge import (
     walk_ops,
 )
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
-from gradir.mlir_bridge.host_execution import lower_host_to_llvm
+from gradir.mlir_bridge.host_execution import LLVM_PIPELINE
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
 from gradir.mlir_bridge.tensor_stage import ELEMENTWISE_FUSION_PIPELINE, TENSOR_SCHEDULE
 
@@ -243,6 +243,27 @@ def _mark_noalias(module: ir.Module, memref_ranks: dict[str, list[int | None]]) 
             position += 3 + 2 * rank
 
 
+IMPLEMENTATION_PREFIX = "__gradir_"
+"""Prefix of every function body's LLVM symbol (the C wrappers keep `_mlir_ciface_f`)."""
+
+
+def keep_function_names_off_the_c_library(module: ir.Module) -> None:
+    """Rename each function body `f` to `__gradir_f`; only `_mlir_ciface_f` keeps the user's name.
+
+    LLVM lowers `math.log2`, `math.atan`, copies and allocations to calls of
+    the C library's `log2`, `atan`, `memcpy`, `malloc`; a user function of that
+    name would be bound instead, so `@log2` computing `math.log2` called itself
+    forever (corpus program `enzyme_math_log2`).
+    """
+    for function in walk_ops(module, {"llvm.func"}):
+        name = ir.StringAttr(function.attributes["sym_name"]).value
+        if not function.regions[0].blocks or name.startswith("_mlir_ciface_"):
+            continue
+        new_name = IMPLEMENTATION_PREFIX + name
+        ir.SymbolTable.replace_all_symbol_uses(name, new_name, module.operation)
+        ir.SymbolTable.set_symbol_name(function, new_name)
+
+
 def fuse_tensors(module: ir.Module) -> None:
     """Stage 1 (still on tensors): everything inlined into the public functions,
     elementwise chains fused, contractions named (and batched ones made loops),
@@ -285,8 +306,9 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         apply_vector_schedule(module)
         run_pipeline(module, LOOP_PIPELINE, "cpu-loops")
         approximate_math(module)
-        lower_host_to_llvm(module, "cpu-llvm")
+        run_pipeline(module, LLVM_PIPELINE, "cpu-llvm")
         _mark_noalias(module, memref_ranks)
+        keep_function_names_off_the_c_library(module)
     return module
 
 

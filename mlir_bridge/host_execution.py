@@ -26,7 +26,7 @@ import numpy as np
 from mlir import ir
 
 from gradir.errors import ArgumentError, PipelineError
-from gradir.mlir_bridge import public_functions, run_pipeline, walk_ops
+from gradir.mlir_bridge import public_functions
 
 LLVM_PIPELINE = (
     "convert-scf-to-cf,"
@@ -41,43 +41,6 @@ LLVM_PIPELINE = (
     "canonicalize, cse"
 )
 """Host code (scf, memref, arith, math, vector, func) to the LLVM dialect the JIT compiles."""
-
-_LIBM_ROUTINES = frozenset(
-    name + suffix
-    for name in (
-        "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh",
-        "acosh", "atanh", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "erf", "erfc",
-        "pow", "sqrt", "cbrt", "rsqrt", "floor", "ceil", "round", "roundeven", "trunc", "fma",
-        "fabs", "copysign", "fmod", "hypot",
-    )
-    for suffix in ("", "f")
-)  # fmt: skip
-"""Routines `convert-math-to-libm` (and the math approximations) may call by these names."""
-_RENAMED = "__gradir_function"
-
-
-def lower_host_to_llvm(module: ir.Module, stage: str, pipeline: str = LLVM_PIPELINE) -> None:
-    """Run `pipeline` (`LLVM_PIPELINE` by default) on `module`, in place, keeping each public
-    function's C interface `_mlir_ciface_<name>` even when `<name>` is a libm routine's.
-
-    `convert-math-to-libm` calls the module's own function of that name when there is one: a
-    public `@atan` computing `math.atan` called itself forever. Such functions are renamed for
-    the lowering and their C interface wrappers get their names back."""
-    renamed = []
-    with module.context:
-        for function in walk_ops(module, {"func.func"}):
-            name = ir.StringAttr(function.attributes["sym_name"]).value
-            if name in _LIBM_ROUTINES:
-                ir.SymbolTable.replace_all_symbol_uses(name, name + _RENAMED, module.operation)
-                function.attributes["sym_name"] = ir.StringAttr.get(name + _RENAMED)
-                renamed.append(name)
-    run_pipeline(module, pipeline, stage)
-    with module.context:
-        wrappers = {f"_mlir_ciface_{name}{_RENAMED}": f"_mlir_ciface_{name}" for name in renamed}
-        for function in walk_ops(module, {"llvm.func"}):
-            name = ir.StringAttr(function.attributes["sym_name"]).value
-            if name in wrappers:
-                function.attributes["sym_name"] = ir.StringAttr.get(wrappers[name])
 
 _NUMPY_DTYPES = {
     "f16": np.dtype(np.float16),

@@ -13,7 +13,6 @@ import pytest
 from mlir import ir
 from xdsl.printer import Printer
 
-import gradir
 from gradir.cpu_backend.cpu_math_approximation import approximate_math
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm, lower_to_llvm_text
 from gradir.cpu_backend.cpu_runtime import CpuExecutable
@@ -587,38 +586,3 @@ def test_freed_memory_is_kept_for_reuse_unless_asked_not_to(tmp_path):
         [sys.executable, "-c", probe], env=env, capture_output=True, text=True, cwd=tmp_path
     )
     assert opted_out.stdout.strip() == "False", opted_out.stderr
-
-
-LIBM_NAMED = """
-import numpy as np, gradir
-name, op, reference = {name!r}, {op!r}, np.{reference}
-source = f'''
-func.func @{{name}}(%x: f64, %t: tensor<3xf64>) -> (f64, tensor<3xf64>) {{{{
-  %r = {{op}} %x : f64
-  %s = {{op}} %t : tensor<3xf64>
-  return %r, %s : f64, tensor<3xf64>
-}}}}'''
-values = np.array([0.3, 0.7, 1.9])
-scalar, tensor = gradir.compile(source, target="cpu").call(name, np.float64(0.5), values)
-np.testing.assert_allclose(scalar, reference(0.5), rtol=1e-14)
-np.testing.assert_allclose(tensor, reference(values), rtol=1e-14)
-print("ok")
-"""
-
-
-@pytest.mark.parametrize("name, op, reference", [
-    ("atan", "math.atan", "arctan"), ("sin", "math.sin", "sin"), ("log2", "math.log2", "log2"),
-    ("tanhf", "math.tanh", "tanh"),
-])  # fmt: skip
-def test_function_named_like_the_libm_routine_it_calls(name, op, reference):
-    """`convert-math-to-libm` called the module's own `@atan` for `math.atan`: the function
-    called itself forever. It is renamed for the lowering; its C interface keeps the name.
-    (In a child process: the bug was a hang.)"""
-    import subprocess
-
-    code = LIBM_NAMED.format(name=name, op=op, reference=reference)
-    try:
-        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"@{name} did not return")
-    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-2000:]
