@@ -1,7 +1,8 @@
 """Named linalg contractions xDSL 0.74 does not know, printed and parsed as MLIR 22 does.
 
 MLIR's OpDSL ops `linalg.dot`, `linalg.matvec`, `linalg.vecmat`,
-`linalg.batch_matvec` and `linalg.mmt4d` have fixed indexing maps and a hidden
+`linalg.batch_matvec`, `linalg.batch_vecmat`, `linalg.mmt4d` and
+`linalg.batch_mmt4d` have fixed indexing maps and a hidden
 body: each input cast to the output's element type, multiplied, and added to
 the accumulator (`C += cast(A) * cast(B)`). Their custom form is
 `linalg.dot {attrs} ins(%a, %b : T, T) outs(%c : T) -> T`; the generic form
@@ -295,7 +296,25 @@ class Mmt4dOp(FixedMapsContractionOp):
     ITERATORS: ClassVar[str] = "pprppr"
 
 
-FIXED_MAPS_CONTRACTIONS = (DotOp, MatvecOp, VecmatOp, BatchMatvecOp, Mmt4dOp)
+@irdl_op_definition
+class BatchVecmatOp(FixedMapsContractionOp):
+    """`y(b, j) += x(b, k) * A(b, k, j)`."""
+
+    name = "linalg.batch_vecmat"
+    MAPS: ClassVar[tuple[AffineMap, ...]] = maps((0, 2), (0, 2, 1), (0, 1), loops=3)
+    ITERATORS: ClassVar[str] = "ppr"
+
+
+@irdl_op_definition
+class BatchMmt4dOp(FixedMapsContractionOp):
+    """`mmt4d` with a leading batch dimension on all three operands."""
+
+    name = "linalg.batch_mmt4d"
+    MAPS: ClassVar[tuple[AffineMap, ...]] = maps((0, 1, 3, 4, 6), (0, 2, 3, 5, 6), (0, 1, 2, 4, 5), loops=7)
+    ITERATORS: ClassVar[str] = "ppprppr"
+
+
+FIXED_MAPS_CONTRACTIONS = (DotOp, MatvecOp, VecmatOp, BatchMatvecOp, BatchVecmatOp, Mmt4dOp, BatchMmt4dOp)
 """The OpDSL contractions gradir defines (xDSL 0.74 knows none of them)."""
 
 

@@ -29,6 +29,14 @@ SNIPPETS = {
   %0 = linalg.batch_matvec ins(%a, %b : tensor<2x3x5xf32>, tensor<2x5xf32>) outs(%c : tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }""",
+"batch_vecmat": """func.func @f(%a: tensor<2x5xf32>, %b: tensor<2x5x4xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %0 = linalg.batch_vecmat ins(%a, %b : tensor<2x5xf32>, tensor<2x5x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}""",
+"batch_mmt4d": """func.func @f(%a: tensor<2x2x3x4x5xf32>, %b: tensor<2x6x3x7x5xf32>, %c: tensor<2x2x6x4x7xf32>) -> tensor<2x2x6x4x7xf32> {
+  %0 = linalg.batch_mmt4d ins(%a, %b : tensor<2x2x3x4x5xf32>, tensor<2x6x3x7x5xf32>) outs(%c : tensor<2x2x6x4x7xf32>) -> tensor<2x2x6x4x7xf32>
+  return %0 : tensor<2x2x6x4x7xf32>
+}""",
 "batch_matmul": """func.func @f(%a: tensor<2x3x5xf32>, %b: tensor<2x5x4xf32>, %c: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   %0 = linalg.batch_matmul ins(%a, %b : tensor<2x3x5xf32>, tensor<2x5x4xf32>) outs(%c : tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>

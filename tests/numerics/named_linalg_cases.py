@@ -94,6 +94,12 @@ def contraction_cases() -> list[Case]:
         _op(f"%r = linalg.batch_matvec ins(%a, %x : {t(b, m, k)}, {t(b, k)}) outs(%c : {t(b, m)}) -> {t(b, m)}"),
         t(b, m), [uniform(b, m, k), uniform(b, k), uniform(b, m)],
     ))
+    b, k, n = sizes(3)
+    cases.append(Case(
+        "batch_vecmat", [("x", t(b, k)), ("a", t(b, k, n)), ("c", t(b, n))],
+        _op(f"%r = linalg.batch_vecmat ins(%x, %a : {t(b, k)}, {t(b, k, n)}) outs(%c : {t(b, n)}) -> {t(b, n)}"),
+        t(b, n), [uniform(b, k), uniform(b, k, n), uniform(b, n)],
+    ))
     b, m, k, n = sizes(4)
     a, bb, c = t(b, m, k), t(b, k, n), t(b, m, n)
     cases.append(Case(
@@ -145,6 +151,13 @@ def contraction_cases() -> list[Case]:
         "mmt4d", [("a", a), ("b", bb), ("c", c)],
         _op(f"%r = linalg.mmt4d ins(%a, %b : {a}, {bb}) outs(%c : {c}) -> {c}"),
         c, [uniform(m1, k1, m0, k0), uniform(n1, k1, n0, k0), uniform(m1, n1, m0, n0)],
+    ))
+    b, m1, n1, k1, m0, n0, k0 = sizes(7, 1, 4)
+    a, bb, c = t(b, m1, k1, m0, k0), t(b, n1, k1, n0, k0), t(b, m1, n1, m0, n0)
+    cases.append(Case(
+        "batch_mmt4d", [("a", a), ("b", bb), ("c", c)],
+        _op(f"%r = linalg.batch_mmt4d ins(%a, %b : {a}, {bb}) outs(%c : {c}) -> {c}"),
+        c, [uniform(b, m1, k1, m0, k0), uniform(b, n1, k1, n0, k0), uniform(b, m1, n1, m0, n0)],
     ))
     b, m, k, n = sizes(4)
     cmap = "affine_map<(d0, d1, d2, d3) -> ({})>"
