@@ -269,7 +269,9 @@ def fuse_tensors(module: ir.Module) -> None:
     elementwise chains fused, contractions named (and batched ones made loops),
     unit loops dropped and contiguous loops merged (`collapse_dims`)."""
     with module.context, ir.Location.unknown():
-        run_pipeline(module, "inline", "cpu-tensor")
+        # `affine.for` on tensors becomes `scf.for` now, so its tensor states
+        # are updated in place and bufferize like any scf.for's.
+        run_pipeline(module, "lower-affine, inline", "cpu-tensor")
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
         run_pipeline(module, "inline, symbol-dce", "cpu-tensor")
         specialize_pure_generics(module, contractions_only=True)
