@@ -59,6 +59,15 @@ class LocatingParser(Parser):
             and self._current_token.kind is not MLIRTokenKind.L_PAREN
         ):
             return [parse()]
+        if (
+            delimiter is self.Delimiter.NONE
+            and self._previous_kind is MLIRTokenKind.ARROW
+            and self._current_token.kind is MLIRTokenKind.L_PAREN
+        ):
+            # A linalg op's results: xDSL 0.74 prints several as `-> (t1, t2)`,
+            # as MLIR does, but parses only `-> t1, t2`, so its own output did
+            # not read back (gradcheck reparses the program it promotes).
+            return super().parse_comma_separated_list(self.Delimiter.PAREN, parse, context_msg)
         return super().parse_comma_separated_list(delimiter, parse, context_msg)
 
     def parse_operation(self) -> Operation:
