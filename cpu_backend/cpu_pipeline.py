@@ -73,7 +73,11 @@ from gradir.mlir_bridge import (
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.host_execution import LLVM_PIPELINE
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
-from gradir.mlir_bridge.tensor_stage import ELEMENTWISE_FUSION_PIPELINE, TENSOR_SCHEDULE
+from gradir.mlir_bridge.tensor_stage import (
+    ELEMENTWISE_FUSION_PIPELINE,
+    TENSOR_SCHEDULE,
+    move_read_inits_to_inputs,
+)
 
 BUFFER_PIPELINE = (
     "canonicalize, eliminate-empty-tensors,"
@@ -255,6 +259,7 @@ def fuse_tensors(module: ir.Module) -> None:
         batch_matmuls_as_loops(module)
         outline_contractions(module)
         select_with_tensor_conditions(module)
+        move_read_inits_to_inputs(module)
         run_pipeline(module, ELEMENTWISE_FUSION_PIPELINE, "cpu-tensor")
         specialize_pure_generics(module)
         run_pipeline(module, "canonicalize, cse, inline, symbol-dce, canonicalize, cse", "cpu-tensor")
