@@ -116,3 +116,46 @@ func.func @g(%x: tensor<3xf32>) -> tensor<3xf32> {
 }""")
     (gradient,) = exe.g(x.astype(np.float32))
     np.testing.assert_allclose(gradient, 4 * (1 - np.tanh(x) ** 2), rtol=1e-5)
+
+
+# ---- fixed: contracting a max reduction's candidates made its gradient NaN ---------------------
+
+ROW_MAX = """
+func.func @f(%x: tensor<64x3xf64>, %w: tensor<64x3xf64>) -> tensor<64xf64> {
+  %init = arith.constant dense<-6.0> : tensor<64xf64>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %w : tensor<64x3xf64>, tensor<64x3xf64>) outs(%init : tensor<64xf64>) {
+  ^bb0(%a: f64, %b: f64, %acc: f64):
+    %s = math.sin %a : f64
+    %p = arith.mulf %s, %b : f64
+    %q = arith.addf %p, %b : f64
+    %n = arith.maximumf %q, %acc : f64
+    linalg.yield %n : f64
+  } -> tensor<64xf64>
+  return %m : tensor<64xf64>
+}
+func.func @g(%x: tensor<64x3xf64>, %w: tensor<64x3xf64>) -> (tensor<64x3xf64>, tensor<64x3xf64>) {
+  %ct = arith.constant dense<1.0> : tensor<64xf64>
+  %r:3 = autodiff.vjp @f(%x, %w, %ct) : (tensor<64x3xf64>, tensor<64x3xf64>, tensor<64xf64>) -> (tensor<64xf64>, tensor<64x3xf64>, tensor<64x3xf64>)
+  return %r#1, %r#2 : tensor<64x3xf64>, tensor<64x3xf64>
+}
+"""
+
+
+def test_a_max_reduction_of_products_has_finite_gradients():
+    """The CPU pipeline marked every addf/mulf of a reduction body `contract`,
+    so LLVM fused `sin(a) * b + b` into an FMA in the forward max, 1 ulp from
+    the same candidate recomputed (uncontracted) by reverse mode, which then
+    counted no candidate equal to the maximum and divided the cotangent by
+    zero: 21 of these 64 rows had NaN gradients. Only combiners (and a product
+    feeding one) are marked now."""
+    rng = np.random.default_rng(0)
+    x, w = rng.uniform(-1, 1, (64, 3)), rng.uniform(-1, 1, (64, 3))
+    dx, dw = gradir.compile(ROW_MAX).g(x, w)
+    winner = np.argmax(np.sin(x) * w + w, axis=1)
+    expected_dx = np.zeros_like(x)
+    expected_dx[np.arange(64), winner] = (np.cos(x) * w)[np.arange(64), winner]
+    np.testing.assert_allclose(dx, expected_dx, rtol=1e-12, atol=1e-14)
+    expected_dw = np.zeros_like(w)
+    expected_dw[np.arange(64), winner] = (np.sin(x) + 1)[np.arange(64), winner]
+    np.testing.assert_allclose(dw, expected_dw, rtol=1e-12, atol=1e-14)
