@@ -264,12 +264,35 @@ def _mark_noalias(module: ir.Module, memref_ranks: dict[str, list[int | None]]) 
             position += 3 + 2 * rank
 
 
+IMPLEMENTATION_PREFIX = "__gradir_"
+"""Prefix of every function body's LLVM symbol (the C wrappers keep `_mlir_ciface_f`)."""
+
+
+def keep_function_names_off_the_c_library(module: ir.Module) -> None:
+    """Rename each function body `f` to `__gradir_f`; only `_mlir_ciface_f` keeps the user's name.
+
+    LLVM lowers `math.log2`, `math.atan`, copies and allocations to calls of
+    the C library's `log2`, `atan`, `memcpy`, `malloc`; a user function of that
+    name would be bound instead, so `@log2` computing `math.log2` called itself
+    forever (corpus program `enzyme_math_log2`).
+    """
+    for function in walk_ops(module, {"llvm.func"}):
+        name = ir.StringAttr(function.attributes["sym_name"]).value
+        if not function.regions[0].blocks or name.startswith("_mlir_ciface_"):
+            continue
+        new_name = IMPLEMENTATION_PREFIX + name
+        ir.SymbolTable.replace_all_symbol_uses(name, new_name, module.operation)
+        ir.SymbolTable.set_symbol_name(function, new_name)
+
+
 def fuse_tensors(module: ir.Module) -> None:
     """Stage 1 (still on tensors): everything inlined into the public functions,
     elementwise chains fused, contractions named (and batched ones made loops),
     unit loops dropped and contiguous loops merged (`collapse_dims`)."""
     with module.context, ir.Location.unknown():
-        run_pipeline(module, "inline", "cpu-tensor")
+        # `affine.for` on tensors becomes `scf.for` now, so its tensor states
+        # are updated in place and bufferize like any scf.for's.
+        run_pipeline(module, "lower-affine, inline", "cpu-tensor")
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
         run_pipeline(module, "inline, symbol-dce", "cpu-tensor")
         specialize_pure_generics(module, contractions_only=True)
@@ -309,6 +332,7 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         approximate_math(module)
         run_pipeline(module, LLVM_PIPELINE, "cpu-llvm")
         _mark_noalias(module, memref_ranks)
+        keep_function_names_off_the_c_library(module)
     return module
 
 

@@ -9,6 +9,10 @@ passes) stays xDSL's:
 - `arith.cmpf "olt", ...` / `arith.cmpi "slt", ...`: MLIR accepts the predicate
   as a keyword or a string; xDSL only as a keyword.
 - `linalg.matmul indexing_maps = [...]` (`linalg_matmul.MatmulOp`).
+- `linalg.generic #trait ins(...)`: the attribute dictionary given by an alias.
+
+Ops of MLIR 22 that xDSL 0.74 lacks altogether (`math.erfc`, `arith.remf`,
+`tensor.gather`, ...: `mlir22_ops`) are added to their dialects the same way.
 
 The other spelling difference, a single unparenthesised result type after `->`
 (`scf.for ... -> f64`, `scf.if %c -> tensor<4xf32>`), is a rule of MLIR's
@@ -20,12 +24,15 @@ from collections.abc import Callable
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.ir import Dialect, Operation
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.builtin import DictionaryAttr
+from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.parser import Parser
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from gradir.dialects.linalg_matmul import MatmulOp
+from gradir.dialects.mlir22_ops import ARITH_OPS, MATH_OPS, TENSOR_OPS
 
 
 def accept_quoted_keyword(parser: Parser) -> None:
@@ -61,19 +68,55 @@ class CmpiOp(arith.CmpiOp):
         return super().parse(parser)
 
 
+class GenericOp(linalg.GenericOp):
+    """`linalg.generic` whose attribute dictionary may be an alias (`#trait`).
+
+    MLIR parses the dictionary as any attribute, so a program may define
+    `#trait = {indexing_maps = [...], iterator_types = [...]}` once and write
+    `linalg.generic #trait ins(...)` (LAGrad's tests do); xDSL 0.74 wants the
+    braces. (Its other difference, `} -> (tensor<...>, tensor<...>)` with
+    parentheses, is MLIR's result-type grammar: `gradir.source.LocatingParser`.)
+    """
+
+    name = "linalg.generic"
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        if parser._parser_state.current_token.kind is not MLIRTokenKind.HASH_IDENT:  # noqa: SLF001
+            return super().parse(parser)
+        start = parser.pos
+        trait = parser.parse_attribute()
+        if not isinstance(trait, DictionaryAttr):
+            parser.raise_error(
+                f"expected the attribute dictionary of linalg.generic, got {trait}", start, parser.pos
+            )
+        read_once = [dict(trait.data)]
+
+        def parse_optional_attr_dict() -> dict[str, Attribute]:
+            return read_once.pop() if read_once else Parser.parse_optional_attr_dict(parser)
+
+        parser.parse_optional_attr_dict = parse_optional_attr_dict  # type: ignore[method-assign]
+        try:
+            return super().parse(parser)
+        finally:
+            del parser.parse_optional_attr_dict
+
+
 GRADIR_OPS: dict[str, tuple[type[Operation], ...]] = {
-    "arith": (CmpfOp, CmpiOp),
-    "linalg": (MatmulOp,),
+    "arith": (CmpfOp, CmpiOp, *ARITH_OPS),
+    "linalg": (GenericOp, MatmulOp),
+    "math": MATH_OPS,
+    "tensor": TENSOR_OPS,
 }
-"""Dialect name -> gradir's replacements of some of its ops."""
+"""Dialect name -> gradir's replacements of some of its ops, and ops it lacks."""
 
 
 def _with_replacements(factory: Callable[[], Dialect], replacements: tuple[type[Operation], ...]):
     def load() -> Dialect:
         dialect = factory()
         by_name = {op.name: op for op in replacements}
-        operations = [by_name.get(op.name, op) for op in dialect.operations]
-        return Dialect(dialect.name, operations, list(dialect.attributes))
+        operations = [by_name.pop(op.name, op) for op in dialect.operations]
+        return Dialect(dialect.name, [*operations, *by_name.values()], list(dialect.attributes))
 
     return load
 

@@ -1,5 +1,6 @@
-"""`scf.for` loops whose states trade places (`loop_states`): each state updates one buffer
-in place, and a yielded value held in another state's buffer is copied out first.
+"""`scf.for` and `scf.while` loops whose states trade places (`loop_states`): each state
+updates one buffer in place, and a yielded value held in another state's buffer is copied
+out first.
 
 Without the copies one-shot bufferization rejected these loops ("cannot avoid RaW
 conflict"): writing `%b` into `%a`'s buffer destroys `%a` before it reaches `%b`'s.
@@ -128,3 +129,58 @@ def test_swapping_loop_on_the_gpu_pipeline():
     results = CudaProgram(program_text).emulate("loop", *INPUTS, 5)
     for result, expected in zip(results, reference("fibonacci", *INPUTS, 5)):
         np.testing.assert_array_equal(result, expected)
+
+
+# The same loops as `scf.while` (counter `%i < %n`): both regions pass states on, so
+# what `scf.condition` forwards must land in the `before` arguments and what `scf.yield`
+# yields in the `after` arguments (one-shot bufferization refused every tensor state).
+WHILE_HEADER = f"""
+func.func @loop(%x: {T}, %y: {T}, %z: {T}, %n: index) -> ({T}, {T}, {T}) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ten = arith.constant 10.0 : f32
+  %w:4 = scf.while (%i0 = %c0, %p0 = %x, %q0 = %y, %r0 = %z) : (index, {YIELD}) -> (index, {YIELD}) {{
+    %go = arith.cmpi slt, %i0, %n : index
+    scf.condition(%go) %i0, FORWARDED : index, {YIELD}
+  }} do {{
+  ^bb0(%i: index, %p: {T}, %q: {T}, %r: {T}):
+    %next = arith.addi %i, %c1 : index
+"""
+WHILE_FOOTER = f"""
+  }}
+  return %w#1, %w#2, %w#3 : {T}, {T}, {T}
+}}
+"""
+
+
+def while_program(body: str, forwarded: str = "%p0, %q0, %r0") -> str:
+    """`body` (one of LOOPS's, ending in `scf.yield` of the three states) as the
+    `after` region of an scf.while counting to %n; the `before` region forwards
+    `forwarded`."""
+    *lines, last = body.strip().split("\n")
+    last = last.replace("scf.yield ", "scf.yield %next, ").replace(f": {YIELD}", f": index, {YIELD}")
+    return WHILE_HEADER.replace("FORWARDED", forwarded) + "\n".join([*lines, last]) + WHILE_FOOTER
+
+
+@pytest.mark.parametrize("name", LOOPS)
+def test_while_loops_permuting_their_states_match_numpy(name):
+    body = LOOPS[name][0]
+    if name == "chosen_by_a_branch":
+        body = "%c2 = arith.constant 2 : index\n" + body
+    exe = CpuExecutable(while_program(body))
+    for n in (0, 1, 2, 5):
+        results = exe.loop(*INPUTS, n)
+        for result, expected in zip(results, reference(name, *INPUTS, n)):
+            np.testing.assert_array_equal(result, expected, err_msg=f"{name}, {n} iterations")
+
+
+def test_while_condition_permuting_the_states():
+    """The `before` region swaps p and q on every test, the body passes them on:
+    n iterations swap n + 1 times."""
+    text = while_program(f"scf.yield %p, %q, %r : {YIELD}", forwarded="%q0, %p0, %r0")
+    exe = CpuExecutable(text)
+    x, y, z = INPUTS
+    for n in (0, 1, 2, 5):
+        expected = (y, x, z) if n % 2 == 0 else (x, y, z)
+        for result, want in zip(exe.loop(*INPUTS, n), expected):
+            np.testing.assert_array_equal(result, want, err_msg=f"{n} iterations")
