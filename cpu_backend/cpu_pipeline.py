@@ -73,7 +73,11 @@ from gradir.mlir_bridge import (
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.host_execution import LLVM_PIPELINE
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
-from gradir.mlir_bridge.tensor_stage import ELEMENTWISE_FUSION_PIPELINE, TENSOR_SCHEDULE
+from gradir.mlir_bridge.tensor_stage import (
+    ELEMENTWISE_FUSION_PIPELINE,
+    TENSOR_SCHEDULE,
+    move_read_inits_to_inputs,
+)
 
 BUFFER_PIPELINE = (
     "canonicalize, eliminate-empty-tensors,"
@@ -178,14 +182,31 @@ def _mark_reassociative_reductions(module: ir.Module) -> None:
 
     The summation order then differs from a sequential loop, as in every
     vectorised BLAS or PyTorch reduction; elementwise arithmetic stays strict.
+    Only the combiners (the ops that read an accumulator) are marked, and a
+    product that only feeds one (`acc + a * b` still becomes an FMA): marking
+    every addf/mulf of the body let LLVM contract `sin(a) * b + b` inside a
+    candidate of a max reduction, 1 ulp away from the same candidate recomputed
+    by reverse mode, which then found no maximum to send the gradient to and
+    divided by zero (NaN gradients; tests/property's standard-MLIR programs).
     """
     fast = ir.Attribute.parse("#arith.fastmath<reassoc,contract>")
     for op in walk_ops(module, _REDUCING_OPS):
         if not _is_reduction(op):
             continue
-        for body_op in op.regions[0].blocks[0].operations:
-            if body_op.name in _COMBINERS:
+        input_count, _ = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])
+        block = op.regions[0].blocks[0]
+        accumulators = list(block.arguments)[input_count:]
+        for body_op in block.operations:
+            if body_op.name in _COMBINERS and any(a in accumulators for a in body_op.operands):
                 body_op.attributes["fastmath"] = fast
+                for operand in body_op.operands:
+                    producer = operand.owner
+                    if (
+                        isinstance(producer, ir.Operation | ir.OpView)
+                        and producer.name == "arith.mulf"
+                        and len(list(operand.uses)) == 1
+                    ):
+                        producer.attributes["fastmath"] = fast
 
 
 def _has_identity_layout(memref_type: ir.Type) -> bool:
@@ -278,6 +299,7 @@ def fuse_tensors(module: ir.Module) -> None:
         batch_matmuls_as_loops(module)
         outline_contractions(module)
         select_with_tensor_conditions(module)
+        move_read_inits_to_inputs(module)
         run_pipeline(module, ELEMENTWISE_FUSION_PIPELINE, "cpu-tensor")
         specialize_pure_generics(module)
         run_pipeline(module, "canonicalize, cse, inline, symbol-dce, canonicalize, cse", "cpu-tensor")

@@ -32,7 +32,11 @@ from gradir.mlir_bridge import apply_schedule, defined_functions, run_pipeline, 
 from gradir.mlir_bridge.booleans import reject_boolean_buffers, store_booleans_as_bytes
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
-from gradir.mlir_bridge.tensor_stage import ELEMENTWISE_FUSION_PIPELINE, TENSOR_SCHEDULE
+from gradir.mlir_bridge.tensor_stage import (
+    ELEMENTWISE_FUSION_PIPELINE,
+    TENSOR_SCHEDULE,
+    move_read_inits_to_inputs,
+)
 
 # No CSE between `_one_definition_per_use` and bufferization: it would merge the fills again.
 BUFFER_PIPELINE = (
@@ -89,6 +93,7 @@ def bufferize_for_gpu(module: ir.Module) -> ir.Module:
     with module.context:
         _read_only_arguments(module)
         apply_schedule(module, TENSOR_SCHEDULE, "gpu-tensor")
+        move_read_inits_to_inputs(module)
         run_pipeline(module, f"{ELEMENTWISE_FUSION_PIPELINE}, canonicalize, cse", "gpu-tensor")
         _one_definition_per_use(module)
         yield_loop_states_in_place(module)
