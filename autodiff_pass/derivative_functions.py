@@ -52,6 +52,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from gradir.autodiff_pass.cse import scoped_cse
+from gradir.autodiff_pass.inline_body_calls import inline_calls_in_generic_bodies
 from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code
 from gradir.autodiff_pass.lower_grad_of import inline_grad_of_ops
 from gradir.autodiff_pass.specialize_zero import drop_unread_gradients
@@ -178,6 +179,8 @@ def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> 
     value_map: dict[SSAValue, SSAValue] = dict(zip(callee.args, arguments, strict=True))
     for op in callee.body.block.ops:
         block.add_op(clone_op(op, value_map))
+    module = callee.parent_op()
+    inline_calls_in_generic_bodies(block, module if isinstance(module, ModuleOp) else None)
     inline_grad_of_ops(block)
     # A derivative's loops and branches hold grad_of ops too (the body of a
     # reversed scf.for): inline those as well.

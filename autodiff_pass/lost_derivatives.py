@@ -5,7 +5,8 @@ reads it: as an operand, or, for an op with regions whose rule says so
 (`DerivativeRule.captures`, the scf walk rules), as a value its regions read
 from outside. Everywhere else an active value could vanish with no trace: a
 rule that ignores what its regions capture, bits reinterpreted by
-`arith.bitcast`, a store to memory that a later load reads back. Each of
+`arith.bitcast` or `tensor.bitcast`, a store to memory that a later load reads back, a tensor
+turned into a memref (`bufferization.to_buffer`). Each of
 these is a located error instead, raised before any backward code is built.
 Ops that merely consume a value without a derivative to pass on (a
 comparison, a float-to-integer conversion, a result nobody differentiates)
@@ -16,12 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import affine, arith, memref
+from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import MemoryEffectKind, get_effects
 
 from gradir.autodiff_pass.activity import Activity, op_inputs
 from gradir.autodiff_pass.effects import has_no_effects, is_tensor_linalg_op
 from gradir.autodiff_pass.rules.interface import DerivativeRule, Rule
+from gradir.dialects.mlir22_ops import BitcastOp as TensorBitcastOp
 from gradir.errors import DifferentiationError, error_at, location_of
 
 
@@ -53,12 +56,19 @@ def refuse_lost_derivatives(block: Block, activity: Activity) -> None:
         read = [value for value in op.operands if value in activity.varied]
         if not read:
             continue
-        if isinstance(op, arith.BitcastOp):
+        if isinstance(op, arith.BitcastOp | TensorBitcastOp):
             raise error_at(
                 DifferentiationError,
                 op,
                 f"'{op.name}' reinterprets the bits of {_value_name(read[0])}, which carries a "
                 "derivative: there is no derivative gradir can compute for that",
+            )
+        if not op.regions and any(isinstance(r.type, MemRefType) for r in op.results):
+            raise error_at(
+                DifferentiationError,
+                op,
+                f"'{op.name}' turns {_value_name(read[0])}, which carries a derivative, into a "
+                "memref: gradir differentiates values (tensors and scalars), not memory",
             )
         if not op.regions and _writes_memory(op):
             raise error_at(

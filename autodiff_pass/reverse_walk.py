@@ -39,7 +39,7 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from gradir.autodiff_pass.activity import Activity, analyze_activity
+from gradir.autodiff_pass.activity import Activity, analyze_activity, carries_derivative
 from gradir.autodiff_pass.derivative_functions import (
     DerivativeFunctions,
     DerivativeKey,
@@ -210,16 +210,21 @@ class ReverseWalk:
         if not any(result in self.gradients for result in op.results):
             return  # linear: no gradient in, no gradient out
         name = display_name(op)
-        output_grads = [self.gradient_or_zero(result) for result in op.results]
+        # Results that cannot carry a gradient (an arg-max's integer index beside
+        # the max) get no block argument: the rule sees None in their place.
+        carried = [result for result in op.results if carries_derivative(result)]
+        output_grads = [self.gradient_or_zero(result) for result in carried]
         body = Block(arg_types=[grad.type for grad in output_grads])
         for argument in body.args:
             argument.name_hint = "grad"
+        arguments = iter(body.args)
+        result_grads = [next(arguments) if carries_derivative(result) else None for result in op.results]
         templated = self.options.reuse_backward_bodies and isinstance(rule.reverse, FormulaReverse)
         key = BodyTemplates.key(op) if templated else None
         input_grads = self.templates.instantiate(key, op, body) if templated else None
         if input_grads is None:
             input_grads = list(
-                rule.emit_vjp(Builder(InsertPoint.at_end(body)), op, list(body.args), captured)
+                rule.emit_vjp(Builder(InsertPoint.at_end(body)), op, result_grads, captured)
             )
             if templated:
                 self.templates.record(key, op, body, input_grads)

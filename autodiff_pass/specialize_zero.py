@@ -49,11 +49,11 @@ def narrow_grad_of(op: GradOfOp, rewriter: PatternRewriter) -> GradOfOp | None:
     """Remove the results of `op` nobody reads, and the backward code that only
     computed them; `op` goes away when none is read. Returns what is left."""
     read = [index for index, result in enumerate(op.results) if result.first_use is not None]
-    if len(read) == len(op.results):
-        return op
-    if not read:
+    if not read:  # a `grad_of` with no results at all (an op with no derivative) too
         rewriter.erase(op)
         return None
+    if len(read) == len(op.results):
+        return op
     block = op.body.block
     terminator = block.last_op
     assert isinstance(terminator, YieldOp)
@@ -143,7 +143,7 @@ def _drop_unread(block: Block) -> None:
         preceding = op.prev_op
         kind = type(op)
         if kind is GradOfOp:
-            read_in_full = all(result.first_use is not None for result in op.results)
+            read_in_full = bool(op.results) and all(result.first_use is not None for result in op.results)
             kept = op if read_in_full else narrow_grad_of(op, PatternRewriter(op))
             if kept is not None:
                 _drop_unread(kept.body.block)

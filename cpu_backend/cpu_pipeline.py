@@ -22,7 +22,7 @@ pipeline is a constant below, so it can be replayed with other tools):
    pooling over small strided windows one elementwise generic reading each
    window element as an operand (`pooling_taps`). A select
    of tensors on a scalar condition is made a generic first
-   (`cpu_booleans.select_with_tensor_conditions`).
+   (`mlir_bridge.booleans.select_with_tensor_conditions`).
 2. `BUFFER_PIPELINE` -- one-shot bufferization across function boundaries
    with identity layouts; tensor results become trailing out-parameters
    (`memref` arguments the caller allocates) and temporaries are freed.
@@ -30,7 +30,7 @@ pipeline is a constant below, so it can be replayed with other tools):
    (`loop_states`).
    Public functions' arguments are marked read-only first, so an input
    buffer is never updated in place. Every i1 tensor is stored as bytes
-   (`cpu_booleans`: MLIR 22 aborts on i1 buffers), and so are the ownership
+   (`mlir_bridge.booleans`: MLIR 22 aborts on i1 buffers), and so are the ownership
    flags the deallocation pipeline keeps in memory.
 3. `cpu_schedule.apply_vector_schedule` -- contractions and transposes are tiled
    and vectorised (register-blocked FMA matmuls, shuffled 16x16 transposes); an
@@ -59,7 +59,7 @@ from xdsl.dialects.builtin import ModuleOp
 from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
 from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
 from gradir.cpu_backend.conv_matmuls import convolutions_as_matmuls
-from gradir.cpu_backend.cpu_booleans import (
+from gradir.mlir_bridge.booleans import (
     reject_boolean_buffers,
     select_with_tensor_conditions,
     store_boolean_buffers_as_bytes,
@@ -78,9 +78,12 @@ from gradir.mlir_bridge import (
 )
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.host_execution import LLVM_PIPELINE
-from gradir.mlir_bridge.init_reads import parallel_init_reads_as_inputs
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
-from gradir.mlir_bridge.tensor_stage import ELEMENTWISE_FUSION_PIPELINE, TENSOR_SCHEDULE
+from gradir.mlir_bridge.tensor_stage import (
+    ELEMENTWISE_FUSION_PIPELINE,
+    TENSOR_SCHEDULE,
+    move_read_inits_to_inputs,
+)
 
 BUFFER_PIPELINE = (
     "canonicalize, eliminate-empty-tensors,"
@@ -188,14 +191,31 @@ def _mark_reassociative_reductions(module: ir.Module) -> None:
 
     The summation order then differs from a sequential loop, as in every
     vectorised BLAS or PyTorch reduction; elementwise arithmetic stays strict.
+    Only the combiners (the ops that read an accumulator) are marked, and a
+    product that only feeds one (`acc + a * b` still becomes an FMA): marking
+    every addf/mulf of the body let LLVM contract `sin(a) * b + b` inside a
+    candidate of a max reduction, 1 ulp away from the same candidate recomputed
+    by reverse mode, which then found no maximum to send the gradient to and
+    divided by zero (NaN gradients; tests/property's standard-MLIR programs).
     """
     fast = ir.Attribute.parse("#arith.fastmath<reassoc,contract>")
     for op in walk_ops(module, _REDUCING_OPS):
         if not _is_reduction(op):
             continue
-        for body_op in op.regions[0].blocks[0].operations:
-            if body_op.name in _COMBINERS:
+        input_count, _ = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])
+        block = op.regions[0].blocks[0]
+        accumulators = list(block.arguments)[input_count:]
+        for body_op in block.operations:
+            if body_op.name in _COMBINERS and any(a in accumulators for a in body_op.operands):
                 body_op.attributes["fastmath"] = fast
+                for operand in body_op.operands:
+                    producer = operand.owner
+                    if (
+                        isinstance(producer, ir.Operation | ir.OpView)
+                        and producer.name == "arith.mulf"
+                        and len(list(operand.uses)) == 1
+                    ):
+                        producer.attributes["fastmath"] = fast
 
 
 def _has_identity_layout(memref_type: ir.Type) -> bool:
@@ -253,12 +273,35 @@ def _mark_noalias(module: ir.Module, memref_ranks: dict[str, list[int | None]]) 
             position += 3 + 2 * rank
 
 
+IMPLEMENTATION_PREFIX = "__gradir_"
+"""Prefix of every function body's LLVM symbol (the C wrappers keep `_mlir_ciface_f`)."""
+
+
+def keep_function_names_off_the_c_library(module: ir.Module) -> None:
+    """Rename each function body `f` to `__gradir_f`; only `_mlir_ciface_f` keeps the user's name.
+
+    LLVM lowers `math.log2`, `math.atan`, copies and allocations to calls of
+    the C library's `log2`, `atan`, `memcpy`, `malloc`; a user function of that
+    name would be bound instead, so `@log2` computing `math.log2` called itself
+    forever (corpus program `enzyme_math_log2`).
+    """
+    for function in walk_ops(module, {"llvm.func"}):
+        name = ir.StringAttr(function.attributes["sym_name"]).value
+        if not function.regions[0].blocks or name.startswith("_mlir_ciface_"):
+            continue
+        new_name = IMPLEMENTATION_PREFIX + name
+        ir.SymbolTable.replace_all_symbol_uses(name, new_name, module.operation)
+        ir.SymbolTable.set_symbol_name(function, new_name)
+
+
 def fuse_tensors(module: ir.Module) -> None:
     """Stage 1 (still on tensors): everything inlined into the public functions,
     elementwise chains fused, contractions named (and batched ones made loops),
     unit loops dropped and contiguous loops merged (`collapse_dims`)."""
     with module.context, ir.Location.unknown():
-        run_pipeline(module, "inline", "cpu-tensor")
+        # `affine.for` on tensors becomes `scf.for` now, so its tensor states
+        # are updated in place and bufferize like any scf.for's.
+        run_pipeline(module, "lower-affine, inline", "cpu-tensor")
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
         run_pipeline(module, "inline, symbol-dce", "cpu-tensor")
         convolutions_as_matmuls(module)
@@ -267,7 +310,7 @@ def fuse_tensors(module: ir.Module) -> None:
         batch_matmuls_as_loops(module)
         outline_contractions(module)
         select_with_tensor_conditions(module)
-        parallel_init_reads_as_inputs(module)
+        move_read_inits_to_inputs(module)
         run_pipeline(module, ELEMENTWISE_FUSION_PIPELINE, "cpu-tensor")
         specialize_pure_generics(module)
         run_pipeline(module, "canonicalize, cse, inline, symbol-dce, canonicalize, cse", "cpu-tensor")
@@ -300,6 +343,7 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         approximate_math(module)
         run_pipeline(module, LLVM_PIPELINE, "cpu-llvm")
         _mark_noalias(module, memref_ranks)
+        keep_function_names_off_the_c_library(module)
     return module
 
 

@@ -97,6 +97,11 @@ def _contraction_tiles(op: ir.Operation) -> list[int] | None:
     if tiles is None or not (output.has_static_shape and left.has_static_shape):
         return None
     extents = (*output.shape, left.shape[-1])  # parallel loops, then K
+    if not _default_matmul_maps(op):
+        # A matmul reading an operand transposed (`indexing_maps`, e.g. named
+        # back from a gradient's generic) vectorised this way crashes at run time
+        # from about 256x256x256 (B transposed); loops are slower but right.
+        return None
     if op.name == "linalg.batch_matmul" or 1 in extents:
         # MLIR 22's vector lowering of these (unit-extent or batched contractions)
         # does not terminate; plain loops + LLVM's vectoriser handle them. (Static
@@ -116,6 +121,18 @@ def _contraction_tiles(op: ir.Operation) -> list[int] | None:
         # the GMM gradient (20 x 10000 @ 10000 x 1000, f64) 23.9 -> 12.6 ms.
         rows = m
     return [rows, columns, _dividing_tile(k, tile_k, smallest=4)]
+
+
+_DEFAULT_MATMUL_MAPS = [
+    "affine_map<(d0, d1, d2) -> (d0, d2)>", "affine_map<(d0, d1, d2) -> (d2, d1)>",
+    "affine_map<(d0, d1, d2) -> (d0, d1)>",
+]
+
+
+def _default_matmul_maps(op: ir.Operation) -> bool:
+    if op.name != "linalg.matmul" or "indexing_maps" not in op.attributes:
+        return True
+    return [str(m) for m in ir.ArrayAttr(op.attributes["indexing_maps"])] == _DEFAULT_MATMUL_MAPS
 
 
 def _dividing_tile(extent: int, tile: int, smallest: int) -> int:

@@ -9,6 +9,12 @@ generics whose bodies use nothing but multiply, add, float casts and yield are
 marked, and `transform.structured.specialize` (the same upstream rewrite) is
 applied to the marked ones; every other generic stays a generic and lowers
 to loops.
+
+A batched contraction whose first input indexes the output's columns, not its
+rows (`out(b, i, k) += B(b, k, j) * g(b, i, j)`, as a gradient is written) stays
+a generic: MLIR names it a `linalg.batch_matmul` whose output map its verifier
+rejects ("Invalid output map result dimension"). A plain matmul so named is
+right (it writes C transposed); only its speed suffers (no vector schedule).
 """
 from __future__ import annotations
 
@@ -61,7 +67,7 @@ def specialize_pure_generics(module: ir.Module, contractions_only: bool = False)
         for generic in walk_ops(module, {"linalg.generic"}):
             if contractions_only and not _is_contraction_like(generic):
                 continue
-            if has_pure_body(generic):
+            if has_pure_body(generic) and not _batched_with_columns_first(generic):
                 generic.attributes[_MARK] = ir.UnitAttr.get()
                 marked.append(generic)
     if not marked:
@@ -71,3 +77,26 @@ def specialize_pure_generics(module: ir.Module, contractions_only: bool = False)
         for generic in walk_ops(module, {"linalg.generic"}):
             if _MARK in generic.attributes:
                 del generic.attributes[_MARK]
+
+
+def _dims(map_: ir.AffineMap) -> list[int] | None:
+    dims = []
+    for expr in map_.results:
+        if not isinstance(expr, ir.AffineDimExpr):
+            return None
+        dims.append(expr.position)
+    return dims
+
+
+def _batched_with_columns_first(generic: ir.Operation) -> bool:
+    """A batched two-input contraction whose first input does not index the output's
+    rows: `out(b, i, k) += B(b, k, j) * g(b, i, j)`. MLIR 22 names it a batch_matmul
+    with the output map `(d0, d2, d1)`, which its verifier rejects (a plain matmul so
+    named is right: it writes C transposed)."""
+    if not _is_contraction_like(generic) or len(generic.operands) != 3:
+        return False
+    maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(generic.attributes["indexing_maps"])]
+    output, first = _dims(maps[-1]), _dims(maps[0])
+    if output is None or first is None or len(output) < 3:
+        return False
+    return output[-2] not in first

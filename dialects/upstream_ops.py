@@ -8,10 +8,17 @@ passes) stays xDSL's:
 
 - `arith.cmpf "olt", ...` / `arith.cmpi "slt", ...`: MLIR accepts the predicate
   as a keyword or a string; xDSL only as a keyword.
-- `linalg.matmul indexing_maps = [...]` (`linalg_matmul.MatmulOp`).
+- `linalg.matmul indexing_maps = [...]` (`linalg_matmul.MatmulOp`); MLIR's
+  spellings of `linalg.transpose`, `broadcast` and `reduce` (`linalg_dst_style`).
+- `linalg.generic #trait ins(...)`: the attribute dictionary given by an alias.
 - the convolution and pooling ops (`linalg_conv.WINDOW_OPS`): xDSL lacks most
   of them, and those it has differ from MLIR (required strides, a wrong max
-  pooling body); ops a dialect lacks are added to it.
+  pooling body).
+
+Ops (and attributes) of MLIR 22 that xDSL 0.74 lacks altogether are added to
+their dialects the same way: the named linalg ops that front ends emit
+(`linalg_structured`, `linalg_matmul`, `linalg_elementwise`, `linalg_dst_style`)
+and `math.erfc`, `arith.remf`, `tensor.gather`, ... (`mlir22_ops`).
 
 The other spelling difference, a single unparenthesised result type after `->`
 (`scf.for ... -> f64`, `scf.if %c -> tensor<4xf32>`), is a rule of MLIR's
@@ -23,13 +30,19 @@ from collections.abc import Callable
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.ir import Dialect, Operation
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.builtin import DictionaryAttr
+from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.parser import Parser
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from gradir.dialects.linalg_conv import WINDOW_OPS
-from gradir.dialects.linalg_matmul import MatmulOp
+from gradir.dialects.linalg_dst_style import DST_STYLE_OPS
+from gradir.dialects.linalg_elementwise import ELEMENTWISE_OPS, ElementwiseKindAttr
+from gradir.dialects.linalg_matmul import MAPS_CONTRACTIONS
+from gradir.dialects.linalg_structured import FIXED_MAPS_CONTRACTIONS, TypeFnAttr
+from gradir.dialects.mlir22_ops import ARITH_OPS, MATH_OPS, TENSOR_OPS
 
 
 def accept_quoted_keyword(parser: Parser) -> None:
@@ -65,20 +78,61 @@ class CmpiOp(arith.CmpiOp):
         return super().parse(parser)
 
 
-GRADIR_OPS: dict[str, tuple[type[Operation], ...]] = {
-    "arith": (CmpfOp, CmpiOp),
-    "linalg": (MatmulOp, *WINDOW_OPS),
+class GenericOp(linalg.GenericOp):
+    """`linalg.generic` whose attribute dictionary may be an alias (`#trait`).
+
+    MLIR parses the dictionary as any attribute, so a program may define
+    `#trait = {indexing_maps = [...], iterator_types = [...]}` once and write
+    `linalg.generic #trait ins(...)` (LAGrad's tests do); xDSL 0.74 wants the
+    braces. (Its other difference, `} -> (tensor<...>, tensor<...>)` with
+    parentheses, is MLIR's result-type grammar: `gradir.source.LocatingParser`.)
+    """
+
+    name = "linalg.generic"
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        if parser._parser_state.current_token.kind is not MLIRTokenKind.HASH_IDENT:  # noqa: SLF001
+            return super().parse(parser)
+        start = parser.pos
+        trait = parser.parse_attribute()
+        if not isinstance(trait, DictionaryAttr):
+            parser.raise_error(
+                f"expected the attribute dictionary of linalg.generic, got {trait}", start, parser.pos
+            )
+        read_once = [dict(trait.data)]
+
+        def parse_optional_attr_dict() -> dict[str, Attribute]:
+            return read_once.pop() if read_once else Parser.parse_optional_attr_dict(parser)
+
+        parser.parse_optional_attr_dict = parse_optional_attr_dict  # type: ignore[method-assign]
+        try:
+            return super().parse(parser)
+        finally:
+            del parser.parse_optional_attr_dict
+
+
+GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {
+    "arith": (CmpfOp, CmpiOp, *ARITH_OPS),
+    "linalg": (
+        GenericOp, *MAPS_CONTRACTIONS, *FIXED_MAPS_CONTRACTIONS, *ELEMENTWISE_OPS, *DST_STYLE_OPS,
+        *WINDOW_OPS, ElementwiseKindAttr, TypeFnAttr,
+    ),
+    "math": MATH_OPS,
+    "tensor": TENSOR_OPS,
 }
-"""Dialect name -> gradir's replacements of some of its ops."""
+"""Dialect name -> gradir's versions of some of its ops (and attributes), and
+ops (and attributes) it lacks."""
 
 
-def _with_replacements(factory: Callable[[], Dialect], replacements: tuple[type[Operation], ...]):
+def _with_replacements(factory: Callable[[], Dialect], replacements: tuple[type[Operation] | type[Attribute], ...]):
     def load() -> Dialect:
         dialect = factory()
-        by_name = {op.name: op for op in replacements}
-        operations = [by_name.pop(op.name, op) for op in dialect.operations]
-        operations += by_name.values()  # ops the dialect lacks
-        return Dialect(dialect.name, operations, list(dialect.attributes))
+        ops = {d.name: d for d in replacements if issubclass(d, Operation)}
+        attributes = {d.name: d for d in replacements if not issubclass(d, Operation)}
+        operations = [ops.pop(op.name, op) for op in dialect.operations]
+        kept = [attributes.pop(attr.name, attr) for attr in dialect.attributes]
+        return Dialect(dialect.name, [*operations, *ops.values()], [*kept, *attributes.values()])
 
     return load
 

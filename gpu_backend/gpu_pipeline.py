@@ -29,10 +29,14 @@ from gradir.gpu_backend.branch_results import yield_branch_results_in_place
 from gradir.gpu_backend.map_to_gpu import buffer_root, is_select, map_to_gpu
 from gradir.gpu_backend.tile_policy import TilePolicy
 from gradir.mlir_bridge import apply_schedule, defined_functions, run_pipeline, walk_ops
+from gradir.mlir_bridge.booleans import reject_boolean_buffers, store_booleans_as_bytes
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
-from gradir.mlir_bridge.init_reads import parallel_init_reads_as_inputs
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
-from gradir.mlir_bridge.tensor_stage import ELEMENTWISE_FUSION_PIPELINE, TENSOR_SCHEDULE
+from gradir.mlir_bridge.tensor_stage import (
+    ELEMENTWISE_FUSION_PIPELINE,
+    TENSOR_SCHEDULE,
+    move_read_inits_to_inputs,
+)
 
 # No CSE between `_one_definition_per_use` and bufferization: it would merge the fills again.
 BUFFER_PIPELINE = (
@@ -89,13 +93,16 @@ def bufferize_for_gpu(module: ir.Module) -> ir.Module:
     with module.context:
         _read_only_arguments(module)
         apply_schedule(module, TENSOR_SCHEDULE, "gpu-tensor")
-        parallel_init_reads_as_inputs(module)
+        move_read_inits_to_inputs(module)
         run_pipeline(module, f"{ELEMENTWISE_FUSION_PIPELINE}, canonicalize, cse", "gpu-tensor")
         _one_definition_per_use(module)
         yield_loop_states_in_place(module)
         yield_branch_results_in_place(module)
         copy_repeated_results(module)
-        run_pipeline(module, BUFFER_PIPELINE, "gpu-bufferize")
+        with ir.Location.unknown():  # MLIR 22 aborts on a load or store of i1
+            store_booleans_as_bytes(module)
+            run_pipeline(module, BUFFER_PIPELINE, "gpu-bufferize")
+            reject_boolean_buffers(module, "gpu-bufferize")
     return module
 
 

@@ -7,6 +7,7 @@
     res = gradir.gradcheck(source, "f")           # finite differences in f64
     g = gradir.differentiate(module, "f", wrt=[0, 1])   # Gradient(f, df, index lists)
     gradir.register_vjp("mydialect.op", rule); gradir.register_jvp(...)
+    text = gradir.from_jax(loss, w, x)            # a JAX function as linalg-on-tensors MLIR (needs jax)
 
 Heavy dependencies (MLIR) load only when first needed.
 """
@@ -29,6 +30,8 @@ _EXPORTS = {
     "Gradient": "gradir.autodiff_pass.split",
     "register_vjp": "gradir.autodiff_pass.rules",
     "register_jvp": "gradir.autodiff_pass.rules",
+    "from_jax": "gradir.jax_export",
+    "from_stablehlo": "gradir.jax_export",
 }
 """The Python API (DESIGN section 5), loaded on first use."""
 

@@ -20,7 +20,15 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
@@ -35,6 +43,7 @@ MAX_CHECKED_ENTRIES = 4096
 """Per wrt argument; larger arguments are checked on a random sample of entries."""
 
 _LOW_PRECISION_FLOAT = re.compile(r"(?<=[x<\s(,:])(?:f16|bf16|f32)\b")
+_LOW_PRECISION_NAMES = ("f16", "bf16", "f32")
 
 
 def promote_to_f64(module: ModuleOp) -> ModuleOp:
@@ -42,7 +51,7 @@ def promote_to_f64(module: ModuleOp) -> ModuleOp:
     their source locations, so errors name the user's file; float casts that
     promotion makes identities (`arith.extf f16 -> f32` becomes f64 -> f64)
     are dropped."""
-    text = _LOW_PRECISION_FLOAT.sub("f64", str(module))
+    text = _LOW_PRECISION_FLOAT.sub("f64", str(_with_f64_float_literals(module)))
     promoted = reparse_keeping_locations(text, module)
     for op in list(promoted.walk()):
         if isinstance(op, (arith.ExtFOp, arith.TruncFOp)) and op.input.type == op.result.type:
@@ -50,6 +59,31 @@ def promote_to_f64(module: ModuleOp) -> ModuleOp:
             op.detach()
             op.erase()
     return promoted
+
+
+def _with_f64_float_literals(module: ModuleOp) -> ModuleOp:
+    """A copy of `module` whose low-precision float attributes (`arith.constant`
+    values, dense or scalar) hold the same values as f64 attributes. Renaming
+    the type in the text is not enough: a non-finite float prints as its bits
+    (`0xff800000 : f32` is -inf), which read as an f64 are a tiny denormal."""
+    module = module.clone()
+    for op in module.walk():
+        for attributes in (op.properties, op.attributes):
+            for name, attribute in list(attributes.items()):
+                promoted = _f64_literal(attribute)
+                if promoted is not None:
+                    attributes[name] = promoted
+    return module
+
+
+def _f64_literal(attribute: Attribute) -> Attribute | None:
+    if isinstance(attribute, FloatAttr) and str(attribute.type) in _LOW_PRECISION_NAMES:
+        return FloatAttr(attribute.value.data, Float64Type())
+    if isinstance(attribute, DenseIntOrFPElementsAttr) and str(attribute.get_element_type()) in _LOW_PRECISION_NAMES:
+        container = attribute.get_type()
+        promoted_type = type(container)(Float64Type(), container.get_shape())
+        return DenseIntOrFPElementsAttr.from_list(promoted_type, list(attribute.get_values()))
+    return None
 
 
 def reparse_keeping_locations(text: str, original: ModuleOp) -> ModuleOp:

@@ -5,10 +5,20 @@ xDSL only keeps locations written as `loc(...)`; gradir's diagnostics must name
 """
 from __future__ import annotations
 
+import math
 import re
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnknownLoc,
+)
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -52,14 +62,55 @@ class LocatingParser(Parser):
     def parse_comma_separated_list(self, delimiter, parse, context_msg: str = ""):
         """MLIR's `function-result-type`: after `->`, a result list is either
         parenthesised or one bare type (`scf.for ... -> f64`, as MLIR prints
-        it); xDSL 0.74's scf ops insist on the parentheses."""
+        it); xDSL 0.74's scf ops insist on the parentheses, its linalg ops on
+        none."""
+        after_arrow = self._previous_kind is MLIRTokenKind.ARROW
         if (
             delimiter is self.Delimiter.PAREN
-            and self._previous_kind is MLIRTokenKind.ARROW
+            and after_arrow
             and self._current_token.kind is not MLIRTokenKind.L_PAREN
         ):
             return [parse()]
+        if delimiter is self.Delimiter.NONE and after_arrow and self._current_token.kind is MLIRTokenKind.L_PAREN:
+            # The other way round: `linalg.generic ... } -> (tensor<..>, tensor<..>)`,
+            # as MLIR prints several results; xDSL 0.74 reads the list bare.
+            delimiter = self.Delimiter.PAREN
         return super().parse_comma_separated_list(delimiter, parse, context_msg)
+
+    def _parse_tensor_literal_element(self):
+        """MLIR reads a hexadecimal element of a float `dense<...>` literal as
+        the float's bits (`dense<0xFF800000> : tensor<f32>` is -inf, how MLIR
+        prints non-finite floats); xDSL 0.74 converts the integer's value
+        (4.29e9). Such an element keeps its bits here."""
+        hexadecimal = self._current_token.text[:2] in ("0x", "0X")
+        element = super()._parse_tensor_literal_element()
+        if hexadecimal and isinstance(element.value, int) and not isinstance(element.value, bool):
+            return _HexadecimalElement(element.is_negative, element.value, element.span)
+        return element
+
+    def _parse_optional_builtin_parametrized_attr(self):
+        """MLIR's `sparse<indices, values> : tensor<...>` (LAGrad's hand tracking
+        writes an identity matrix so), which xDSL 0.74 lacks, read as the
+        equivalent dense literal: gradir computes on dense tensors anyway."""
+        if self._current_token.kind is not MLIRTokenKind.BARE_IDENT or self._current_token.text != "sparse":
+            return super()._parse_optional_builtin_parametrized_attr()
+        start = self.pos
+        self._consume_token(MLIRTokenKind.BARE_IDENT)
+        self.parse_punctuation("<")
+        indices = self._parse_nested_list(self.parse_integer)
+        self.parse_punctuation(",")
+        values = self._parse_nested_list(self.parse_number)
+        self.parse_punctuation(">")
+        self.parse_punctuation(":")
+        type_ = self.parse_type()
+        return dense_from_sparse(self, type_, indices, values, start)
+
+    def _parse_nested_list(self, parse_leaf):
+        if self._current_token.kind is MLIRTokenKind.L_SQUARE:
+            return self.parse_comma_separated_list(
+                self.Delimiter.SQUARE, lambda: self._parse_nested_list(parse_leaf)
+            )
+        return parse_leaf()
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.get_location()
@@ -71,6 +122,42 @@ class LocatingParser(Parser):
                 StringAttr(start.file), IntAttr(start.line), IntAttr(start.col)
             )
         return op
+
+
+class _HexadecimalElement(Parser._TensorLiteralElement):
+    """A `0x...` element of a dense literal: for a float type, its bits."""
+
+    def to_type(self, parser, type):
+        if isinstance(type, AnyFloat):
+            raw = self.value.to_bytes(type.compile_time_size, "little")
+            return next(type.iter_unpack(raw))
+        return super().to_type(parser, type)
+
+
+def dense_from_sparse(parser: Parser, type_, indices, values, start: int) -> DenseIntOrFPElementsAttr:
+    """The dense elements attribute of `sparse<indices, values> : type_` (zeros elsewhere)."""
+    if not isinstance(type_, TensorType) or not type_.has_static_shape():
+        parser.raise_error("a sparse literal needs a statically shaped tensor type", start, parser.pos)
+    shape = type_.get_shape()
+    if isinstance(indices, int):  # a splat, as MLIR prints `sparse<3, 2.5> : tensor<4xf32>`
+        indices = [[indices] * len(shape)]
+    rows = indices if indices and isinstance(indices[0], list) else [indices] if indices else []
+    if not isinstance(values, list):
+        values = [values] * len(rows)  # one value for every index, as MLIR reads a splat
+    if len(values) != len(rows) or any(len(row) != len(shape) for row in rows):
+        parser.raise_error(
+            f"a sparse literal of {type_} needs one value per index and {len(shape)} coordinates per index",
+            start, parser.pos,
+        )
+    elements = [0.0 if isinstance(type_.element_type, AnyFloat) else 0] * math.prod(shape)
+    for row, value in zip(rows, values):
+        if any(not 0 <= c < n for c, n in zip(row, shape)):
+            parser.raise_error(f"sparse index {row} is outside {type_}", start, parser.pos)
+        flat = 0
+        for c, n in zip(row, shape):
+            flat = flat * n + c
+        elements[flat] = value
+    return DenseIntOrFPElementsAttr.from_list(type_, elements)
 
 
 def parse_error_message(error: ParseError) -> str:

@@ -37,7 +37,7 @@ def verify_module(module: ModuleOp, context: str = "") -> None:
                 message = f"{context}: {message}"
             raise SourceError(message, location_of(culprit)) from error
         except Exception as error:  # noqa: BLE001 -- a verifier that crashes on bad input
-            # (xDSL 0.74's linalg.transpose indexes with an out-of-range permutation)
+            # (xDSL 0.74's own linalg.transpose indexed with an out-of-range permutation)
             message = f"'{op.name}' op does not verify ({type(error).__name__} in its verifier: {error})"
             if context:
                 message = f"{context}: {message}"

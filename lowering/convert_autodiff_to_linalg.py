@@ -10,7 +10,9 @@ Sums over f16/bf16 (sum, mean, sum_to_size, softmax, matmul) accumulate in f32.
 
 Arith ops that already work on whole tensors (`arith.constant dense<...>`, say)
 are left as they are: MLIR's `convert-elementwise-to-linalg` turns elementwise
-ones into generics at the hand-off.
+ones into generics at the hand-off. The few standard ops MLIR 22's pipelines
+cannot take (`math.clampf`, `math.sincos`, `tensor.gather`, `tensor.scatter`, and `tensor.generate`/`tensor.pad` for the GPU) are rewritten
+into ops they can (`standard_ops`).
 
 Entry ops (`grad`, `vjp`, `jvp`) and `grad_of` must be gone before this pass
 (autodiff-reverse, autodiff-forward, autodiff-lower-grad-of); finding one is an
@@ -54,6 +56,7 @@ from gradir.lowering.linalg_builders import (
     shape_of,
 )
 from gradir.lowering.reshapes import reshape_to
+from gradir.lowering.standard_ops import STANDARD_OP_LOWERINGS
 from gradir.lowering.scalar_formulas import (
     BINARY_FORMULAS,
     REDUCTIONS,
@@ -442,6 +445,7 @@ class ConvertAutodiffToLinalgPass(ModulePass):
                     LowerSumToSize(),
                     LowerReduction(),
                     LowerSoftmax(),
+                    *STANDARD_OP_LOWERINGS,
                 ],
                 dce_enabled=False,
             ),

@@ -7,6 +7,7 @@
 | `derivatives.yaml`, `yaml_loader`, `formula_rules` | the declarative rules and their loader |
 | `formula` | the formula language: parse, check, emit |
 | `linalg`, `tensor`, `generic` | linalg named ops, tensor ops, `linalg.generic` |
+| `tensor_gather`, `tensor_regions`, `bufferization` | `tensor.gather`/`scatter`, `tensor.generate`/`pad` (through the generic rules), bufferization ops on tensors |
 | `scf`, `scf_for`, `loop_cache` | `scf.if` and `scf.for` (walk rules), the loop's per-iteration cache |
 | `scf_while` | `scf.while`: tangent arguments; counted, then reversed as an `scf.for` |
 | `affine` | `affine.for`, differentiated as the `scf.for` it stands for |

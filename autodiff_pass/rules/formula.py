@@ -20,7 +20,7 @@ its tangent argument (tangent formulas are), so a zero argument gives zero.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import NoReturn, Union
@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    IntegerAttr,
     IntegerType,
     TensorType,
 )
@@ -204,6 +205,9 @@ class Function:
     """How zero tangents pass: "linear" (any zero argument gives zero),
     "add"/"sub" (zero terms drop), "select" (a zero branch is materialised),
     "none" (a tangent must not reach this function)."""
+    any_shape: bool = False
+    """`emit` handles float scalars as well as tensors (the op it emits is
+    elementwise in MLIR: math ops, integer helpers), so no scalar form is needed."""
 
 
 X, LIKE = Param("x"), Param("like", shape_only=True)
@@ -268,6 +272,41 @@ def _reduced_count(e: Emitter, like: Tensor, dims: tuple[int, ...]) -> Value:
 
 def _inverse_permutation(e: Emitter, permutation: tuple[int, ...]) -> Value:
     return tuple(permutation.index(axis) for axis in range(len(permutation)))
+
+
+def _math(op_class: type[Operation], params: tuple[Param, ...] = (X,)) -> Function:
+    """A math op that is the same op on tensors and on float scalars (MLIR's math
+    ops are elementwise); its own rule in derivatives.yaml differentiates it."""
+    return Function(params, lambda e, *args: e.insert(op_class(*args)), any_shape=True)
+
+
+def _integer_constant(e: Emitter, type_: Attribute, value: int) -> SSAValue:
+    element = type_.element_type if isinstance(type_, TensorType) else type_
+    if not isinstance(element, IntegerType):
+        raise FormulaError(f"expected an integer operand, got {type_}")
+    attr = (
+        DenseIntOrFPElementsAttr.from_list(type_, [value])
+        if isinstance(type_, TensorType)
+        else IntegerAttr(value, element)
+    )
+    return e.insert(arith.ConstantOp(attr))
+
+
+def _int_add(e: Emitter, n: SSAValue, k: float) -> Value:
+    """Integer `n + k` (`k` an int literal), for exponents: `fpowi(x, int_add(n, -1))`."""
+    if not float(k).is_integer():
+        raise FormulaError(f"int_add needs an integer, got {k}")
+    return e.insert(arith.AddiOp(n, _integer_constant(e, n.type, int(k))))
+
+
+def _to_float(e: Emitter, n: SSAValue, like: Tensor) -> Value:
+    """Integer `n` (signed) converted to the float element type of `like`:
+    `arith.sitofp` on scalars, inside a `linalg.generic` on tensors (xDSL 0.74's
+    `arith.sitofp` only verifies on scalars)."""
+    element = like.type.element_type if isinstance(like.type, TensorType) else like.type
+    if not isinstance(n.type, TensorType):
+        return e.insert(arith.SIToFPOp(n, element))  # type: ignore[arg-type]
+    return e.map_elements([n], element, lambda args: arith.SIToFPOp(args[0], element))  # type: ignore[arg-type]
 
 
 def _constant_like(value: float) -> Function:
@@ -350,6 +389,11 @@ FUNCTIONS: dict[str, Function] = {
     "inverse_permutation": Function(
         (Param("permutation", Kind.INTS),), _inverse_permutation, Kind.INTS
     ),
+    # math ops with no autodiff op, emitted as themselves on tensors and scalars
+    "sinh": _math(math.SinhOp), "cosh": _math(math.CoshOp), "trunc": _math(math.TruncOp),
+    "fpowi": _math(math.FPowIOp, (X, Param("n"))),
+    "int_add": Function((Param("n"), Param("k", Kind.NUMBER)), _int_add, any_shape=True),
+    "to_float": Function((Param("n"), LIKE), _to_float, any_shape=True),
 }  # fmt: skip
 """Every function a formula may call, by name."""
 
@@ -506,25 +550,35 @@ class Emitter:
         around `arith.cmpf`, since xDSL 0.74's `arith.cmpf` only verifies on scalars."""
         if is_scalar(lhs) and is_scalar(rhs):
             return self.insert(arith.CmpfOp(lhs, rhs, predicate))
-        lhs_shape, rhs_shape = _shape(lhs), _shape(rhs)
-        shape = broadcast_shapes(lhs_shape, rhs_shape)
+        return self.map_elements(
+            [lhs, rhs], IntegerType(1), lambda args: arith.CmpfOp(args[0], args[1], predicate)
+        )
+
+    def map_elements(
+        self,
+        operands: Sequence[SSAValue],
+        element_type: Attribute,
+        scalar_op: Callable[[Sequence[SSAValue]], Operation],
+    ) -> SSAValue:
+        """`scalar_op` applied to each element of `operands` (NumPy broadcasting),
+        as one `linalg.generic` giving a tensor of `element_type`."""
+        shapes = [_shape(operand) for operand in operands]
+        shape: tuple[int, ...] | None = shapes[0]
+        for other in shapes[1:]:
+            shape = None if shape is None else broadcast_shapes(shape, other)
         if shape is None:
-            raise FormulaError(f"cannot compare shapes {lhs_shape} and {rhs_shape}")
-        mask_type = tensor_type(IntegerType(1), shape)
-        init = self.insert(tensor.EmptyOp([], mask_type))
-        body = Block(arg_types=[_element_type(lhs), _element_type(rhs), IntegerType(1)])
-        comparison = arith.CmpfOp(body.args[0], body.args[1], predicate)
-        body.add_ops([comparison, LinalgYieldOp(comparison.result)])
-        maps = [_broadcast_map(lhs_shape, shape), _broadcast_map(rhs_shape, shape)]
+            raise FormulaError(f"cannot broadcast shapes {' and '.join(map(str, shapes))}")
+        result_type = tensor_type(element_type, shape)
+        init = self.insert(tensor.EmptyOp([], result_type))
+        body = Block(arg_types=[*[_element_type(operand) for operand in operands], element_type])
+        op = scalar_op(body.args[: len(operands)])
+        body.add_ops([op, LinalgYieldOp(op.results[0])])
+        maps = [_broadcast_map(operand_shape, shape) for operand_shape in shapes]
         maps.append(AffineMapAttr(AffineMap.identity(len(shape))))
         generic = GenericOp(
-            [lhs, rhs],
-            [init],
-            Region(body),
-            maps,
-            [IteratorTypeAttr.parallel()] * len(shape),
-            [mask_type],
-        )
+            list(operands), [init], Region(body), maps,
+            [IteratorTypeAttr.parallel()] * len(shape), [result_type],
+        )  # fmt: skip
         return self.insert(generic)
 
     def evaluate(self, expr: Expr) -> Value:
@@ -557,7 +611,7 @@ class Emitter:
             return decided
         self._type_numbers(function, arguments)
         values = [arguments[param.name] for param in function.params]
-        if any(is_scalar(v) for v in values if isinstance(v, SSAValue)):
+        if not function.any_shape and any(is_scalar(v) for v in values if isinstance(v, SSAValue)):
             return self._emit_scalar(call.function, values)
         return function.emit(self, *values)
 

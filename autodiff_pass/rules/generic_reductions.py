@@ -37,7 +37,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 
-from gradir.autodiff_pass.activity import op_inputs
+from gradir.autodiff_pass.activity import carries_derivative, op_inputs
 from gradir.autodiff_pass.rules.generic_body import (
     body_terminator,
     fail,
@@ -91,13 +91,15 @@ def seeding(builder: Builder, op: GenericOp, grads: Sequence[SSAValue]) -> Seedi
     terminator = body_terminator(op)
     if not is_reduction(op):
         for j, value in enumerate(terminator.operands):
-            result.seeds.append((value, result.read(grads[j], output_maps[j])))
+            if grads[j] is not None:  # None: an integer output
+                result.seeds.append((value, result.read(grads[j], output_maps[j])))
         return result
-    combiners = [_combiner(op, j) for j in range(len(op.outputs))]
-    needed = {j for j, c in enumerate(combiners) if c.kind not in ("add", "sub")}
+    # An integer output (the index of an arg-max beside the max) has no gradient.
+    combiners = {j: _combiner(op, j) for j in range(len(op.outputs)) if carries_derivative(op.outputs[j])}
+    needed = {j for j, c in combiners.items() if c.kind not in ("add", "sub")}
     expressions = _expressions_over_the_domain(builder, op, [combiners[j].expression for j in sorted(needed)])
     by_output = dict(zip(sorted(needed), expressions))
-    for j, combiner in enumerate(combiners):
+    for j, combiner in combiners.items():
         result.skip |= combiner.ops
         grad, init, out = grads[j], op.outputs[j], op.results[j]
         if combiner.kind in ("add", "sub"):

@@ -267,18 +267,20 @@ def _gradient_placed_by_map(
 
     adjoint = AdjointBody(op, seeding, reads, [element])
     (accumulator,) = adjoint.own_arguments
-    contribution = adjoint.gradient_of(target.read_as)
-    summed = len(dims) < loops
-    if summed:
-        contribution = adjoint.at.insert(arith.AddfOp(accumulator, contribution)).result
-    adjoint.block.add_op(YieldOp(contribution))
+    gradient_read = adjoint.gradient_of(target.read_as)
+    if len(dims) == loops:
+        # Nothing to sum (every loop indexes the output): the gradient is
+        # yielded as it is and the zero init is never read.
+        adjoint.block.add_op(YieldOp(gradient_read))
+    else:
+        total = adjoint.at.insert(arith.AddfOp(accumulator, gradient_read)).result
+        adjoint.block.add_op(YieldOp(total))
 
     inputs, maps = _adjoint_inputs(op, seeding)
     output_map = AffineMapAttr(AffineMap(loops, 0, tuple(AffineDimExpr(d) for d in dims)))
     iterators = [IteratorTypeAttr.parallel() if d in dims else IteratorTypeAttr.reduction() for d in range(loops)]
-    # Without a reduction each element is written once: no zeros to read and add to.
-    init = zero_constant(builder, placed_type) if summed else builder.insert(tensor.EmptyOp([], placed_type)).tensor
-    generic = builder.insert(GenericOp(inputs, [init], Region(adjoint.block), [*maps, output_map], iterators, [placed_type]))
+    zeros = zero_constant(builder, placed_type)
+    generic = builder.insert(GenericOp(inputs, [zeros], Region(adjoint.block), [*maps, output_map], iterators, [placed_type]))
     gradient = generic.results[0]
     if not isinstance(target.value.type, TensorType):
         return builder.insert(tensor.ExtractOp(gradient, [], element)).result

@@ -224,12 +224,13 @@ class DerivativeRule:
         self,
         builder: Builder,
         op: Operation,
-        output_grads: Sequence[SSAValue],
+        output_grads: Sequence[SSAValue | None],
         captured: Sequence[SSAValue] = (),
     ) -> list[SSAValue | None]:
         """Insert the backward of `op` with `builder`; one gradient per operand
         (None for an operand that gets none), then one per `captured` value
-        (only for rules that account for captured values)."""
+        (only for rules that account for captured values). `output_grads` has
+        None for a result that cannot carry a gradient (an integer)."""
         if self.reverse is None:
             raise error_at(
                 DifferentiationError,

@@ -5,8 +5,15 @@ The gradients are written as formulas of `derivatives.yaml`'s language over
 the op's operands (`formula`), so they emit autodiff ops that lower like any
 other derivative:
 
-- `linalg.matmul` (C + A B): A gets g Bᵀ, B gets Aᵀ g, the accumulator C gets g;
-  `indexing_maps` that read A or B transposed are supported.
+- `linalg.matmul` and `linalg.batch_matmul` (C + A B): A gets g Bᵀ, B gets
+  Aᵀ g, the accumulator C gets g, also with `indexing_maps` that read A or B
+  transposed; any other maps (a broadcast operand, a transposed output) and
+  inputs of another element type than C go through the op's generic view
+  (`linalg_structured`). The formulas are kept because they are faster on the
+  CPU: their products are plain matmuls (256x256: 0.66 ms for both gradients,
+  against 64 ms for the adjoint generics, which MLIR names matmuls reading an
+  operand transposed, left to loops), and a batch matmul becomes a loop of
+  vectorised matmuls (16x128x128x128: 3.2 ms against 104 ms).
 - `linalg.transpose`: the inverse transpose.
 - `linalg.broadcast` (new `dimensions`): the sum over those dimensions.
 - `linalg.fill`: the scalar gets the sum of g; the init is overwritten.
@@ -16,8 +23,12 @@ other derivative:
   `math.exp`, ...), applied to the whole tensors; the init is overwritten.
 - `linalg.reduce` with an `arith.addf` combiner: like `autodiff.sum` (the init
   gets g); with `arith.maximumf`/`arith.minimumf`: like `autodiff.max`, the
-  init being one more candidate (tied candidates share the gradient). Other
-  combiners are a located error.
+  init being one more candidate (tied candidates share the gradient). Any
+  other body goes through the generic view: forward mode takes any body,
+  reverse mode the combiners of the generic rule (`generic_reductions`: a sum,
+  difference, product, max or min of any expression, `max(x * x, acc)`); other
+  combiners are its located error, naming `linalg.reduce`.
+- `linalg.softmax`: `autodiff.softmax`'s formula.
 """
 from __future__ import annotations
 
@@ -31,9 +42,10 @@ from xdsl.ir import Operation, SSAValue
 
 from gradir.autodiff_pass.rules.formula import Emitter, Zero, parse_formula
 from gradir.autodiff_pass.rules.interface import DerivativeRule
+from gradir.autodiff_pass.rules.linalg_structured import contraction_jvp, view_jvp, view_vjp
 from gradir.autodiff_pass.rules.registry import get_rule
 from gradir.dialects.autodiff import SumOp, TransposeOp
-from gradir.errors import DifferentiationError, error_at
+from gradir.dialects.linalg_structured import element_type
 
 _PARSED: dict[str, object] = {}
 
@@ -57,28 +69,34 @@ def _or_none(value) -> SSAValue | None:
 # -- matmul -------------------------------------------------------------------
 
 _MATMUL_OPERAND_MAPS = {
-    # indexing map -> whether the operand is stored transposed
-    "a": {"affine_map<(d0, d1, d2) -> (d0, d2)>": False, "affine_map<(d0, d1, d2) -> (d2, d0)>": True},
-    "b": {"affine_map<(d0, d1, d2) -> (d2, d1)>": False, "affine_map<(d0, d1, d2) -> (d1, d2)>": True},
-    "c": {"affine_map<(d0, d1, d2) -> (d0, d1)>": False},
+    # indexing map -> whether the operand is stored transposed (its last two dimensions)
+    "linalg.matmul": {
+        "a": {"affine_map<(d0, d1, d2) -> (d0, d2)>": False, "affine_map<(d0, d1, d2) -> (d2, d0)>": True},
+        "b": {"affine_map<(d0, d1, d2) -> (d2, d1)>": False, "affine_map<(d0, d1, d2) -> (d1, d2)>": True},
+        "c": {"affine_map<(d0, d1, d2) -> (d0, d1)>": False},
+    },
+    "linalg.batch_matmul": {
+        "a": {"affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>": False, "affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>": True},
+        "b": {"affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>": False, "affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>": True},
+        "c": {"affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>": False},
+    },
 }  # fmt: skip
 
 
-def _matmul_layout(op: Operation) -> tuple[bool, bool]:
+def _matmul_layout(op: Operation) -> tuple[bool, bool] | None:
     """Whether A and B are read transposed (`indexing_maps`, which MLIR uses
-    for the former matmul_transpose_a/b); other maps are a located error."""
+    for the former matmul_transpose_a/b); None for any other maps, or inputs
+    whose element type is not the output's (the generic view serves those)."""
+    if len({element_type(v.type) for v in op.operands}) != 1:
+        return None
     maps = op.properties.get("indexing_maps")
     if maps is None:
         return False, False
     layout = [
-        _MATMUL_OPERAND_MAPS[name].get(str(m)) for name, m in zip("abc", maps.data)  # type: ignore[attr-defined]
+        _MATMUL_OPERAND_MAPS[op.name][name].get(str(m)) for name, m in zip("abc", maps.data)  # type: ignore[attr-defined]
     ]
     if None in layout:
-        raise error_at(
-            DifferentiationError,
-            op,
-            "differentiation of 'linalg.matmul' with indexing_maps other than transposed A or B is not supported",
-        )
+        return None
     return bool(layout[0]), bool(layout[1])
 
 
@@ -88,10 +106,13 @@ def _transposed(text: str) -> str:
     return text[len(prefix) : -1] if text.startswith(prefix) else f"{prefix}{text})"
 
 
-def matmul_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+def matmul_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue], captured: Sequence[SSAValue] = ()):
     # With A' and B' the matrices as multiplied (A' = Aᵀ when A is stored
     # transposed): A' gets g B'ᵀ and B' gets A'ᵀ g, transposed back to A and B.
-    a_transposed, b_transposed = _matmul_layout(op)
+    layout = _matmul_layout(op)
+    if layout is None:
+        return view_vjp(builder, op, grads, captured)
+    a_transposed, b_transposed = layout
     a, b, _ = op.operands
     (g,) = grads
     a_used = _transposed("a") if a_transposed else "a"
@@ -105,8 +126,11 @@ def matmul_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
     return [formula(builder, grad_a, grad=g, b=b), formula(builder, grad_b, grad=g, a=a), g]
 
 
-def matmul_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
-    a_transposed, b_transposed = _matmul_layout(op)
+def matmul_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None], captured=None):
+    layout = _matmul_layout(op)
+    if layout is None:
+        return contraction_jvp(builder, op, tangents, captured)
+    a_transposed, b_transposed = layout
     a, b, c = op.operands
     t = [_zero_if_none(v, like) for v, like in zip(tangents, (a, b, c))]
     a_used, a_t = (_transposed("a"), _transposed("a_t")) if a_transposed else ("a", "a_t")
@@ -231,11 +255,12 @@ def _elementwise_rule(name: str) -> DerivativeRule:
 # -- reduce ----------------------------------------------------------------------
 
 
-def _combiner(op: Operation) -> str:
-    """`add` or `max`/`min`: what the reduce's body does with (element, accumulator)."""
+def _combiner(op: Operation) -> str | None:
+    """`add` or `max`/`min`: what the reduce's body does with (element,
+    accumulator) when it is that one op; None for any other body."""
     block = op.regions[0].block
     body = list(block.ops)
-    if len(body) == 2 and isinstance(body[1], linalg.YieldOp):
+    if len(op.operands) == 2 and len(body) == 2 and isinstance(body[1], linalg.YieldOp):
         combine = body[0]
         operands = set(combine.operands)
         if operands == set(block.args) and len(block.args) == 2 and body[1].operands[0] == combine.results[0]:
@@ -243,12 +268,7 @@ def _combiner(op: Operation) -> str:
             for kind, name in kinds.items():
                 if isinstance(combine, kind):
                     return name
-    raise error_at(
-        DifferentiationError,
-        op,
-        "differentiation of 'linalg.reduce' needs a body combining element and accumulator "
-        "with one arith.addf, arith.maximumf or arith.minimumf",
-    )
+    return None
 
 
 _MAX_SHARES = {
@@ -268,11 +288,14 @@ def _max_environment(builder: Builder, op: Operation) -> dict:
     return {"x": x, "init": init, "dims": dims, "is_x": is_x, "is_init": is_init, "count": count}
 
 
-def reduce_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+def reduce_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue], captured: Sequence[SSAValue] = ()):
+    combiner = _combiner(op)
+    if combiner is None:
+        return view_vjp(builder, op, grads, captured)
     x, init = op.operands
     (g,) = grads
     dims = tuple(_dimensions(op))
-    if _combiner(op) == "add":
+    if combiner == "add":
         return [formula(builder, "expand_reduced(grad, x, dims, false)", grad=g, x=x, dims=dims), g]
     env = _max_environment(builder, op)
     share = formula(builder, "grad / count", grad=g, **env)
@@ -282,20 +305,42 @@ def reduce_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
     ]
 
 
-def reduce_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
+def reduce_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None], captured=None):
+    combiner = _combiner(op)
+    if combiner is None:
+        return view_jvp(builder, op, tangents, captured)
     x, init = op.operands
     x_t, init_t = (_zero_if_none(t, like) for t, like in zip(tangents, (x, init)))
     dims = tuple(_dimensions(op))
-    if _combiner(op) == "add":
+    if combiner == "add":
         return [_or_none(formula(builder, "sum(x_t, dims, false) + init_t", x_t=x_t, init_t=init_t, dims=dims))]
     env = _max_environment(builder, op)
     total = formula(builder, "(sum(x_t * is_x, dims, false) + init_t * is_init) / count", x_t=x_t, init_t=init_t, **env)
     return [_or_none(total)]
 
 
+# -- softmax ---------------------------------------------------------------------
+
+
+def softmax_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+    dims = (op.properties["dimension"].value.data,)  # type: ignore[attr-defined]
+    text = "result * (grad - sum(grad * result, dims, true))"
+    return [formula(builder, text, grad=grads[0], result=op.results[0], dims=dims), None]
+
+
+def softmax_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
+    if tangents[0] is None:
+        return [None]
+    dims = (op.properties["dimension"].value.data,)  # type: ignore[attr-defined]
+    text = "result * (x_t - sum(x_t * result, dims, true))"
+    return [_or_none(formula(builder, text, x_t=tangents[0], result=op.results[0], dims=dims))]
+
+
 RULES = (
     DerivativeRule("linalg.matmul", differentiable_inputs=(0, 1, 2), saved_inputs=frozenset({0, 1}),
-                   saved_outputs=frozenset(), reverse=matmul_vjp, forward=matmul_jvp),
+                   saved_outputs=frozenset(), reverse=matmul_vjp, forward=matmul_jvp, captures=True),
+    DerivativeRule("linalg.batch_matmul", differentiable_inputs=(0, 1, 2), saved_inputs=frozenset({0, 1}),
+                   saved_outputs=frozenset(), reverse=matmul_vjp, forward=matmul_jvp, captures=True),
     DerivativeRule("linalg.transpose", differentiable_inputs=(0,), saved_inputs=frozenset(),
                    saved_outputs=frozenset(), reverse=transpose_vjp, forward=transpose_jvp),
     DerivativeRule("linalg.broadcast", differentiable_inputs=(0,), saved_inputs=frozenset(),
@@ -305,6 +350,7 @@ RULES = (
     DerivativeRule("linalg.copy", differentiable_inputs=(0,), saved_inputs=frozenset(),
                    saved_outputs=frozenset(), reverse=copy_vjp, forward=copy_jvp),
     *(_elementwise_rule(name) for name in ELEMENTWISE_SCALAR_OPS),
-    DerivativeRule("linalg.reduce", differentiable_inputs=(0, 1), saved_inputs=frozenset({0, 1}),
-                   saved_outputs=frozenset({0}), reverse=reduce_vjp, forward=reduce_jvp),
+    DerivativeRule("linalg.reduce", reverse=reduce_vjp, forward=reduce_jvp, captures=True),
+    DerivativeRule("linalg.softmax", differentiable_inputs=(0,), saved_inputs=frozenset(),
+                   saved_outputs=frozenset({0}), reverse=softmax_vjp, forward=softmax_jvp),
 )  # fmt: skip

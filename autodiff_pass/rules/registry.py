@@ -30,7 +30,11 @@ from gradir.errors import RuleError
 
 BUILTIN_RULE_MODULES = (
     "gradir.autodiff_pass.rules.linalg",
+    "gradir.autodiff_pass.rules.linalg_structured",
     "gradir.autodiff_pass.rules.tensor",
+    "gradir.autodiff_pass.rules.tensor_gather",
+    "gradir.autodiff_pass.rules.tensor_regions",
+    "gradir.autodiff_pass.rules.bufferization",
     "gradir.autodiff_pass.rules.generic",
     "gradir.autodiff_pass.rules.conv",
     "gradir.autodiff_pass.rules.tensor_pad",

@@ -7,10 +7,11 @@ gradient of `insert_slice` splits the result's gradient into the inserted
 part (for the source) and the rest (for the destination); offsets, sizes and
 strides (static or `index` operands) are reused as they are. `extract` and
 `insert` do the same for one element (a float scalar gradient),
-`expand_shape`/`collapse_shape` reshape the gradient back and `cast` casts it
-back. `concat` hands each input its slice of the gradient, `from_elements`
+`expand_shape`/`collapse_shape`/`reshape` reshape the gradient back (`reshape`'s
+shape operand is an index tensor: no gradient) and `cast` casts it back. `concat` hands each input its slice of the gradient, `from_elements`
 each scalar its element, and `splat` its scalar the sum of the gradient.
-`empty` has no operands and needs no rule.
+`empty` has no operands and `dim`/`rank` give indices: they need no rule.
+`gather`/`scatter` are in `tensor_gather`, `generate`/`pad` in `tensor_regions`.
 """
 from __future__ import annotations
 
@@ -233,6 +234,7 @@ RULES = (
     _linear("tensor.insert", insert_vjp, insert_jvp, (0, 1)),
     _linear("tensor.expand_shape", reshape_vjp, reshape_jvp, (0,)),
     _linear("tensor.collapse_shape", reshape_vjp, reshape_jvp, (0,)),
+    _linear("tensor.reshape", reshape_vjp, reshape_jvp, (0,)),
     _linear("tensor.cast", cast_vjp, cast_jvp, (0,)),
     _linear("tensor.concat", concat_vjp, concat_jvp, None),
     _linear("tensor.from_elements", from_elements_vjp, from_elements_jvp, None),

@@ -29,6 +29,7 @@ from gradir.autodiff_pass.rules.formula import (
 from gradir.autodiff_pass.rules.formula_rules import PROPERTY_KINDS, FormulaForward, FormulaReverse
 from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.dialects.autodiff import FORWARD_OPS
+from gradir.dialects.mlir22_ops import ClampFOp, ErfcOp, RemFOp, SincosOp
 from gradir.errors import RuleError
 
 RULE_FILE = Path(__file__).with_name("derivatives.yaml")
@@ -38,9 +39,15 @@ _RESERVED = {"grad", "grads", "result", "results", "true", "false"} | _ENTRY_KEY
 
 STANDARD_OPS = (
     arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.NegfOp, arith.MaximumfOp,
-    arith.MinimumfOp, arith.SelectOp, arith.ExtFOp, arith.TruncFOp,
-    math.ExpOp, math.LogOp, math.Log1pOp, math.SqrtOp, math.RsqrtOp, math.SinOp, math.CosOp,
-    math.TanhOp, math.ErfOp, math.PowFOp, math.AbsFOp,
+    arith.MinimumfOp, arith.MaxnumfOp, arith.MinnumfOp, arith.SelectOp, arith.ExtFOp,
+    arith.TruncFOp, RemFOp,
+    math.ExpOp, math.Exp2Op, math.ExpM1Op, math.LogOp, math.Log1pOp, math.Log2Op, math.Log10Op,
+    math.SqrtOp, math.RsqrtOp, math.CbrtOp, math.PowFOp, math.FPowIOp, math.FmaOp,
+    math.SinOp, math.CosOp, math.TanOp, SincosOp, math.AsinOp,
+    math.AcosOp, math.AtanOp, math.Atan2Op, math.SinhOp, math.CoshOp, math.TanhOp,
+    math.AsinhOp, math.AcoshOp, math.AtanhOp, math.ErfOp, ErfcOp, math.AbsFOp,
+    math.CopySignOp, math.FloorOp, math.CeilOp, math.RoundOp, math.RoundEvenOp, math.TruncOp,
+    ClampFOp,
 )  # fmt: skip
 """Ops of other dialects whose rules are entries of the rule file (full names)."""
 
@@ -168,7 +175,8 @@ def _load_entry(entry: _Entry) -> DerivativeRule:
         else:
             forward_formulas.append(_compile(entry, key, bindings, forward_scope)[0])
 
-    has_forward = any(formula is not None for formula in forward_formulas)
+    # An op none of whose outputs is differentiable has zero tangents, not no forward rule.
+    has_forward = any(f is not None for f in forward_formulas) or not any(output_differentiable)
     return DerivativeRule(
         op_name=op_name,
         input_names=inputs,

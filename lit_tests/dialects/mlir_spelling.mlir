@@ -34,3 +34,43 @@ func.func @bare_result_types(%a: f64, %c: i1, %t: tensor<4xf64>) -> (f64, tensor
   }
   return %s, %r : f64, tensor<4xf64>
 }
+
+// -----
+
+// A linalg.generic whose attribute dictionary is an alias (LAGrad's tests
+// write `linalg.generic #trait`) and whose two results follow `->` in
+// parentheses, as MLIR prints several results.
+// CHECK-LABEL: func.func @generic_spellings
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+// CHECK:         } -> (tensor<2xf32>, tensor<2xi64>)
+#max_and_index = {
+  indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>],
+  iterator_types = ["parallel", "reduction"]
+}
+func.func @generic_spellings(%x: tensor<2x3xf32>, %m: tensor<2xf32>, %i: tensor<2xi64>) -> (tensor<2xf32>, tensor<2xi64>) {
+  %r:2 = linalg.generic #max_and_index ins(%x : tensor<2x3xf32>) outs(%m, %i : tensor<2xf32>, tensor<2xi64>) {
+  ^bb0(%a: f32, %b: f32, %c: i64):
+    %k = linalg.index 1 : index
+    %ki = arith.index_cast %k : index to i64
+    %gt = arith.cmpf ogt, %a, %b : f32
+    %v = arith.select %gt, %a, %b : f32
+    %j = arith.select %gt, %ki, %c : i64
+    linalg.yield %v, %j : f32, i64
+  } -> (tensor<2xf32>, tensor<2xi64>)
+  return %r#0, %r#1 : tensor<2xf32>, tensor<2xi64>
+}
+
+// -----
+
+// MLIR's sparse elements literal (LAGrad's hand tracking writes an identity so),
+// read as the dense literal it stands for; one value for all indices is a splat.
+// CHECK-LABEL: func.func @sparse_literals
+// CHECK:         arith.constant dense<{{\[}}[1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00]]> : tensor<2x2xf64>
+// CHECK:         arith.constant dense<{{\[}}[0, 5], [-2, 0]]> : tensor<2x2xi32>
+// CHECK:         arith.constant dense<[0.000000e+00, 0.000000e+00, 2.500000e+00]> : tensor<3xf32>
+func.func @sparse_literals() -> (tensor<2x2xf64>, tensor<2x2xi32>, tensor<3xf32>) {
+  %eye = arith.constant sparse<[[0, 0], [1, 1]], 1.0> : tensor<2x2xf64>
+  %b = arith.constant sparse<[[0, 1], [1, 0]], [5, -2]> : tensor<2x2xi32>
+  %c = arith.constant sparse<2, 2.500000e+00> : tensor<3xf32>
+  return %eye, %b, %c : tensor<2x2xf64>, tensor<2x2xi32>, tensor<3xf32>
+}

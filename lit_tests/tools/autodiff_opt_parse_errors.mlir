@@ -6,7 +6,7 @@
 // RUN: not autodiff-opt %S/Inputs/parse_bad_iterator.mlir 2>&1 | filecheck %s --check-prefix=ITERATOR
 // RUN: not autodiff-opt %S/Inputs/parse_out_of_range.mlir 2>&1 | filecheck %s --check-prefix=RANGE
 // RUN: not autodiff-opt %S/Inputs/redefined_symbol.mlir 2>&1 | filecheck %s --check-prefix=SYMBOL
-// RUN: not autodiff-opt %S/Inputs/crashing_verifier.mlir 2>&1 | filecheck %s --check-prefix=CRASHING
+// RUN: not autodiff-opt %S/Inputs/bad_permutation.mlir 2>&1 | filecheck %s --check-prefix=PERMUTATION
 // RUN: not autodiff-opt %S/Inputs/use_before_definition.mlir -p autodiff-reverse 2>&1 | filecheck %s --check-prefix=ORDER
 // RUN: not autodiff-opt %S/Inputs/use_before_definition_nested.mlir 2>&1 | filecheck %s --check-prefix=NESTED
 
@@ -15,7 +15,7 @@
 // ITERATOR: parse_bad_iterator.mlir:3:3: error: 'beduction' is not a valid IteratorType
 // RANGE: parse_out_of_range.mlir:2:43: error: Integer value 18446744073709551616 is out of range for type i64
 // SYMBOL: redefined_symbol.mlir:5:1: error: 'builtin.module' op Redefinition of symbol "twice"
-// CRASHING: crashing_verifier.mlir:4:3: error: 'linalg.transpose' op does not verify (IndexError in its verifier: tuple index out of range)
-// CRASHING-NOT: Traceback
+// PERMUTATION: bad_permutation.mlir:5:3: error: 'linalg.transpose' op permutation is not valid
+// PERMUTATION-NOT: Traceback
 // ORDER: use_before_definition.mlir:3:3: error: 'autodiff.add' op operand %m is used before it is defined
 // NESTED: use_before_definition_nested.mlir:7:5: error: 'autodiff.add' op operand %m is used before it is defined

@@ -107,7 +107,6 @@ def test_affine_for_with_a_tensor_state_and_a_step(checkpoint_every):
     np.testing.assert_allclose(tangent, numeric, rtol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason="the CPU pipeline bufferizes before lower-affine: affine.for on tensors does not bufferize")
 def test_affine_for_on_tensors_runs_on_the_cpu():
     result = gradir.gradcheck(AFFINE_TENSOR, "affine_tensor", inputs=TENSOR_INPUTS)
     assert result.ok, result.report()

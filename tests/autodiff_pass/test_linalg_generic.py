@@ -291,3 +291,31 @@ func.func @f(%x: tensor<4xf64>) -> tensor<4xf64> {
     for mode in ("vjp", "jvp"):
         with pytest.raises(DifferentiationError, match="bitcasts a value that carries a derivative"):
             gradir.gradcheck(source, "f", modes=(mode,))
+
+
+ARG_MAX = """
+func.func @f(%x: tensor<3x4xf64>, %init: tensor<3xf64>, %index: tensor<3xi64>) -> tensor<3xf64> {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x4xf64>) outs(%init, %index : tensor<3xf64>, tensor<3xi64>) {
+  ^bb0(%a: f64, %acc: f64, %at: i64):
+    %e = math.sin %a : f64
+    %k = linalg.index 1 : index
+    %ki = arith.index_cast %k : index to i64
+    %gt = arith.cmpf ogt, %e, %acc : f64
+    %m = arith.select %gt, %e, %acc : f64
+    %j = arith.select %gt, %ki, %at : i64
+    linalg.yield %m, %j : f64, i64
+  } -> (tensor<3xf64>, tensor<3xi64>)
+  return %r#0 : tensor<3xf64>
+}"""
+
+
+def test_a_max_with_its_integer_arg_max_output_is_differentiated():
+    """torch-mlir's max-with-index reduction: the index output has no gradient;
+    the max output's is routed to the arg-max (both modes)."""
+    rng = np.random.default_rng(11)
+    x = rng.permutation(np.linspace(-1.2, 1.2, 12)).reshape(3, 4)  # distinct: no ties
+    result = gradir.gradcheck(ARG_MAX, "f", inputs=[x, np.full(3, -2.0), np.zeros(3, np.int64)], wrt=[0])
+    assert result.ok, result.report()
+    assert all(np.max(np.abs(check.analytic)) > 1e-3 for check in result.checks), result.report()

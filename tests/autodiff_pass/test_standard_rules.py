@@ -18,6 +18,7 @@ from xdsl.rewriter import InsertPoint
 from gradir.autodiff_pass.rules import generic as generic_rules
 from gradir.autodiff_pass.rules import registry
 from gradir.autodiff_pass.rules.formula import Emitter, parse_formula
+from gradir.dialects.mlir22_ops import ClampFOp, ErfcOp, RemFOp
 from gradir.source import load_module, make_context
 
 UNARY = {
@@ -25,16 +26,29 @@ UNARY = {
     "math.sqrt": math.SqrtOp, "math.rsqrt": math.RsqrtOp, "math.sin": math.SinOp,
     "math.cos": math.CosOp, "math.tanh": math.TanhOp, "math.erf": math.ErfOp,
     "math.absf": math.AbsFOp, "arith.negf": arith.NegfOp,
+    "math.tan": math.TanOp, "math.atan": math.AtanOp, "math.asin": math.AsinOp,
+    "math.acos": math.AcosOp, "math.sinh": math.SinhOp, "math.cosh": math.CoshOp,
+    "math.asinh": math.AsinhOp, "math.acosh": math.AcoshOp, "math.atanh": math.AtanhOp,
+    "math.log2": math.Log2Op, "math.log10": math.Log10Op, "math.exp2": math.Exp2Op,
+    "math.expm1": math.ExpM1Op, "math.cbrt": math.CbrtOp, "math.erfc": ErfcOp,
+    "math.floor": math.FloorOp, "math.ceil": math.CeilOp, "math.round": math.RoundOp,
+    "math.roundeven": math.RoundEvenOp, "math.trunc": math.TruncOp,
 }  # fmt: skip
 BINARY = {
     "arith.addf": arith.AddfOp, "arith.subf": arith.SubfOp, "arith.mulf": arith.MulfOp,
     "arith.divf": arith.DivfOp, "arith.maximumf": arith.MaximumfOp,
     "arith.minimumf": arith.MinimumfOp, "math.powf": math.PowFOp,
+    "math.atan2": math.Atan2Op, "math.copysign": math.CopySignOp, "arith.remf": RemFOp,
+    "arith.maxnumf": arith.MaxnumfOp, "arith.minnumf": arith.MinnumfOp,
 }  # fmt: skip
+TERNARY = {"math.fma": math.FmaOp, "math.clampf": ClampFOp}
 POINTS = {  # inside each op's domain, away from kinks and ties
     "math.log": [0.7], "math.log1p": [0.4], "math.sqrt": [1.3], "math.rsqrt": [1.3],
     "math.absf": [-0.6], "math.powf": [1.4, 0.7], "arith.maximumf": [0.3, -0.2],
-    "arith.minimumf": [0.3, -0.2],
+    "arith.minimumf": [0.3, -0.2], "math.acosh": [1.6], "math.cbrt": [-0.7],
+    "math.atan2": [-0.4, 0.9], "math.copysign": [0.6, -0.3], "arith.remf": [2.7, -0.8],
+    "arith.maxnumf": [0.3, -0.2], "arith.minnumf": [0.3, -0.2], "math.floor": [-1.3],
+    "math.fma": [0.4, -0.7, 1.2], "math.clampf": [0.35, -0.5, 0.8],
 }  # fmt: skip
 
 # -- a scalar interpreter for arith/math -------------------------------------------------
@@ -48,6 +62,17 @@ _FUNCTIONS = {
     arith.DivfOp: lambda a, b: a / b, arith.MaximumfOp: max, arith.MinimumfOp: min,
     math.PowFOp: pow, arith.SelectOp: lambda c, a, b: a if c else b,
     arith.ExtFOp: float, arith.TruncFOp: float,
+    math.TanOp: pymath.tan, math.AtanOp: pymath.atan, math.AsinOp: pymath.asin,
+    math.AcosOp: pymath.acos, math.SinhOp: pymath.sinh, math.CoshOp: pymath.cosh,
+    math.AsinhOp: pymath.asinh, math.AcoshOp: pymath.acosh, math.AtanhOp: pymath.atanh,
+    math.Log2Op: pymath.log2, math.Log10Op: pymath.log10, math.Exp2Op: lambda x: 2.0**x,
+    math.ExpM1Op: pymath.expm1, math.CbrtOp: lambda x: float(np.cbrt(x)),
+    ErfcOp: pymath.erfc, math.FloorOp: pymath.floor, math.CeilOp: pymath.ceil,
+    math.RoundOp: lambda x: float(np.copysign(np.floor(abs(x) + 0.5), x)),
+    math.RoundEvenOp: lambda x: float(np.round(x)), math.TruncOp: lambda x: float(pymath.trunc(x)),
+    math.Atan2Op: pymath.atan2, math.CopySignOp: pymath.copysign, RemFOp: pymath.fmod,
+    arith.MaxnumfOp: max, arith.MinnumfOp: min, math.FmaOp: lambda a, b, c: a * b + c,
+    ClampFOp: lambda x, low, high: max(min(x, high), low),
 }  # fmt: skip
 _PREDICATES = {"ogt": float.__gt__, "oge": float.__ge__, "olt": float.__lt__,
                "ole": float.__le__, "oeq": float.__eq__, "une": float.__ne__}  # fmt: skip
@@ -65,8 +90,8 @@ def evaluate(ops: list[Operation], values: dict[SSAValue, float]) -> None:
 
 
 def scalar_op(name: str, type_=f64) -> tuple[Block, Operation]:
-    op_class = {**UNARY, **BINARY}[name]
-    block = Block(arg_types=[type_] * (1 if name in UNARY else 2))
+    op_class = {**UNARY, **BINARY, **TERNARY}[name]
+    block = Block(arg_types=[type_] * (1 if name in UNARY else 2 if name in BINARY else 3))
     op = op_class(*block.args)
     block.add_op(op)
     return block, op
@@ -80,7 +105,7 @@ def emitted(block: Block, op: Operation) -> list[Operation]:
 # -- tests --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", [*UNARY, *BINARY])
+@pytest.mark.parametrize("name", [*UNARY, *BINARY, *TERNARY])
 def test_scalar_rules_emit_arith_math_and_match_finite_differences(name):
     """vjp with seed 1 is the derivative per input; jvp with one unit tangent
     is the same derivative; both against central differences of the op."""
@@ -111,8 +136,10 @@ def test_scalar_rules_emit_arith_math_and_match_finite_differences(name):
         assert all(r.type in (f64, IntegerType(1)) for o in new_ops for r in o.results)
         values: dict[SSAValue, float] = dict(zip(block.args, point))
         evaluate([op, *new_ops], values)
-        assert values[grads[k]] == pytest.approx(numeric, rel=1e-6, abs=1e-8)
-        assert values[tangent] == pytest.approx(numeric, rel=1e-6, abs=1e-8)
+        # no gradient / tangent (floor, ...) is a zero one
+        gradient = 0.0 if grads[k] is None else values[grads[k]]
+        assert gradient == pytest.approx(numeric, rel=1e-6, abs=1e-8)
+        assert (0.0 if tangent is None else values[tangent]) == pytest.approx(numeric, rel=1e-6, abs=1e-8)
 
 
 @pytest.mark.parametrize("name", ["math.tanh", "arith.mulf", "math.erf"])

@@ -99,12 +99,11 @@ def test_while_whose_condition_reads_the_float_state(checkpoint_every):
     assert result.ok, result.report()
 
 
-# A tensor state. The CPU pipeline makes scf.for states update their buffer in
-# place before bufferization (mlir_bridge/loop_states.py) but not scf.while's,
-# which one-shot bufferization then refuses: the primal and the forward-mode
-# derivative (an scf.while) do not run there. Reverse mode's derivative is an
-# scf.for behind an index-only counting copy, and runs: it is checked against
-# central differences of the same loop written as scf.for.
+# A tensor state. Reverse mode's derivative is an scf.for behind an index-only
+# counting copy: it is checked against central differences of the same loop
+# written as scf.for. The primal and the forward-mode derivative (an scf.while)
+# run on the CPU since mlir_bridge/loop_states.py makes scf.while states update
+# their buffers in place, as scf.for's (one-shot bufferization refused them).
 TENSOR_WHILE = """
 func.func @tensor_while(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<f64> {
   %c0 = arith.constant 0 : index
@@ -166,7 +165,6 @@ def test_tensor_state_while_gradient(checkpoint_every):
             np.testing.assert_allclose(gradient[entry], numeric, rtol=1e-6, atol=1e-9)
 
 
-@pytest.mark.xfail(strict=True, reason="the CPU pipeline updates scf.for states in place but not scf.while's: one-shot bufferization refuses the loop")
 def test_tensor_state_while_runs_on_the_cpu():
     result = gradir.gradcheck(TENSOR_WHILE, "tensor_while", inputs=TENSOR_INPUTS)
     assert result.ok, result.report()

@@ -9,6 +9,9 @@ header line
 
 says what to check; `reference` names a PyTorch function and `inputs` an input
 generator in `references.py` (default `pos`: floats in [0.25, 1.25)).
+`inputs=recorded` reads the inputs from `<name>.npz` beside the program, and
+`reference=jax` its results and `jax.grad` recorded there too (the programs
+exported from JAX, written by `jax_programs.py`; no JAX needed to check them).
 
 For each program, in a worker process (2 at a time by default):
 
@@ -26,7 +29,8 @@ For each program, in a worker process (2 at a time by default):
    differences in f64.  The program is compiled once, by `gradir.compile(...,
    target="cpu")` inside the checker.
 5. `reference`: the same f64 executable's results and vector-Jacobian products
-   (random cotangents) against `torch.autograd` on the same inputs.
+   (random cotangents) against `torch.autograd` on the same inputs (against
+   the recorded `jax.grad` for `reference=jax`).
 
 Outcome per program: `pass`; `fail` (a stage raised; the first error line is
 kept); `wrong` (a stage ran to the end and found a wrong value or gradient: the
@@ -239,11 +243,41 @@ def make_inputs(program: Program, input_specs):
 
     import references
 
+    if program.inputs == "recorded":
+        recorded = np.load(recorded_path(program))
+        arrays = [recorded[f"arg{i}"] for i in range(len(input_specs))]
+        assert f"arg{len(input_specs)}" not in recorded, f"{program.name}: more recorded inputs than arguments"
+        return arrays
     generator = references.INPUTS[program.inputs]
     specs = [(() if shape is None else shape, element) for shape, element in input_specs]
     arrays = generator(np.random.default_rng(SEED), specs)
     assert len(arrays) == len(specs), f"{program.inputs}: {len(arrays)} inputs for {len(specs)} arguments"
     return arrays
+
+
+def recorded_path(program: Program) -> Path:
+    """`<name>.npz` beside the program: recorded inputs (`arg<i>`) and, for
+    `reference=jax`, JAX's results (`result<k>`) and `jax.grad` (`grad<i>`)."""
+    return program.path.with_suffix(".npz")
+
+
+def _recorded_reference(program: Program, inputs, wrt, cotangents=None):
+    """Results and vjp from the recorded `jax.grad` of a scalar loss (float64):
+    the vjp with cotangent c is c times the gradient. The inputs must be the
+    recorded ones."""
+    import numpy as np
+
+    recorded = np.load(recorded_path(program))
+    for i, array in enumerate(inputs):
+        array = np.asarray(array)  # the primal stage passes f32 arguments in f32
+        if not np.array_equal(recorded[f"arg{i}"].astype(array.dtype), array):
+            raise ValueError(f"{program.name}: argument {i} is not the recorded input the reference was computed on")
+    values = [recorded[f"result{k}"] for k in range(sum(key.startswith("result") for key in recorded))]
+    if cotangents is None:
+        return values, None
+    if len(values) != 1 or np.shape(values[0]) != ():
+        raise ValueError(f"{program.name}: a recorded jax.grad reference needs one 0-d result")
+    return values, [float(cotangents[0]) * recorded[f"grad{i}"] for i in wrt]
 
 
 def _torch_reference(program: Program, inputs, wrt, cotangents=None):
@@ -252,6 +286,8 @@ def _torch_reference(program: Program, inputs, wrt, cotangents=None):
 
     import references
 
+    if program.reference == "jax":
+        return _recorded_reference(program, inputs, wrt, cotangents)
     torch = references.torch
     if torch is None:
         raise RuntimeError("PyTorch is not installed: the reference checks need the `oracle` extra (pip install -e '.[oracle]')")
@@ -360,7 +396,7 @@ def check_primal(program: Program, input_specs, result_specs, inputs, stages, de
         return None
     import references
 
-    if references.torch is None:
+    if references.torch is None and program.reference != "jax":
         stages["primal"] = "n/a (PyTorch not installed)"
         return None
     from gradir.cpu_backend.cpu_runtime import CpuExecutable
@@ -554,7 +590,8 @@ def compare_with_reference(program: Program, checker, inputs) -> list[str]:
     if "vjp" in program.modes:
         grads = exe.call(f"__gradcheck_vjp_{entry}", *arguments, *cotangents)[len(outputs):]
         for index, got, want in zip(wrt, grads, want_grads):
-            problem = _mismatch(f"vjp wrt argument {index} vs torch.autograd", got, want, 1e-6, 1e-8)
+            oracle = "jax.grad" if program.reference == "jax" else "torch.autograd"
+            problem = _mismatch(f"vjp wrt argument {index} vs {oracle}", got, want, 1e-6, 1e-8)
             if problem:
                 problems.append(problem)
     return problems
@@ -732,7 +769,7 @@ def status_markdown(results: dict[str, Result], programs: list[Program]) -> str:
             key = expected.get(name, ("UNLISTED",))[0]
         groups.setdefault(key, []).append(result)
     special = {
-        "pass": "passes: gradcheck (vjp and jvp vs central differences, f64) and the PyTorch reference",
+        "pass": "passes: gradcheck (vjp and jvp vs central differences, f64) and the reference (PyTorch; `jax.grad` for the JAX exports)",
         "WRONG": "WRONG: the pipeline succeeded and the numbers are wrong",
         "INVALID": "the corpus file itself is wrong",
         "UNLISTED": "failing, not listed in EXPECTED",
@@ -803,7 +840,7 @@ def status_markdown(results: dict[str, Result], programs: list[Program]) -> str:
         "",
         "## References checked against MLIR 22",
         "",
-        f"The PyTorch reference of {len(checked)} of {len(results)} programs agrees with MLIR 22 running the "
+        f"The reference (PyTorch, or JAX's recorded value) of {len(checked)} of {len(results)} programs agrees with MLIR 22 running the "
         "upstream program itself (stage `primal`: gradir's CPU backend on the unmodified program with a "
         "tensor-only wrapper, no differentiation).",
     ]

@@ -52,29 +52,11 @@ _SCALAR_RESULT = "must return only float tensors to be gradchecked"
 
 # name -> (category, one-line reason, substring of the first error line)
 EXPECTED = {
-    'enzyme_math_atan': ('math-no-rule', 'scalar f64 math.atan', "differentiation of 'math.atan' is not supported"),
-    'enzyme_math_fma': ('math-no-rule', 'scalar f64 math.fma', "differentiation of 'math.fma' is not supported"),
-    'enzyme_math_log2': ('math-no-rule', 'scalar f64 math.log2', "differentiation of 'math.log2' is not supported"),
-    'lagrad_ba_reproj': ('named-linalg-unregistered', 'linalg.dot (also: mod-3 maps, scalar weight argument)', 'linalg.dot is not registered'),
-    'lagrad_batch_matmul': ('named-linalg-unregistered', 'linalg.batch_matmul', 'linalg.batch_matmul is not registered'),
-    'lagrad_dot': ('named-linalg-unregistered', 'linalg.dot', 'linalg.dot is not registered'),
-    'lagrad_generic_nonconst_out': ('named-linalg-unregistered', 'linalg.matvec into a computed init', 'linalg.matvec is not registered'),
-    'lagrad_generic_with_call': ('body-op-no-rule', 'func.call in a generic body has no rule', "its body's 'func.call' has no derivative rule"),
-    'lagrad_hand_angle_axis': ('parse-sparse-constant', 'sparse identity constant; once parsed: scf.if reading an active f64 scalar defined outside it', 'attribute expected'),
-    'lagrad_hand_apply_global_transform': ('parse-sparse-constant', 'sparse identity constant; once parsed: scf.if reading an active f64 scalar defined outside it', 'attribute expected'),
-    'lagrad_lstm': ('named-linalg-unregistered', 'linalg.dot (also: scalar f64 result, mixed f64/index/tensor iter_args)', 'linalg.dot is not registered'),
-    'lagrad_matvec': ('named-linalg-unregistered', 'linalg.matvec', 'linalg.matvec is not registered'),
-    'lagrad_nn_batched_crossentropy': ('other', 'returns f32, a scalar scf.for state (also: tensor<2xindex> labels)', 'cpu-bufferize: Yield operand #0 is not equivalent to the corresponding iter bbArg'),
-    'lagrad_nn_mlp': ('parse-trait-alias', '`linalg.generic #alias ins(...)` (trait dictionary alias) is not parsed', 'Expected indexing_maps for linalg.generic'),
-    'lagrad_scf_nested_with_slice': ('named-linalg-unregistered', 'linalg.dot (also: scalar f64 result)', 'linalg.dot is not registered'),
     'mlir_conv_2d': ('conv-pool-unregistered', 'linalg.conv_2d', 'linalg.conv_2d is not registered'),
     'mlir_conv_2d_nhwc_hwcf': ('conv-pool-no-rule', 'linalg.conv_2d_nhwc_hwcf', "differentiation of 'linalg.conv_2d_nhwc_hwcf' is not supported"),
     'mlir_depthwise_conv_2d': ('conv-pool-unregistered', 'linalg.depthwise_conv_2d_nhwc_hwc', 'linalg.depthwise_conv_2d_nhwc_hwc is not registered'),
-    'mlir_matmul_vs_matvec': ('named-linalg-unregistered', 'linalg.matvec on column slices in an scf.for', 'linalg.matvec is not registered'),
     'mlir_pooling_nhwc_max': ('conv-pool-unregistered', 'linalg.pooling_nhwc_max', 'linalg.pooling_nhwc_max is not registered'),
     'mlir_pooling_nhwc_sum': ('conv-pool-unregistered', 'linalg.pooling_nhwc_sum', 'linalg.pooling_nhwc_sum is not registered'),
-    'mlir_softmax': ('named-linalg-unregistered', 'linalg.softmax', 'linalg.softmax is not registered'),
-    'torchmlir_mlp_log_softmax': ('parse-multi-result-generic', 'max + argmax generic with two results (also: `(d0, 0)` maps, truncf of an f64 constant)', "Expected '->'"),
     'torchmlir_resnet_block': ('conv-pool-no-rule', 'ReLU/residual generics with `(0, d1, d2, d3)` maps', "differentiation of 'linalg.conv_2d_nchw_fchw' is not supported"),
     'torchmlir_resnet_head': ('conv-pool-unregistered', 'linalg.pooling_nchw_sum as global average pooling', 'linalg.pooling_nchw_sum is not registered'),
     'torchmlir_resnet_stem': ('conv-pool-no-rule', 'linalg.pooling_nchw_max (also: conv_2d_nchw_fchw, `(0, d1, d2, d3)` maps)', "differentiation of 'linalg.pooling_nchw_max' is not supported"),
@@ -96,8 +78,13 @@ def test_corpus_files_are_well_formed():
         text = program.path.read_text()
         for line in ("// Source: ", "// What: ", "// Adaptations: "):
             assert line in text.split(run_corpus.MARKER)[0], f"{program.name}: no '{line.strip()}' header line"
-        assert program.inputs in references.INPUTS, f"{program.name}: unknown inputs={program.inputs}"
-        if program.reference is not None:
+        if program.inputs == "recorded":
+            assert run_corpus.recorded_path(program).exists(), f"{program.name}: inputs=recorded but no .npz"
+        else:
+            assert program.inputs in references.INPUTS, f"{program.name}: unknown inputs={program.inputs}"
+        if program.reference == "jax":
+            assert program.inputs == "recorded", f"{program.name}: reference=jax needs inputs=recorded"
+        elif program.reference is not None:
             assert program.reference in references.REFERENCES, f"{program.name}: unknown reference={program.reference}"
 
 
@@ -157,3 +144,18 @@ def test_runner_reports_a_wrong_gradient_and_a_wrong_reference(monkeypatch):
 
     invalid = run_corpus.check_program(run_corpus.Program(**{**run_corpus.asdict_program(program), "reference": "wrong_value"}))
     assert (invalid.status, invalid.stage) == ("invalid", "primal"), invalid
+
+
+def test_runner_reports_a_gradient_that_disagrees_with_a_recorded_jax_grad(tmp_path):
+    """`reference=jax`: the recorded `jax.grad` is the oracle; doubling it makes gradir `wrong`."""
+    import numpy as np
+
+    program = next(p for p in PROGRAMS if p.name == "jax_logsumexp")
+    copy = tmp_path / program.path.name
+    copy.write_text(program.path.read_text())
+    recorded = dict(np.load(run_corpus.recorded_path(program)))
+    recorded["grad0"] = 2 * recorded["grad0"]
+    np.savez(copy.with_suffix(".npz"), **recorded)
+    wrong = run_corpus.check_program(run_corpus.Program(**{**run_corpus.asdict_program(program), "path": copy}))
+    assert (wrong.status, wrong.stage) == ("wrong", "reference"), wrong
+    assert "vjp wrt argument 0 vs jax.grad" in wrong.error

@@ -9,7 +9,7 @@ import pytest
 from mlir import ir
 
 import gradir
-from gradir.cpu_backend.cpu_booleans import (
+from gradir.mlir_bridge.booleans import (
     reject_boolean_buffers,
     store_boolean_buffers_as_bytes,
     store_booleans_as_bytes,

@@ -98,3 +98,46 @@ def test_pure_body_without_a_named_form_stays_a_generic(ctx):
     module = to_mlir_module(parse_module(ctx, FUSED_MULTIPLY_ADD))
     specialize_pure_generics(module)
     assert [op.name for op in walk_ops(module, {"linalg.generic"})] == ["linalg.generic"]
+
+
+# The gradient of A in a batched matmul as reverse mode writes it for a user's generic:
+# dA(b, i, k) = sum_j B(b, k, j) * g(b, i, j), the first input indexing the output's
+# columns. MLIR 22 named it a batch_matmul with the output map (d0, d2, d1), which its
+# verifier rejects: the gradient of any batched-matmul generic failed to compile.
+COLUMNS_FIRST = """
+#b = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#g = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#o = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+func.func @grad_a(%b: tensor<2x4x5xf64>, %g: tensor<2x3x5xf64>, %init: tensor<2x3x4xf64>) -> tensor<2x3x4xf64> {
+  %r = linalg.generic {indexing_maps = [#b, #g, #o],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%b, %g : tensor<2x4x5xf64>, tensor<2x3x5xf64>) outs(%init : tensor<2x3x4xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<2x3x4xf64>
+  return %r : tensor<2x3x4xf64>
+}
+"""
+
+
+def test_batched_contraction_reading_columns_first_stays_a_generic(ctx):
+    module = to_mlir_module(parse_module(ctx, COLUMNS_FIRST))
+    specialize_pure_generics(module)
+    with module.context:
+        assert module.operation.verify()
+    assert [op.name for op in walk_ops(module, {"linalg.generic", "linalg.batch_matmul"})] == ["linalg.generic"]
+    rng = np.random.default_rng(3)
+    b, g, init = rng.standard_normal((2, 4, 5)), rng.standard_normal((2, 3, 5)), rng.standard_normal((2, 3, 4))
+    (result,) = gradir.compile(COLUMNS_FIRST, target="cpu").grad_a(b, g, init)
+    np.testing.assert_allclose(result, init + g @ b.transpose(0, 2, 1), rtol=1e-12, atol=1e-12)
+
+
+BATCHED_GENERIC = CONTRACTION.replace("BODY", "%m = arith.mulf %p, %q : f32")
+
+
+def test_gradient_of_a_batched_matmul_generic():
+    """Reverse mode writes dA with B first: it compiled to an invalid batch_matmul."""
+    result = gradir.gradcheck(BATCHED_GENERIC, "g")
+    assert result.ok, result.report()

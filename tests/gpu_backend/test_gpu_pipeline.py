@@ -1,8 +1,10 @@
 """Structure of the GPU pipeline's output: where the work runs, how it is launched."""
+import numpy as np
 import pytest
 from mlir import ir
 
 from gpu_cases import CASES, ELEMENTWISE, FULL_REDUCTIONS, MATMUL, MLP, ROW_REDUCTIONS, compiled
+import gradir
 from gradir.errors import PipelineError
 from gradir.gpu_backend.gpu_pipeline import STAGES, bufferize_for_gpu, compile_to_gpu
 from gradir.gpu_backend.map_to_gpu import HOST_OPS, map_to_gpu
@@ -210,3 +212,38 @@ func.func @f(%x: tensor<?xf32>) -> tensor<?xf32> {
 def test_sm_80_kernels_target_sm_80():
     program = compiled(MATMUL, chip="sm_80")
     assert all(".target sm_80" in text for text in program.ptx.values())
+
+
+SAVED_MASK = """
+#id = affine_map<(i, j) -> (i, j)>
+func.func @f(%x: tensor<4x5xf32>, %y: tensor<4x5xf32>) -> tensor<f32> {
+  %e = tensor.empty() : tensor<4x5xi1>
+  %c = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x5xf32>) outs(%e : tensor<4x5xi1>) {
+  ^bb0(%a: f32, %o: i1):
+    %zero = arith.constant 0.0 : f32
+    %p = arith.cmpf ogt, %a, %zero : f32
+    linalg.yield %p : i1
+  } -> tensor<4x5xi1>
+  %s = autodiff.select %c, %x, %y : (tensor<4x5xi1>, tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+  %t = math.tanh %s : tensor<4x5xf32>
+  %l = autodiff.sum %t : tensor<4x5xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+func.func @g(%x: tensor<4x5xf32>, %y: tensor<4x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xf32>) {
+  %dx, %dy = autodiff.grad @f(%x, %y) : (tensor<4x5xf32>, tensor<4x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xf32>)
+  return %dx, %dy : tensor<4x5xf32>, tensor<4x5xf32>
+}
+"""
+
+
+def test_mask_saved_for_the_backward_is_stored_as_bytes():
+    """The select's condition is a tensor between the forward's kernels and the backward's:
+    as an i1 buffer, MLIR 22's lowering aborted the process (an assertion in memref.store)."""
+    rng = np.random.default_rng(0)
+    x, y = (rng.standard_normal((4, 5)).astype(np.float32) for _ in range(2))
+    emulated = gradir.compile(SAVED_MASK, target="cuda").emulate("g", x, y)
+    dx, dy = gradir.compile(SAVED_MASK, target="cpu").g(x, y)
+    np.testing.assert_allclose(emulated[0], dx, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(emulated[1], dy, rtol=1e-5, atol=1e-6)
+    assert np.count_nonzero(dx) and np.count_nonzero(dy)

@@ -337,3 +337,26 @@ def test_autodiff_gradcheck_errors(tmp_path):
         run("autodiff-gradcheck", str(path), "--entry", "loss", "--inputs", str(missing))
     )
     assert str(missing) in line and "Traceback" not in line
+
+
+def test_a_verifier_that_crashes_is_a_located_error():
+    """An op whose verifier raises something other than a verify error (xDSL 0.74's
+    linalg.transpose did, on an out-of-range permutation) is still one located line."""
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.irdl import IRDLOperation, irdl_op_definition
+    from gradir.verify import verify_module
+
+    @irdl_op_definition
+    class CrashingOp(IRDLOperation):
+        name = "test.crashing"
+
+        def verify_(self) -> None:
+            raise IndexError("tuple index out of range")
+
+    module = ModuleOp([CrashingOp()])
+    with pytest.raises(SourceError) as error:
+        verify_module(module)
+    assert str(error.value).endswith(
+        "error: 'test.crashing' op does not verify (IndexError in its verifier: tuple index out of range)"
+    )
+    assert "\n" not in str(error.value)

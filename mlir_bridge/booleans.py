@@ -1,7 +1,8 @@
-"""Boolean (i1) tensors in the CPU pipeline: every one is stored as bytes.
+"""Boolean (i1) tensors in both backends' pipelines: every one is stored as bytes.
 
 MLIR 22 cannot lower a load or store of a `memref<...xi1>`: it fails an
-assertion in `finalize-memref-to-llvm` and aborts the whole process. So no i1 tensor may become a buffer.
+assertion in `finalize-memref-to-llvm` (the CPU's and the GPU kernels' lowering
+alike) and aborts the whole process. So no i1 tensor may become a buffer.
 `store_booleans_as_bytes` runs after elementwise fusion, just before
 bufferization, and gives every tensor of i1 in the module -- function
 arguments and results, constants, loop states, `scf.if` results, layout ops,
@@ -28,6 +29,12 @@ stores extend).
 
 `reject_boolean_buffers` (after that) stays as a safety net: an i1 buffer
 that still appears is a clear PipelineError instead of MLIR's abort.
+
+The GPU pipeline (`gpu_backend.gpu_pipeline.bufferize_for_gpu`) runs
+`store_booleans_as_bytes` and `reject_boolean_buffers` around its
+bufferization too: a mask saved by a forward pass for its backward (the
+condition of a select) is a tensor between kernels there, and aborted the
+compilation.
 """
 from __future__ import annotations
 
@@ -313,12 +320,12 @@ def _touches_boolean_buffers(op: ir.Operation) -> bool:
     return any(_byte_buffer_type(value.type) is not None for value in _values(op))
 
 
-def reject_boolean_buffers(module: ir.Module) -> None:
+def reject_boolean_buffers(module: ir.Module, stage: str = "cpu-bufferize") -> None:
     """A one-line PipelineError, rather than MLIR's abort, for an i1 buffer."""
     for op in _all_ops(module):
         if _touches_boolean_buffers(op):
             raise PipelineError(
-                f"cpu-bufferize: a boolean (i1) tensor would be stored in memory (at `{op.name}`), "
+                f"{stage}: a boolean (i1) tensor would be stored in memory (at `{op.name}`), "
                 "which MLIR 22 cannot lower",
                 location_text(op.location),
             )

@@ -1,0 +1,317 @@
+"""From JAX to gradir: a JAX function and example arguments become one public
+`func.func` in linalg on tensors, as MLIR 22 (and so gradir) reads it.
+
+    text = gradir.from_jax(loss, w, x, name="loss")   # MLIR text
+    exe = gradir.compile(text + wrapper)              # wrapper: an autodiff.grad entry
+
+JAX is used only here, and only when called (`pip install 'gradir[jax]'`): it is
+an exporter, never a run-time dependency of gradir. The steps:
+
+1. `jax.jit(function).lower(*example_args)`: the StableHLO module JAX would compile.
+2. jaxlib's own MLIR runs StableHLO's `chlo-legalize-to-stablehlo` and
+   `stablehlo-legalize-to-linalg`, then `canonicalize` and `cse`
+   (`jaxlib.mlir._mlir_libs._stablehlo.register_stablehlo_passes()` registers them).
+3. The module crosses to MLIR 22 in generic form (jaxlib's MLIR is a different
+   LLVM revision; generic syntax is what both read the same). jaxlib's
+   legalization converts the ops inside control flow but not the control flow
+   itself (jaxlib 0.10.2 registers no `stablehlo-legalize-control-flow` or
+   `-to-scf` pass), so it is done here, on MLIR 22's side, with the regions'
+   ops moved over: `stablehlo.while` (`lax.scan`, `fori_loop`, `while_loop`)
+   becomes `scf.while`, its condition's `stablehlo.return %p : tensor<i1>` an
+   `scf.condition(tensor.extract %p[])` forwarding the loop state;
+   `stablehlo.case` (`lax.cond`, `lax.switch`) becomes a chain of `scf.if`s
+   on its index.
+4. JAX's attributes (`mhlo.*`, `jax.*`) go, `@main` is renamed and stays public,
+   the helpers JAX outlines (`@log_softmax`, `@closed_call`, ...) are inlined,
+   then `canonicalize` and `cse` once more.
+
+Any op that is still StableHLO or CHLO afterwards (an op the legalization does
+not cover: `stablehlo.sort`, a `custom_call` such as a LAPACK routine) is a
+`gradir.SourceError` naming it, located at the Python line it came from.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gradir.errors import SourceError
+
+JAXLIB_PIPELINE = (
+    "builtin.module(func.func(chlo-legalize-to-stablehlo),"
+    "stablehlo-legalize-to-linalg,canonicalize,cse)"
+)
+"""What jaxlib's MLIR runs on the lowered StableHLO (step 2)."""
+
+MLIR22_PIPELINE = "builtin.module(inline,symbol-dce,canonicalize,cse)"
+"""What MLIR 22 runs once the module crossed over (step 4)."""
+
+_FOREIGN_DIALECTS = ("stablehlo.", "chlo.", "mhlo.", "sdy.")
+
+
+def from_jax(function: Callable[..., Any], *example_args: Any, name: str | None = None) -> str:
+    """MLIR text holding `function` as one public `func.func @name` (default: the
+    function's `__name__`) in linalg on tensors, for shapes and dtypes of
+    `example_args` (arrays or `jax.ShapeDtypeStruct`s; pytrees are flattened into
+    one argument per leaf, in JAX's order)."""
+    try:
+        import jax
+    except ImportError as error:
+        raise SourceError("gradir.from_jax needs JAX: pip install 'gradir[jax]'") from error
+    name = name or getattr(function, "__name__", None) or "f"
+    stablehlo = jax.jit(function).lower(*example_args).compiler_ir("stablehlo")
+    return from_stablehlo(stablehlo, name)
+
+
+def from_stablehlo(stablehlo: Any, name: str = "main") -> str:
+    """Steps 2-4 on a StableHLO module: a `jaxlib.mlir.ir.Module` (what
+    `jax.jit(f).lower(...).compiler_ir("stablehlo")` returns) or its text, as
+    `jax.jit(f).lower(...).as_text()` or `jax.export.export(...)(...).mlir_module()`
+    give it. Its public function `@main` (or its only public function) becomes
+    `@name`."""
+    generic = _legalize_with_jaxlib(stablehlo)
+    return _normalise_with_mlir22(generic, name)
+
+
+# ---------------------------------------------------------------- step 2: jaxlib
+
+
+def _legalize_with_jaxlib(stablehlo: Any) -> str:
+    try:
+        from jaxlib.mlir import ir as jax_ir
+        from jaxlib.mlir import passmanager as jax_passmanager
+        from jaxlib.mlir._mlir_libs import _stablehlo
+    except ImportError as error:
+        raise SourceError("converting StableHLO needs jaxlib: pip install 'gradir[jax]'") from error
+    _stablehlo.register_stablehlo_passes()
+    if isinstance(stablehlo, str):
+        from jax.interpreters import mlir as jax_mlir  # JAX's context: every dialect JAX emits
+
+        module = jax_ir.Module.parse(stablehlo, jax_mlir.make_ir_context())
+    else:
+        # A module may be JAX's cached lowering: legalize a copy.
+        module = jax_ir.Module.parse(stablehlo.operation.get_asm(enable_debug_info=True), stablehlo.context)
+    with module.context:
+        try:
+            jax_passmanager.PassManager.parse(JAXLIB_PIPELINE).run(module.operation)
+        except Exception as error:  # jaxlib's MLIRError: keep its first line
+            raise SourceError(f"StableHLO to linalg failed in jaxlib: {_first_line(str(error))}") from error
+    # With JAX's locations (the Python lines), for errors about what is left.
+    return module.operation.get_asm(print_generic_op_form=True, enable_debug_info=True)
+
+
+# ---------------------------------------------------------------- steps 3-4: MLIR 22
+
+
+def _normalise_with_mlir22(generic: str, name: str) -> str:
+    from mlir import ir, passmanager
+
+    context = ir.Context()
+    context.allow_unregistered_dialects = True  # stablehlo.while until step 3 replaced it
+    with context, ir.Location.unknown():
+        module = ir.Module.parse(generic)
+        for loop in _ops_named(module.operation, "stablehlo.while"):
+            _while_to_scf(loop)
+        for case in _ops_named(module.operation, "stablehlo.case"):
+            _case_to_scf(case)
+        _reject_foreign_ops(module)
+        _strip_and_rename(module, name)
+        context.allow_unregistered_dialects = False
+        try:
+            passmanager.PassManager.parse(MLIR22_PIPELINE).run(module.operation)
+        except Exception as error:
+            raise SourceError(f"the exported module does not verify in MLIR 22: {_first_line(str(error))}") from error
+        text = module.operation.get_asm(enable_debug_info=False)
+    return _without_module_wrapper(text)
+
+
+def _reject_foreign_ops(module) -> None:
+    """A located error for the first op that is still StableHLO/CHLO (their
+    region terminators aside), naming every such op."""
+    leftover = [op for op in _walk(module.operation)
+                if op.name.startswith(_FOREIGN_DIALECTS) and op.name != "stablehlo.return"]  # fmt: skip
+    if leftover:
+        names = ", ".join(sorted({op.name for op in leftover}))
+        raise SourceError(
+            f"no conversion to linalg for {names} (jaxlib's stablehlo-legalize-to-linalg leaves it; "
+            "gradir reads linalg on tensors)",
+            _python_location(module, leftover[0]),
+        )
+
+
+def _python_location(module, op) -> str | None:
+    """`file:line:col` of the Python line `op` came from; for an op in a helper
+    function JAX outlined (`@sort`, `@_where`), the line that calls it."""
+    from gradir.mlir_bridge import location_text
+
+    seen = set()
+    while op is not None:
+        found = location_text(op.location)
+        if found:
+            return found
+        function = op
+        while function is not None and function.name != "func.func":
+            function = function.parent
+        if function is None or function.attributes["sym_name"].value in seen:
+            return None
+        seen.add(function.attributes["sym_name"].value)
+        callee = function.attributes["sym_name"].value
+        op = next((call for call in _walk(module.operation)
+                   if call.name == "func.call" and call.attributes["callee"].value == callee), None)  # fmt: skip
+    return None
+
+
+def _walk(operation):
+    for region in operation.regions:
+        for block in region.blocks:
+            for op in block.operations:
+                yield op.operation
+                yield from _walk(op.operation)
+
+
+def _ops_named(operation, op_name: str) -> list:
+    return [op for op in _walk(operation) if op.name == op_name]
+
+
+def _while_to_scf(loop) -> None:
+    """Replace a `stablehlo.while` (tensor state; cond region returns a
+    `tensor<i1>`) by the `scf.while` it means, moving both regions' ops."""
+    from mlir import ir
+
+    state_types = [value.type for value in loop.operands]
+    with ir.InsertionPoint(loop):
+        replacement = ir.Operation.create(
+            "scf.while", results=[r.type for r in loop.results], operands=list(loop.operands), regions=2,
+            loc=loop.location,
+        )  # fmt: skip
+    for index, (old_region, new_region) in enumerate(zip(loop.regions, replacement.regions)):
+        old_block = old_region.blocks[0]
+        new_block = new_region.blocks.append(*state_types)
+        for old_argument, new_argument in zip(old_block.arguments, new_block.arguments):
+            old_argument.replace_all_uses_with(new_argument)
+        *body, old_return = list(old_block.operations)
+        with ir.InsertionPoint(new_block):
+            if index == 0:  # cond: the predicate, forwarding the state to the body
+                (predicate,) = old_return.operands
+                flag = ir.Operation.create(
+                    "tensor.extract", results=[ir.IntegerType.get_signless(1)], operands=[predicate],
+                    loc=old_return.location,
+                )  # fmt: skip
+                terminator = ir.Operation.create(
+                    "scf.condition", operands=[flag.result, *new_block.arguments], loc=old_return.location
+                )
+                first = flag
+            else:
+                terminator = ir.Operation.create("scf.yield", operands=list(old_return.operands), loc=old_return.location)
+                first = terminator
+        for op in body:
+            op.operation.move_before(first)
+        old_return.operation.erase()
+    for old, new in zip(loop.results, replacement.results):
+        old.replace_all_uses_with(new)
+    loop.erase()
+
+
+def _move_region(source_region, target_block, terminator_name: str) -> None:
+    """Move the ops of `source_region`'s one block (no arguments) to the end of
+    `target_block`, its `stablehlo.return` becoming `terminator_name`."""
+    from mlir import ir
+
+    *body, old_return = list(source_region.blocks[0].operations)
+    with ir.InsertionPoint(target_block):
+        terminator = ir.Operation.create(terminator_name, operands=list(old_return.operands), loc=old_return.location)
+    for op in body:
+        op.operation.move_before(terminator)
+    old_return.operation.erase()
+
+
+def _case_to_scf(case) -> None:
+    """Replace a `stablehlo.case` (what `lax.cond` and `lax.switch` lower to)
+    by `scf.if`s on its `tensor<i32>` index: branch k when the index is k,
+    the last branch otherwise (StableHLO's rule for an index out of range)."""
+    from mlir import ir
+
+    result_types = [r.type for r in case.results]
+    (index_tensor,) = case.operands
+    i32 = ir.IntegerType.get_signless(32)
+    with ir.InsertionPoint(case), case.location:
+        index = ir.Operation.create("tensor.extract", results=[i32], operands=[index_tensor]).result
+        ifs, block = [], None
+        branches = list(case.regions)
+        for number, branch in enumerate(branches[:-1]):
+            point = ir.InsertionPoint(block) if block is not None else ir.InsertionPoint(case)
+            with point:
+                constant = ir.Operation.create(
+                    "arith.constant", results=[i32], attributes={"value": ir.IntegerAttr.get(i32, number)}
+                ).result
+                is_this = ir.Operation.create(
+                    "arith.cmpi", results=[ir.IntegerType.get_signless(1)], operands=[index, constant],
+                    attributes={"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)},  # eq
+                ).result
+                branch_if = ir.Operation.create("scf.if", results=result_types, operands=[is_this], regions=2)
+            if block is not None:  # the previous else branch yields this if's results
+                with ir.InsertionPoint(block):
+                    ir.Operation.create("scf.yield", operands=list(branch_if.results))
+            then_block = branch_if.regions[0].blocks.append()
+            _move_region(branch, then_block, "scf.yield")
+            block = branch_if.regions[1].blocks.append()
+            ifs.append(branch_if)
+    if not ifs:  # one branch: its ops in place of the case
+        (branch,) = branches
+        *body, old_return = list(branch.blocks[0].operations)
+        for op in body:
+            op.operation.move_before(case)
+        replacements = list(old_return.operands)
+    else:
+        _move_region(branches[-1], block, "scf.yield")
+        replacements = list(ifs[0].results)
+    for old, new in zip(case.results, replacements):
+        old.replace_all_uses_with(new)
+    case.erase()
+
+
+def _strip_and_rename(module, name: str) -> None:
+    """Drop JAX's attributes, rename the public entry to `name`."""
+    from mlir import ir
+
+    for attribute in list(module.operation.attributes):
+        del module.operation.attributes[attribute]
+    functions = [op for op in module.body.operations if op.operation.name == "func.func"]
+    public = [f for f in functions if "sym_visibility" not in f.attributes or f.attributes["sym_visibility"].value == "public"]
+    entry = next((f for f in public if f.attributes["sym_name"].value == "main"), public[0] if len(public) == 1 else None)
+    if entry is None:
+        raise SourceError(f"the StableHLO module has {len(public)} public functions and none is @main")
+    for function in functions:
+        for attribute in ("arg_attrs", "res_attrs"):
+            if attribute in function.attributes:
+                del function.attributes[attribute]
+    for function in functions:
+        if function.attributes["sym_name"].value == name and function is not entry:
+            raise SourceError(f"the StableHLO module already has a function named @{name}")
+    old_name = entry.attributes["sym_name"].value
+    entry.attributes["sym_name"] = ir.StringAttr.get(name)
+    if "sym_visibility" in entry.attributes:
+        del entry.attributes["sym_visibility"]
+    for op in _walk(module.operation):  # calls of the entry itself (recursion is rare but legal)
+        if op.name == "func.call" and op.attributes["callee"].value == old_name:
+            op.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
+    for op in _walk(module.operation):
+        for attribute in list(op.attributes):
+            if attribute.startswith(("jax.", "mhlo.", "sdy.")):
+                del op.attributes[attribute]
+
+
+def _without_module_wrapper(text: str) -> str:
+    """The functions of `module { ... }` at top level (affine map aliases
+    first), so that a gradir entry can follow them in the same file."""
+    lines = text.rstrip().split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("module"))
+    assert lines[start].rstrip() == "module {" and lines[-1] == "}", lines[start]
+    body = [line[2:] if line.startswith("  ") else line for line in lines[start + 1 : -1]]
+    return "\n".join(lines[:start] + body) + "\n"
+
+
+def _first_line(message: str) -> str:
+    for line in message.splitlines():
+        if line.strip():
+            return " ".join(line.split())
+    return "unknown failure"

@@ -1,0 +1,73 @@
+// Verifier messages of the named linalg ops of MLIR 22 (MLIR's own words), one located
+// line each; MLIR 22's parser aborts on the last one (a reduce with more inputs than inits).
+// RUN: autodiff-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+func.func @f(%a: tensor<3xf32>, %c: tensor<3xf32>) -> tensor<3xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.elementwise' op kind 'add' takes 2 inputs, got 1
+  %0 = linalg.elementwise kind=#linalg.elementwise_kind<add> ins(%a : tensor<3xf32>) outs(%c : tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<3xf32>, %b: tensor<3xf32>, %c: tensor<3xf32>) -> tensor<3xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.elementwise' op kind 'div_unsigned' does not apply to f32
+  %0 = linalg.elementwise kind=#linalg.elementwise_kind<div_unsigned> ins(%a, %b : tensor<3xf32>, tensor<3xf32>) outs(%c : tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<3x4xf32>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.softmax' op incorrect dimension specified
+  %0 = linalg.softmax dimension(5) ins(%a : tensor<3x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<3xf32>, %c: tensor<3xf32>) -> tensor<3xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.map' op expects number of operands to match the arity of mapper, but got: 2 and 1
+  %0 = linalg.map ins(%a : tensor<3xf32>) outs(%c : tensor<3xf32>)
+    (%in: f32) {
+      linalg.yield %in : f32
+    }
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<3x5xf32>, %b: tensor<5x4xf32>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.matmul' op Unexpected dim expression in map result.
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<3x5xf32>, tensor<5x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<3xf32>, %b: tensor<4xf32>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.contract' op 'indexing_maps' do not specify a contracting dimension
+  %0 = linalg.contract indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>] ins(%a, %b : tensor<3xf32>, tensor<4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3x5xf32>, %b: tensor<2x5x4xf32>, %c: tensor<2x4x3xf32>) -> tensor<2x4x3xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.batch_matmul' op Invalid output map result dimension.
+  %0 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d1)>] ins(%a, %b : tensor<2x3x5xf32>, tensor<2x5x4xf32>) outs(%c : tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<3x4xf32>, %b: tensor<3x4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: Variadic operands have different sizes: [2, 1]
+  %0 = linalg.reduce ins(%a, %b : tensor<3x4xf32>, tensor<3x4xf32>) outs(%c : tensor<4xf32>) dimensions = [0]
+    (%in: f32, %in_0: f32, %init: f32) {
+      %p = arith.mulf %in, %in_0 : f32
+      %s = arith.addf %p, %init : f32
+      linalg.yield %s : f32
+    }
+  return %0 : tensor<4xf32>
+}

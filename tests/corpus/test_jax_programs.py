@@ -1,0 +1,38 @@
+"""The JAX corpus programs (`jax_programs.py`) are what `gradir.from_jax` and
+`jax.grad` give today: regenerating them changes nothing. Skipped without JAX,
+or with another JAX than the one they were exported with (the text may differ)."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import jax_programs  # noqa: E402
+import run_corpus  # noqa: E402
+
+EXPORTED_WITH = "0.10.2"
+
+
+def test_every_jax_program_is_in_the_corpus():
+    names = {program.name for program in run_corpus.discover()}
+    for spec in jax_programs.SPECS:
+        assert f"jax_{spec.name}" in names
+        assert jax_programs.reference_path(spec).exists()
+
+
+def test_committed_jax_programs_and_references_are_fresh():
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        installed = version("jax")
+    except PackageNotFoundError:
+        pytest.skip("JAX is not installed (pip install -e '.[jax]')")
+    if installed != EXPORTED_WITH:
+        pytest.skip(f"the JAX programs were exported with JAX {EXPORTED_WITH}, this is {installed}")
+    # In a child process: the export runs JAX, whose threads should not live on in this one
+    # (later tests fork their workers).
+    done = subprocess.run([sys.executable, str(HERE / "jax_programs.py"), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, f"rerun: python tests/corpus/jax_programs.py\n{done.stderr}"

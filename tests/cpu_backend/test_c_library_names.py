@@ -1,0 +1,56 @@
+"""User functions named like C library functions (`log2`, `atan`, `memcpy`) run on the CPU.
+
+LLVM lowers math ops and copies to calls of the C library; a function body
+keeping the user's name would be called instead (`@log2` computing `math.log2`
+called itself forever). The calls run in a subprocess so a regression fails
+on its timeout instead of hanging the suite.
+"""
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+
+from gradir.cpu_backend.cpu_pipeline import IMPLEMENTATION_PREFIX, lower_to_llvm_text
+
+PROGRAM = """
+func.func @log2(%x: f64) -> f64 {
+  %y = math.log2 %x : f64
+  return %y : f64
+}
+func.func @atan(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %y = math.atan %x : tensor<3xf64>
+  return %y : tensor<3xf64>
+}
+func.func @memcpy(%x: tensor<64xf64>) -> (tensor<64xf64>, tensor<64xf64>) {
+  return %x, %x : tensor<64xf64>, tensor<64xf64>
+}
+"""
+
+
+def test_function_bodies_get_a_prefix_and_the_c_wrappers_keep_the_name():
+    text = lower_to_llvm_text(PROGRAM)
+    for name in ("log2", "atan", "memcpy"):
+        assert f"llvm.func @{IMPLEMENTATION_PREFIX}{name}(" in text
+        assert f"llvm.func @_mlir_ciface_{name}(" in text
+        assert f"llvm.func @{name}(" not in text
+
+
+def test_functions_named_like_the_c_library_compute_their_own_results():
+    script = textwrap.dedent(
+        f"""
+        import numpy as np, gradir
+        exe = gradir.compile({PROGRAM!r}, target="cpu")
+        x = np.linspace(0.5, 2.0, 64)
+        print(float(exe.call("log2", np.float64(0.7))[0]))
+        print(*exe.call("atan", x[:3])[0])
+        a, b = exe.call("memcpy", x)
+        print(float(np.abs(a - x).max() + np.abs(b - x).max()))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    log2, atan, copy_error = done.stdout.strip().splitlines()
+    assert float(log2) == np.log2(0.7)
+    np.testing.assert_allclose([float(v) for v in atan.split()], np.arctan(np.linspace(0.5, 2.0, 64)[:3]), rtol=1e-14)
+    assert float(copy_error) == 0.0

@@ -1,0 +1,171 @@
+"""`gradir.from_jax` / `from_stablehlo` (gradir/jax_export.py): JAX functions exported to linalg
+on tensors, run and differentiated by gradir against JAX itself, and README's "From JAX"
+commands. Skipped without JAX (`pip install -e '.[jax]'`)."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax", reason="JAX is not installed (the `jax` extra: pip install -e '.[jax]')")
+import jax.numpy as jnp  # noqa: E402
+from jax import lax  # noqa: E402
+
+import gradir  # noqa: E402
+from gradir.source import load_module  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+RNG = np.random.default_rng(0)
+
+
+def arrays(*shapes):
+    return [RNG.uniform(0.25, 1.25, size=s).astype(np.float32) * RNG.choice([-1, 1], size=s).astype(np.float32)
+            for s in shapes]  # fmt: skip
+
+
+def grad_wrapper(text: str, name: str, wrt: list[int]) -> str:
+    """An `autodiff.grad` entry `@grad_<name>` for the exported `@name`."""
+    signature = re.search(rf"^func\.func @{name}\((.*)\) -> (.*) \{{$", text, re.M)
+    types = [part.split(": ", 1)[1] for part in signature.group(1).split(", ")]
+    grads = [types[i] for i in wrt]
+    results = ", ".join(f"%g#{k}" for k in range(len(wrt)))
+    return text + (
+        f"func.func @grad_{name}({', '.join(f'%a{i}: {t}' for i, t in enumerate(types))}) -> ({', '.join(grads)}) {{\n"
+        f"  %g:{len(wrt)} = autodiff.grad @{name}({', '.join(f'%a{i}' for i in range(len(types)))}) "
+        f"{{wrt = array<i64: {', '.join(map(str, wrt))}>}} : ({', '.join(types)}) -> ({', '.join(grads)})\n"
+        f"  return {results} : {', '.join(grads)}\n}}\n"
+    )
+
+
+def assert_matches_jax(function, args, name, wrt):
+    text = gradir.from_jax(function, *args, name=name)
+    exe = gradir.compile(grad_wrapper(text, name, wrt))
+    (value,) = exe.call(name, *args)
+    np.testing.assert_allclose(value, function(*args), rtol=2e-5, atol=1e-6)
+    grads = exe.call(f"grad_{name}", *args)
+    for got, want in zip(grads, jax.grad(function, argnums=tuple(wrt))(*args)):
+        np.testing.assert_allclose(got, want, rtol=2e-4, atol=1e-5)
+    result = gradir.gradcheck(text, name, inputs=[a.astype(np.float64) for a in args], wrt=wrt)
+    assert result.ok, result.report()
+    return text
+
+
+def mlp(w, b, x):
+    return jnp.sum(jnp.tanh(x @ w + b) ** 2)
+
+
+def test_exported_function_is_plain_linalg_on_tensors():
+    text = gradir.from_jax(mlp, *arrays((3, 2), (2,), (4, 3)), name="mlp")
+    for foreign in ("stablehlo", "chlo", "mhlo", "jax.", "@main", "private", "module"):
+        assert foreign not in text, foreign
+    assert "func.func @mlp(%arg0: tensor<3x2xf32>, %arg1: tensor<2xf32>, %arg2: tensor<4x3xf32>) -> tensor<f32>" in text
+    assert "linalg.matmul" in text
+    (function,) = [op for op in load_module(text).ops]  # gradir's own parser reads it; one function
+    assert function.sym_name.data == "mlp"
+
+
+def test_mlp_value_and_gradient_match_jax():
+    assert_matches_jax(mlp, arrays((3, 2), (2,), (4, 3)), "mlp", [0, 1, 2])
+
+
+def test_name_defaults_to_the_function_name_and_pytrees_flatten():
+    def loss(params, x):
+        return jnp.sum(jnp.tanh(x @ params["w"] + params["b"]))
+
+    w, b, x = arrays((3, 2), (2,), (4, 3))
+    text = gradir.from_jax(loss, {"w": w, "b": b}, x)
+    # JAX flattens a dict by sorted keys: b, w, then x.
+    assert "func.func @loss(%arg0: tensor<2xf32>, %arg1: tensor<3x2xf32>, %arg2: tensor<4x3xf32>)" in text
+    (value,) = gradir.compile(text).loss(b, w, x)
+    np.testing.assert_allclose(value, loss({"w": w, "b": b}, x), rtol=2e-5)
+
+
+def test_scan_becomes_scf_while():
+    def rnn(w, h0, xs):
+        def step(h, x):
+            h = jnp.tanh(h @ w + x)
+            return h, h
+
+        _, hs = lax.scan(step, h0, xs)
+        return jnp.sum(hs**2)
+
+    text = assert_matches_jax(rnn, arrays((3, 3), (2, 3), (4, 2, 3)), "rnn", [0, 1, 2])
+    assert "scf.while" in text
+
+
+def test_cond_and_switch_become_scf_if():
+    def cond(x):
+        return lax.cond(x[0] > 0, lambda y: jnp.sum(jnp.sin(y)), lambda y: jnp.sum(y * y), x)
+
+    for first in (0.5, -0.5):
+        x = np.array([first, -0.3, 0.7, 0.2], np.float32)
+        text = assert_matches_jax(cond, [x], "cond", [0])
+    assert "scf.if" in text
+
+    branches = [lambda y: jnp.sum(jnp.sin(y)), lambda y: jnp.sum(y * y), lambda y: jnp.sum(jnp.exp(y))]
+
+    def switch(x, k):
+        return lax.switch(k, branches, x)
+
+    exe = gradir.compile(gradir.from_jax(switch, x, np.int32(0)))
+    for k in (-1, 0, 1, 2, 3):  # out of range: clamped, as in JAX
+        (value,) = exe.switch(x, np.int32(k))
+        np.testing.assert_allclose(value, switch(x, k), rtol=2e-5, err_msg=f"branch {k}")
+
+
+def test_from_stablehlo_text_equals_from_jax():
+    args = arrays((3, 2), (2,), (4, 3))
+    expected = gradir.from_jax(mlp, *args, name="mlp")
+    assert gradir.from_stablehlo(jax.jit(mlp).lower(*args).as_text(), "mlp") == expected
+    exported = jax.export.export(jax.jit(mlp))(*[jax.ShapeDtypeStruct(a.shape, a.dtype) for a in args])
+    assert gradir.from_stablehlo(exported.mlir_module(), "mlp") == expected
+
+
+def test_an_op_without_a_conversion_is_a_located_error():
+    def sorted_weights(x):
+        return jnp.sum(jnp.sort(x) * jnp.arange(4.0))
+
+    line = sorted_weights.__code__.co_firstlineno + 1
+    with pytest.raises(gradir.SourceError) as caught:
+        gradir.from_jax(sorted_weights, np.ones(4, np.float32))
+    message = str(caught.value)
+    assert "\n" not in message
+    assert f"{Path(__file__).name}:{line}:" in message
+    assert "no conversion to linalg for stablehlo.sort" in message
+
+
+# ---------------------------------------------------------------- README
+
+
+def _readme_from_jax_blocks():
+    text = (ROOT / "README.md").read_text()
+    section = text.split("\n## From JAX\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```(python|sh)\n(.*?)```", section, re.S)
+
+
+def test_readme_from_jax_commands_run(tmp_path):
+    blocks = _readme_from_jax_blocks()
+    assert [kind for kind, _ in blocks] == ["sh", "python", "sh"]
+    bin_dir = Path(sys.executable).parent
+    if not (bin_dir / "autodiff-gradcheck").exists():
+        pytest.skip("autodiff-gradcheck is not installed next to this Python")
+    namespace = {}
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        exec(compile(blocks[1][1], "README.md (From JAX)", "exec"), namespace)
+    finally:
+        os.chdir(cwd)
+    gw, gb = namespace["gw"], namespace["gb"]
+    want = jax.grad(namespace["loss"], argnums=(0, 1))(*(namespace[n] for n in "wbxy"))
+    np.testing.assert_allclose(gw, want[0], rtol=2e-4, atol=1e-6)
+    np.testing.assert_allclose(gb, want[1], rtol=2e-4, atol=1e-6)
+    for line in blocks[2][1].strip().splitlines():
+        command = line.replace(".venv/bin/", f"{bin_dir}/")
+        done = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
+    assert "llvm.func @grad_loss" in (tmp_path / "loss.llvm.mlir").read_text()

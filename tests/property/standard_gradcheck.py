@@ -1,0 +1,133 @@
+"""Gradchecks generated standard-MLIR programs (`standard_programs.py`), a
+batch at a time, in a child process, so that a crash or a hang inside MLIR or
+the JIT fails one batch instead of the test session.
+
+    python standard_gradcheck.py SEED [SEED ...]
+
+compiles the programs of those seeds into one module (one JIT compile for the
+batch; a batch that does not compile is compiled program by program to name
+the culprit) and prints one `RESULT {json}` line per program. Per program:
+
+- the compiled outputs equal the generator's NumPy evaluation (the margins it
+  checked are those of this program);
+- `gradir.gradcheck`'s comparison (f64, central differences, vjp and jvp)
+  passes;
+- the check is not vacuous: the vjp gradient of some argument and the jvp
+  tangent of some result are not all zero (zero against zero proves nothing).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+
+import numpy as np
+
+NONZERO = 1e-3
+"""A derivative this large is checked meaningfully (gradcheck's atol is 1e-5)."""
+FORWARD_RTOL = 1e-9
+
+
+def check_program(checker, program) -> dict:
+    name = program.name
+    exe = checker.executable
+    outputs = exe.call(name, *program.inputs)
+    for position, (got, expected) in enumerate(zip(outputs, program.expected)):
+        if not np.allclose(got, expected, rtol=FORWARD_RTOL, atol=1e-12):
+            return {"status": "forward", "report": f"result {position}: compiled {np.asarray(got).tolist()}, "
+                    f"NumPy {np.asarray(expected).tolist()}"}  # fmt: skip
+    result = checker.check(name, program.inputs, seed=program.seed)
+    if not result.ok:
+        return {"status": "mismatch", "report": result.report()}
+    # Cotangents away from zero (a small one would make a live gradient look dead),
+    # of random signs (ones could cancel two results' contributions).
+    rng = np.random.default_rng(program.seed)
+    cotangents = [rng.choice([-1.0, 1.0], np.shape(o)) * rng.uniform(0.5, 1.5, np.shape(o)) for o in outputs]
+    gradients = exe.call(f"__gradcheck_vjp_{name}", *program.inputs, *cotangents)[len(outputs):]
+    tangents = [rng.standard_normal(np.shape(program.inputs[i])) for i in checker.wrt[name]]
+    derivatives = exe.call(f"__gradcheck_jvp_{name}", *program.inputs, *tangents)[len(outputs):]
+    gradient_sizes = [float(np.max(np.abs(g), initial=0.0)) for g in gradients]
+    tangent_sizes = [float(np.max(np.abs(t), initial=0.0)) for t in derivatives]
+    nonzero_gradients = sum(size > NONZERO for size in gradient_sizes)
+    nonzero_tangents = sum(size > NONZERO for size in tangent_sizes)
+    status = "ok" if nonzero_gradients and nonzero_tangents else "vacuous"
+    return {
+        "status": status,
+        "report": result.report(),
+        "arguments": len(gradients),
+        "nonzero_gradients": nonzero_gradients,
+        "results": len(derivatives),
+        "nonzero_tangents": nonzero_tangents,
+        "gradient_sizes": gradient_sizes,
+        "tangent_sizes": tangent_sizes,
+    }
+
+
+def compile_checker(programs):
+    """One module for the batch. `GRADIR_STANDARD_CHECKPOINT=k` reverses the loops
+    with `checkpoint-every=k` (recomputing segments instead of caching every state)."""
+    import os
+
+    from gradir.gradient_check import GradChecker
+
+    checkpoint_every = int(os.environ.get("GRADIR_STANDARD_CHECKPOINT", "0"))
+    return GradChecker("".join(p.text for p in programs), [(p.name, None) for p in programs], checkpoint_every)
+
+
+def check_batch(seeds: list[int]) -> list[dict]:
+    from standard_programs import generate
+
+    programs = [generate(seed) for seed in seeds]
+    try:
+        shared = compile_checker(programs)
+        per_program = {p.name: shared for p in programs}
+    except Exception:  # find which programs do not compile
+        per_program = {}
+        for program in programs:
+            try:
+                per_program[program.name] = compile_checker([program])
+            except Exception as error:
+                per_program[program.name] = error
+    results = []
+    for program in programs:
+        checker = per_program[program.name]
+        if isinstance(checker, Exception):
+            outcome = {"status": "error", "report": f"{type(checker).__name__}: {checker}"}
+        else:
+            try:
+                outcome = check_program(checker, program)
+            except Exception as error:
+                outcome = {"status": "error", "report": "".join(traceback.format_exception(error))[-3000:]}
+        outcome.update(seed=program.seed, features=sorted(program.features))
+        results.append(outcome)
+    return results
+
+
+def run_batch_in_child(seeds: list[int], cpu_seconds: float) -> tuple[list[dict], str]:
+    """`check_batch(seeds)` in a child process: its results, and what went wrong
+    when it crashed or ran out of time (empty when it finished)."""
+    import resource
+    import subprocess
+
+    def limit_cpu_time() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_seconds), int(cpu_seconds) + 5))
+
+    command = [sys.executable, __file__, *map(str, seeds)]
+    try:
+        completed = subprocess.run(
+            command, capture_output=True, text=True, timeout=5 * cpu_seconds, preexec_fn=limit_cpu_time
+        )
+    except subprocess.TimeoutExpired:
+        return [], f"no result after {5 * cpu_seconds:.0f} s (a hang?)"
+    results = [json.loads(line[len("RESULT "):]) for line in completed.stdout.splitlines() if line.startswith("RESULT ")]
+    if completed.returncode != 0 or len(results) != len(seeds):
+        return results, (
+            f"the batch crashed (exit status {completed.returncode}; a negative one is a signal) "
+            f"after {len(results)} of {len(seeds)} programs:\n{completed.stderr[-3000:]}"
+        )
+    return results, ""
+
+
+if __name__ == "__main__":
+    for outcome in check_batch([int(s) for s in sys.argv[1:]]):
+        print("RESULT " + json.dumps(outcome), flush=True)
