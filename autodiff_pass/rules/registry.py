@@ -37,7 +37,6 @@ BUILTIN_RULE_MODULES = (
     "gradir.autodiff_pass.rules.bufferization",
     "gradir.autodiff_pass.rules.generic",
     "gradir.autodiff_pass.rules.conv",
-    "gradir.autodiff_pass.rules.tensor_pad",
     "gradir.autodiff_pass.rules.scf",
     "gradir.autodiff_pass.rules.scf_for",
     "gradir.autodiff_pass.rules.scf_while",

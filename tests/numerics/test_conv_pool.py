@@ -1,5 +1,5 @@
 """Convolution and pooling derivatives (`autodiff_pass/rules/conv.py`,
-`rules/tensor_pad.py`) in float64 through the real CPU pipeline:
+`rules/tensor_regions.py`) in float64 through the real CPU pipeline:
 
 - every op of `dialects/linalg_conv.py`, reverse and forward mode against
   central differences, on shapes, strides and dilations drawn at random (fixed
