@@ -199,7 +199,8 @@ def test_a_gather_inside_a_branch_of_a_body():
     assert result.ok, result.report()
 
 
-# ---- open: a loop yielding one value for two states, inside a loop, does not bufferize ------------
+# ---- fixed: a loop yielding one value for two states, inside a loop, did not bufferize ------------
+# ("cannot avoid RaW conflict" after eliminate-empty-tensors, the primal alone; cpu_pipeline.bufferize)
 
 SAME_VALUE_FOR_TWO_STATES = """
 func.func @f(%x: tensor<3x4xf32>) -> tensor<3xf32> {
@@ -220,13 +221,6 @@ func.func @f(%x: tensor<3x4xf32>) -> tensor<3xf32> {
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="error: cpu-bufferize: 'linalg.generic' op not bufferizable under the given constraints: "
-    "cannot avoid RaW conflict (an inner scf.for yields the same value for two tensor states, "
-    "one started from the outer loop's state, the other from a slice of an argument; the "
-    "generator met it when cse merged two equal expressions; the primal alone fails)",
-)
 def test_a_loop_yielding_one_value_for_two_states():
     x = np.linspace(0.1, 1.2, 12).reshape(3, 4)
     (got,) = gradir.compile(SAME_VALUE_FOR_TWO_STATES).f(x.astype(np.float32))
@@ -237,9 +231,13 @@ def test_a_loop_yielding_one_value_for_two_states():
             a = b = np.sin(a * b)
         s = a
     np.testing.assert_allclose(got, s, rtol=1e-5)
+    result = gradir.gradcheck(SAME_VALUE_FOR_TWO_STATES, "f", inputs=[x])
+    assert result.ok, result.report()
 
 
-# ---- open: reverse mode of a loop whose branch yields an unused tensor fails to bufferize, at random --
+# ---- fixed: reverse mode of a loop whose branch yields an unused tensor failed to bufferize, at random --
+# (MLIR 22's eliminate-empty-tensors chose differently from run to run; cpu_pipeline.bufferize reruns
+# the stage without it where it fails)
 
 BRANCH_IN_A_CACHED_LOOP = """
 func.func @f(%x: tensor<3xf32>, %w: tensor<3xf32>, %t: tensor<3x4xf32>, %s0: f32) -> (tensor<3xf32>, f32) {
@@ -273,17 +271,14 @@ func.func @g(%x: tensor<3xf32>, %w: tensor<3xf32>, %t: tensor<3x4xf32>, %s0: f32
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="error: cpu-bufferize: 'linalg.generic' op not bufferizable under the given constraints: "
-    "cannot avoid RaW conflict, in about 3 of 4 compiles of the same text (no location): MLIR 22's "
-    "eliminate-empty-tensors rewrites this program differently from run to run (the same input gave "
-    "three different outputs in eight runs) and some rewrites conflict with the in-place loop states "
-    "the CPU pipeline asks for (mlir_bridge/loop_states.py); without that pass 0 of 20 runs fail",
-)
 def test_reverse_mode_of_a_branch_in_a_cached_loop_compiles_every_time():
     from gradir.cpu_backend.cpu_runtime import clear_cache
 
-    for _ in range(8):  # all 8 succeed by chance with probability ~ 0.25 ** 8
+    for _ in range(8):  # before the fix, all 8 succeeded by chance with probability ~ 0.25 ** 8
         clear_cache()
         gradir.compile(BRANCH_IN_A_CACHED_LOOP)
+    x, w = np.array([0.4, 0.9, 1.3]), np.array([0.7, -0.2, 1.1])
+    t = np.linspace(-0.8, 0.9, 12).reshape(3, 4)
+    for s0 in (-0.5, 0.3):  # every iteration takes the then branch, then every one the else branch
+        result = gradir.gradcheck(BRANCH_IN_A_CACHED_LOOP, "f", inputs=[x, w, t, np.float64(s0)])
+        assert result.ok, result.report()
