@@ -147,3 +147,36 @@ def test_second_order_through_run_time_bounds_is_a_located_error():
     )
     with pytest.raises(DifferentiationError, match=r"<string>:6:3: " + RUN_TIME_CACHE):
         lower_to_linalg(text)
+
+
+CHECKPOINTED = """
+func.func @f(%x: tensor<3xf64>, %w: tensor<3xf64>, %s0: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %y:2 = scf.for %i = %c0 to %c6 step %c1 iter_args(%a = %x, %s = %s0) -> (tensor<3xf64>, f64) {
+    %m = arith.mulf %a, %w : tensor<3xf64>
+    %t = math.tanh %m : tensor<3xf64>
+    %e = tensor.extract %t[%c1] : tensor<3xf64>
+    %s2 = arith.mulf %s, %e : f64
+    %s3 = math.sin %s2 : f64
+    scf.yield %t, %s3 : tensor<3xf64>, f64
+  }
+  %e0 = tensor.extract %y#0[%c0] : tensor<3xf64>
+  %r = arith.addf %e0, %y#1 : f64
+  return %r : f64
+}
+func.func @gx(%x: tensor<3xf64>, %w: tensor<3xf64>, %s0: f64) -> (tensor<3xf64>, f64) {
+  %g:2 = autodiff.grad @f(%x, %w, %s0) {wrt = array<i64: 0, 2>} : (tensor<3xf64>, tensor<3xf64>, f64) -> (tensor<3xf64>, f64)
+  return %g#0, %g#1 : tensor<3xf64>, f64
+}
+"""
+
+
+@pytest.mark.parametrize("every", [2, 4])
+def test_second_order_through_a_checkpointed_loop(every):
+    """Reverse over reverse and forward over reverse of a loop with a tensor and a
+    scalar state, its gradient checkpointed every `every` of 6 iterations."""
+    inputs = [X, W, np.float64(0.8)]
+    result = gradir.gradcheck(CHECKPOINTED, "gx", inputs=inputs, wrt=[0, 1, 2], checkpoint_every=every)
+    assert result.ok, result.report()
