@@ -17,7 +17,8 @@ use more than one kernel for a matmul, so this is a lower bound).
 It records the same figures for the ADBench GMM gradient (examples/gmm/gmm.py
 generates the program for (d, K, n); float64): the kernels of `@gmm_gradient`
 and the functions it calls, i.e. everything but the primal `@gmm_objective`'s
-own kernels.
+own kernels; and for the LeNet-5 gradient of examples/cnn/lenet.py (batch 64,
+float32), with PyTorch eager's kernel count for that step.
 
     python bench/gpu_static.py        # writes bench/results/gpu_static.{json,md}
 """
@@ -37,6 +38,9 @@ from linalg_programs import MLP_GRADIENT, mlp_inputs  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "examples" / "gmm"))
 from gmm import gmm_program  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "examples" / "cnn"))
+from lenet import PARAMETER_SHAPES, lenet, lenet_gradient, torch_loss  # noqa: E402
 
 import gradir  # noqa: E402
 
@@ -149,6 +153,41 @@ def gmm(chip: str, d: int, k: int, n: int) -> dict:
     }
 
 
+CNN_BATCH = 64
+
+
+def cnn(chip: str, batch: int = CNN_BATCH) -> dict:
+    """Static figures of the LeNet-5 gradient (examples/cnn/lenet.py, float32): every kernel
+    not of the primal `@lenet`."""
+    start = time.perf_counter()
+    program = gradir.compile(lenet(batch) + lenet_gradient(batch), target="cuda", chip=chip)
+    compile_seconds = time.perf_counter() - start
+    reports = [r for r in kernel_reports(program) if r.function != "lenet"]
+    moved = sum(r.bytes_read + r.bytes_written for r in reports)
+    parameters = sum(int(np.prod(shape)) for shape in PARAMETER_SHAPES.values())
+    minimum = 4 * batch * 28 * 28 + 8 * batch + 4 * parameters * 2  # inputs once, gradients once
+    strategies: dict[str, int] = {}
+    for r in reports:
+        strategy = r.name[len(r.function) + 1 :].split("_", 1)[1].rstrip("0123456789x")
+        strategies[strategy] = strategies.get(strategy, 0) + 1
+    return {
+        "batch": batch,
+        "kernels_per_step": len(reports),
+        "strategies": strategies,
+        "max_registers": max(r.registers for r in reports),
+        "total_spill_bytes": sum(r.spill_bytes for r in reports),
+        "bytes_moved": moved,
+        "bytes_minimum": minimum,
+        "bytes_moved_over_minimum": round(moved / minimum, 2),
+        "elementwise_and_reduction": elementwise_and_reduction_bytes(reports),
+        "compile_seconds": round(compile_seconds, 2),
+        "largest_kernels": [
+            {"name": r.name, "bytes": r.bytes_read + r.bytes_written, "registers": r.registers}
+            for r in sorted(reports, key=lambda r: -(r.bytes_read + r.bytes_written))[:8]
+        ],
+    }
+
+
 def plain_mlir_route() -> dict:
     module = bufferize_for_gpu(to_mlir_module(MLP_GRADIENT))
     run_pipeline(module, PLAIN_MLIR_ROUTE, "plain-mlir-route")
@@ -180,7 +219,7 @@ NO_KERNEL_OPS = {
 """ATen ops that only make views or metadata (no device kernel of their own)."""
 
 
-def torch_eager_kernels() -> dict | None:
+def torch_eager_kernels(model: str = "mlp") -> dict | None:
     """Kernels PyTorch eager launches for the same step, counted on the CPU (see the docstring)."""
     try:
         import torch
@@ -189,15 +228,23 @@ def torch_eager_kernels() -> dict | None:
     import collections
 
     torch.set_num_threads(1)
-    x, w1, b1, w2, b2, onehot = (torch.tensor(a) for a in mlp_inputs(0))
-    for weight in (w1, b1, w2, b2):
-        weight.requires_grad_(True)
+    if model == "mlp":
+        x, w1, b1, w2, b2, onehot = (torch.tensor(a) for a in mlp_inputs(0))
+        for weight in (w1, b1, w2, b2):
+            weight.requires_grad_(True)
 
-    def step():
-        hidden = torch.relu(x @ w1 + b1)
-        log_probabilities = torch.log_softmax(hidden @ w2 + b2, dim=1)
-        loss = -(onehot * log_probabilities).sum() / x.shape[0]
-        return torch.autograd.grad(loss, [w1, b1, w2, b2])
+        def step():
+            hidden = torch.relu(x @ w1 + b1)
+            log_probabilities = torch.log_softmax(hidden @ w2 + b2, dim=1)
+            loss = -(onehot * log_probabilities).sum() / x.shape[0]
+            return torch.autograd.grad(loss, [w1, b1, w2, b2])
+    else:
+        images = torch.randn(CNN_BATCH, 1, 28, 28)
+        labels = torch.randint(0, 10, (CNN_BATCH,))
+        parameters = [(0.1 * torch.randn(shape)).requires_grad_() for shape in PARAMETER_SHAPES.values()]
+
+        def step():
+            return torch.autograd.grad(torch_loss(torch, images, labels, *parameters), parameters)
 
     step()
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as profile:
@@ -257,6 +304,34 @@ def markdown(results: dict) -> str:
             for chip, g in results["gmm_gradient"].items()
         ),
         "",
+        "LeNet-5 gradient (examples/cnn/lenet.py, float32, batch {batch}; kernels of @lenet_grad and"
+        " its callees):".format(batch=results["cnn_gradient"]["sm_90"]["batch"]),
+        "",
+        "| chip | kernels/step | max registers | spill bytes | bytes moved | minimum | ratio "
+        "| elementwise+reduction ratio | compile s |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        *(
+            f"| {chip} | {g['kernels_per_step']} | {g['max_registers']} | {g['total_spill_bytes']} "
+            f"| {g['bytes_moved']} | {g['bytes_minimum']} | {g['bytes_moved_over_minimum']} "
+            f"| {g['elementwise_and_reduction']['ratio']} | {g['compile_seconds']} |"
+            for chip, g in results["cnn_gradient"].items()
+        ),
+        "",
+        f"Strategies (sm_90): {results['cnn_gradient']['sm_90']['strategies']}. Largest kernels by bytes"
+        f" moved (sm_90): "
+        + ", ".join(f"{k['name']} {k['bytes']} B, {k['registers']} registers"
+                    for k in results["cnn_gradient"]["sm_90"]["largest_kernels"])
+        + ".",
+        *(
+            [
+                "",
+                f"PyTorch eager, same step: {results['torch_eager_cnn']['kernels_per_step']} kernels"
+                f" (counted as for the MLP): {results['torch_eager_cnn']['ops']}.",
+            ]
+            if results.get("torch_eager_cnn")
+            else []
+        ),
+        "",
         "ratio: all kernels' bytes against the step's minimum (its inputs read once, its outputs "
         "written once; intermediates such as saved activations are not in the minimum). "
         "elementwise+reduction ratio: those kernels' bytes against what their ops must move "
@@ -277,6 +352,8 @@ def main() -> None:
     results["plain_mlir_route"] = plain_mlir_route()
     results["torch_eager"] = torch_eager_kernels()
     results["gmm_gradient"] = {chip: gmm(chip, *GMM_SIZES) for chip in CHIPS}
+    results["cnn_gradient"] = {chip: cnn(chip) for chip in CHIPS}
+    results["torch_eager_cnn"] = torch_eager_kernels("cnn")
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "gpu_static.json").write_text(json.dumps(results, indent=2) + "\n")
