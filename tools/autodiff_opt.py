@@ -15,6 +15,8 @@ from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.arg_spec import parse_pipeline
+from xdsl.utils.exceptions import ArgSpecParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gradir.errors import GradirError, PipelineError
@@ -59,6 +61,42 @@ def settle_gpu_options(args: argparse.Namespace) -> None:
     args.gpu_chip = args.gpu_chip or GPU_CHIP
     args.gpu_features = args.gpu_features or GPU_FEATURES
     args.gpu_stop_after = stage or "nvvm"
+
+
+def parse_pass_list(available: dict, spec: str, callback) -> PassPipeline:
+    """The `-p` pass list as a pipeline, or a one-line `PipelineError`.
+
+    xDSL reports a malformed list (`'autodiff-reverse{checkpoint-every=2'`, `',,'`) with an
+    `ArgSpecParseError`, which derives from `BaseException`, not `Exception`: caught here,
+    where the list is parsed, and nowhere more broadly."""
+    try:
+        specs = tuple(parse_pipeline(spec))
+    except ArgSpecParseError as error:
+        raise PipelineError(f"-p {spec!r}: {_arg_spec_message(error)}") from None
+    unknown = [pass_spec.name for pass_spec in specs if pass_spec.name not in available]
+    if unknown:
+        raise PipelineError(
+            f"Unrecognized passes: {unknown} (see --help for the available passes)"
+        )
+    passes = []
+    for pass_spec in specs:
+        try:
+            passes.append(available[pass_spec.name]().from_pass_spec(pass_spec))
+        except (ValueError, TypeError) as error:  # an unknown option, a value of the wrong type
+            message = " ".join(str(error).split())
+            raise PipelineError(f"-p {pass_spec.name}: {message}") from error
+    return PassPipeline(tuple(passes), callback)
+
+
+def _arg_spec_message(error: ArgSpecParseError) -> str:
+    """`column N: message` from xDSL's multi-line rendering (header, `pass-pipeline:1:N`,
+    the list, a caret line, the message)."""
+    lines = [line for line in str(error).splitlines() if line.strip()]
+    column = next(
+        (line.rsplit(":", 1)[1] for line in lines if line.startswith("pass-pipeline:")), None
+    )
+    message = lines[-1].strip() if len(lines) > 1 else "malformed pass list"
+    return f"column {column}: {message}" if column else message
 
 
 def gradir_version() -> str:
@@ -130,12 +168,9 @@ class AutodiffOptMain(xDSLOptMain):
         )
 
     def setup_pipeline(self):
-        try:
-            self.pipeline = PassPipeline.parse_spec(
-                self.available_passes, self.args.passes, self._verify_between_passes
-            )
-        except ValueError as error:
-            raise PipelineError(f"{error} (see --help for the available passes)") from error
+        self.pipeline = parse_pass_list(
+            self.available_passes, self.args.passes, self._verify_between_passes
+        )
         self.named_pipeline = (
             get_pipeline(self.args.pipeline) if self.args.pipeline else None
         )

@@ -24,14 +24,16 @@ def run_cli(body: Callable[[list[str]], int | None], argv: Sequence[str] | None)
         return body(argv) or 0
     except KeyboardInterrupt:
         return 130
-    except Exception as error:
+    except SystemExit:
+        raise
+    except BaseException as error:  # xDSL raises some errors outside `Exception`'s family
         if debug:
             traceback.print_exc()
         print(one_line_message(error), file=sys.stderr)
         return 1
 
 
-def one_line_message(error: Exception) -> str:
+def one_line_message(error: BaseException) -> str:
     """The single line a user sees for `error`."""
     if isinstance(error, GradirError):
         return " ".join(str(error).split())
