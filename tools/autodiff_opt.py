@@ -20,6 +20,7 @@ from xdsl.utils.exceptions import ArgSpecParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gradir.errors import GradirError, PipelineError
+from gradir.gpu_backend.nvptx_targets import DEFAULT_CHIP, DEFAULT_PTX_VERSION, checked_target
 from gradir.tools.cli import OneLineArgumentParser, run_cli
 from gradir.pass_table import PASSES, gradir_passes
 from gradir.pipelines import PIPELINES, get_pipeline, run_xdsl_passes
@@ -27,7 +28,7 @@ from gradir.source import ensure_autodiff_dialect, parse_module
 from gradir.verify import verify_module
 
 
-GPU_CHIP, GPU_FEATURES = "sm_90", "+ptx80"
+GPU_CHIP, GPU_FEATURES = DEFAULT_CHIP, f"+ptx{DEFAULT_PTX_VERSION}"
 GPU_STAGES = ("bufferize", "map", "outline", "nvvm")
 """`gpu_backend.gpu_pipeline.STAGES`, spelled out so that `--help` does not load MLIR."""
 
@@ -58,8 +59,10 @@ def settle_gpu_options(args: argparse.Namespace) -> None:
             "stops before it"
         )
     args.emit = args.emit or "mlir"
-    args.gpu_chip = args.gpu_chip or GPU_CHIP
-    args.gpu_features = args.gpu_features or GPU_FEATURES
+    if args.pipeline == "gpu":
+        args.gpu_chip, args.gpu_features = checked_target(
+            GPU_CHIP if args.gpu_chip is None else args.gpu_chip, args.gpu_features
+        )
     args.gpu_stop_after = stage or "nvvm"
 
 
@@ -140,11 +143,13 @@ class AutodiffOptMain(xDSLOptMain):
             help="with --pipeline gpu: print MLIR (default) or the kernels' PTX text",
         )
         arg_parser.add_argument(
-            "--gpu-chip", help=f"with --pipeline gpu: target chip (default {GPU_CHIP})"
+            "--gpu-chip",
+            help=f"with --pipeline gpu: target chip, sm_50 to sm_121f (default {GPU_CHIP})",
         )
         arg_parser.add_argument(
             "--gpu-features",
-            help=f"with --pipeline gpu: PTX features (default {GPU_FEATURES})",
+            help=f"with --pipeline gpu: PTX version, +ptxNN (default {GPU_FEATURES}, or the "
+            "chip's minimum where higher)",
         )
         arg_parser.add_argument(
             "--gpu-report",

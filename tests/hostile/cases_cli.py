@@ -56,6 +56,52 @@ def _pass_lists() -> list[CliCase]:
     return cases
 
 
+def _gpu_options() -> list[CliCase]:
+    """GPU targets LLVM does not know: it would warn on stderr, exit 0 and write PTX for no
+    real chip, or (a PTX version below the chip's minimum) abort the process."""
+    bad = [
+        ("chip-sm-1000", ("--gpu-chip", "sm_1000"), "unknown GPU chip 'sm_1000'"),
+        ("chip-sm-20", ("--gpu-chip", "sm_20"), "unknown GPU chip 'sm_20'"),
+        ("chip-empty", ("--gpu-chip=",), "unknown GPU chip ''"),
+        ("chip-compute", ("--gpu-chip", "compute_90"), "unknown GPU chip 'compute_90'"),
+        ("chip-uppercase", ("--gpu-chip", "SM_90"), "unknown GPU chip 'SM_90'"),
+        ("chip-injects-option", ("--gpu-chip", "sm_90 cubin-format=bin"), "unknown GPU chip"),
+        ("chip-injects-brace", ("--gpu-chip", "sm_90}"), "unknown GPU chip"),
+        ("features-bogus", ("--gpu-features", "+bogus"), "unknown GPU feature '+bogus'"),
+        ("features-no-plus", ("--gpu-features", "ptx80"), "unknown GPU feature 'ptx80'"),
+        ("features-minus", ("--gpu-features=-ptx80",), "unknown GPU feature '-ptx80'"),
+        ("features-ptx99", ("--gpu-features", "+ptx99"), "unknown GPU feature '+ptx99'"),
+        ("features-chip", ("--gpu-features", "+sm_90"), "unknown GPU feature '+sm_90'"),
+        ("features-empty-item", ("--gpu-features", "+ptx80,"), "unknown GPU feature ''"),
+        ("features-empty", ("--gpu-features=",), "GPU features must be text"),
+        ("features-injects", ("--gpu-features", "+ptx80 cubin-format=bin"), "unknown GPU feature"),
+        ("ptx-too-old-for-chip", ("--gpu-chip", "sm_100", "--gpu-features", "+ptx80"),
+         "sm_100 needs PTX version 8.6 or later"),
+        ("ptx-too-old-for-sm90a", ("--gpu-chip", "sm_90a", "--gpu-features", "+ptx78"),
+         "sm_90a needs PTX version 8.0 or later"),
+        ("chip-without-gpu-pipeline", ("--gpu-chip", "sm_1000"), None),
+    ]
+    cases = []
+    for name, flags, expect in bad:
+        if expect is None:  # the option itself does not apply
+            argv, expect = (PRODUCT, "--pipeline", "cpu", *flags), "--gpu-chip only applies with --pipeline gpu"
+        else:
+            argv = (PRODUCT, "--pipeline", "gpu", "--emit", "ptx", *flags, "-o", "{tmp}/out.ptx")
+        # Some features LLVM does not know (`ptx80` without its `+`) and a PTX version too
+        # old for the chip were an LLVM ERROR that ended the process: run those apart.
+        isolated = name.startswith(("ptx-too-old", "features"))
+        cases.append(CliCase(f"opt-gpu-{name}", "opt", argv, expect, absent=("out.ptx",), isolated=isolated))
+    cases.append(
+        CliCase(
+            "opt-gpu-ptx-too-old-isolated", "opt",
+            (PRODUCT, "--pipeline", "gpu", "--gpu-chip", "sm_120", "--gpu-features", "+ptx80"),
+            "sm_120 needs PTX version 8.7 or later", isolated=True,
+        )
+    )
+    return cases
+
+
 CLI_CASES: list[CliCase] = [
     *_pass_lists(),
+    *_gpu_options(),
 ]

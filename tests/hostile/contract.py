@@ -83,7 +83,10 @@ def run_in_process(case: CliCase, argv: list[str], capfd) -> tuple[int, str, str
     import importlib
 
     main = importlib.import_module(TOOLS[case.tool]).main
-    status = main(argv)
+    try:
+        status = main(argv)
+    except SystemExit as exit:  # argparse's usage errors, as the installed script would end
+        status = exit.code if isinstance(exit.code, int) else 1
     out, err = capfd.readouterr()
     return status, out, err
 
