@@ -40,7 +40,7 @@ from mlir.execution_engine import ExecutionEngine
 from xdsl.dialects.builtin import ModuleOp
 
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
-from gradir.errors import PipelineError
+from gradir.errors import ArgumentError, PipelineError
 from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_module
 from gradir.mlir_bridge.host_execution import (
     PACKED_ENTRY_POINT,
@@ -169,6 +169,8 @@ class CpuExecutable:
     """
 
     def __init__(self, source: ModuleOp | str, opt_level: int = 3):
+        if isinstance(opt_level, bool) or opt_level not in (0, 1, 2, 3):
+            raise ArgumentError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
         self._compiled, self.from_cache = _compiled(generic_text(source), opt_level)
 
     @property

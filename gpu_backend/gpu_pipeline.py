@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from mlir import ir
 
-from gradir.errors import PipelineError, TargetError
+from gradir.errors import ArgumentError, PipelineError
 from gradir.gpu_backend.branch_results import yield_branch_results_in_place
 from gradir.gpu_backend.map_to_gpu import buffer_root, is_select, map_to_gpu
 from gradir.gpu_backend.nvptx_targets import checked_target
@@ -177,7 +177,7 @@ def nvvm_pipeline(chip: str = "sm_90", features: str | None = None, opt_level: i
     would ignore unknown ones, or abort the process on a PTX version too old for the chip."""
     chip, features = checked_target(chip, features)
     if isinstance(opt_level, bool) or opt_level not in (0, 1, 2, 3):
-        raise TargetError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
+        raise ArgumentError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
     return NVVM_PIPELINE.format(chip=chip, features=features, opt_level=opt_level)
 
 

@@ -112,6 +112,13 @@ class LocatingParser(Parser):
             )
         return parse_leaf()
 
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """As xDSL's, but a file with no op (empty, or only comments) is an empty module,
+        as for mlir-opt; xDSL 0.74 calls it `Could not parse entire input!`."""
+        if allow_implicit_module and self._current_token.kind is MLIRTokenKind.EOF:
+            return ModuleOp([])
+        return super().parse_module(allow_implicit_module)
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.get_location()
         self.open_operations.append(start)
@@ -232,11 +239,13 @@ def load_module(source, ctx: Context | None = None) -> ModuleOp:
     ):
         path = os.fspath(source)
         try:
-            with open(path, encoding="utf-8") as stream:
-                text = stream.read()
+            with open(path, "rb") as stream:
+                data = stream.read()
         except OSError as error:
             raise SourceError(f"cannot read {path}: {error.strerror}") from error
-        return parse_module(ctx or make_context(), text, path)
+        # As autodiff-opt reads files: a byte that is not UTF-8 (in a comment, say) is
+        # replaced rather than failing the whole file; MLIR's syntax itself is ASCII.
+        return parse_module(ctx or make_context(), data.decode("utf-8", errors="replace"), path)
     if isinstance(source, str):
         return parse_module(ctx or make_context(), source, "<string>")
     raise SourceError(

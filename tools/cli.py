@@ -45,3 +45,12 @@ def one_line_message(error: BaseException) -> str:
         f"error: internal error ({type(error).__name__}): {detail} "
         "(rerun with --debug for a traceback)"
     )
+
+
+def entry_name(text: str) -> str:
+    """`--entry` as a symbol name: `f`, `@f`, `"my loss"` and `@"my loss"` (spelled as in
+    MLIR) all name the function the MLIR text calls `@f` / `@"my loss"`."""
+    name = text[1:] if text.startswith("@") else text
+    if len(name) >= 2 and name.startswith('"') and name.endswith('"'):
+        name = name[1:-1]
+    return name

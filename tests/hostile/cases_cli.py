@@ -1,6 +1,7 @@
 """Hostile CLI invocations, as data (see `contract.CliCase`)."""
 from __future__ import annotations
 
+from .cases_run import RUN_CASES
 from .contract import CliCase
 
 PRODUCT = "{root}/examples/product.mlir"
@@ -104,4 +105,5 @@ def _gpu_options() -> list[CliCase]:
 CLI_CASES: list[CliCase] = [
     *_pass_lists(),
     *_gpu_options(),
+    *RUN_CASES,
 ]
