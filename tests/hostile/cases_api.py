@@ -3,10 +3,13 @@
 UnicodeDecodeError or OverflowError from inside, and never a silent conversion."""
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 import gradir
-from gradir.errors import ArgumentError, DifferentiationError, PipelineError, SourceError, TargetError
+from gradir.autodiff_pass.rules import registry
+from gradir.errors import ArgumentError, DifferentiationError, PipelineError, RuleError, SourceError, TargetError
 
 from .contract import ApiCase
 from .files import INDEXED, PRODUCT
@@ -175,9 +178,100 @@ def test_invalid_utf8_in_a_comment_is_accepted_like_the_cli(tmp_path):
     assert exe.df(np.ones(4, np.float32), np.ones(4, np.float32))[0].shape == (4,)
 
 
+# -- derivative rules registered from Python ------------------------------------------
+
+RULE_PROGRAM = """\
+func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
+  %y = "test.op"(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @jf(%x: tensor<3xf32>, %t: tensor<3xf32>) -> (tensor<f32>, tensor<f32>) {
+  %y, %dy = autodiff.jvp @f(%x, %t) : (tensor<3xf32>, tensor<3xf32>) -> (tensor<f32>, tensor<f32>)
+  return %y, %dy : tensor<f32>, tensor<f32>
+}
+"""
+
+
+@contextlib.contextmanager
+def _registered(register, rule):
+    """`rule` registered for `test.op` only while the case runs."""
+    saved = registry._rules
+    registry._rules = dict(registry._all_rules())
+    try:
+        register("test.op", rule)
+        yield
+    finally:
+        registry._rules = saved
+
+
+def _raise(error: BaseException):
+    def rule(builder, op, values):
+        raise error
+
+    return rule
+
+
+def _rules() -> list[ApiCase]:
+    """A registered rule that returns None, the wrong count, a non-value, or raises: a
+    RuleError naming the rule and located at the op, the original exception chained."""
+    bad = [
+        ("none", lambda b, op, g: None, "returned None, expected a list of one"),
+        ("count", lambda b, op, g: [g[0], g[0]], "returned 2 "),
+        ("empty", lambda b, op, g: [], "returned 0 "),
+        ("int", lambda b, op, g: [3], "returned an int as "),
+        ("string", lambda b, op, g: "grad", "returned a str, expected a list"),
+        ("op-itself", lambda b, op, g: op, "returned the op 'test.op' (return its results)"),
+        ("list-of-op", lambda b, op, g: [op], "returned the op 'test.op' (return its results) as"),
+        ("int-not-list", lambda b, op, g: 3, "returned an int, expected a list"),
+        ("raises-value-error", _raise(ValueError("my bug")), "raised ValueError: my bug"),
+        ("raises-key-error", _raise(KeyError("k")), "raised KeyError: 'k'"),
+        ("raises-recursion", _raise(RecursionError("deep")), "raised RecursionError: deep"),
+        ("raises-zero-division", _raise(ZeroDivisionError()), "raised ZeroDivisionError"),
+        ("wrong-arity", lambda: None, "raised TypeError"),
+    ]
+    cases = []
+    for direction, register, run in (
+        ("vjp", gradir.register_vjp, lambda: gradir.differentiate(RULE_PROGRAM, "f")),
+        ("jvp", gradir.register_jvp, lambda: gradir.compile(RULE_PROGRAM)),
+    ):
+        rule_kind = "reverse" if direction == "vjp" else "forward"
+        for name, rule, expect in bad:
+            def call(tmp, register=register, rule=rule, run=run):
+                with _registered(register, rule):
+                    run()
+
+            cases.append(ApiCase(f"api-rule-{direction}-{name}", call, RuleError,
+                                 f"<string>:2:3: error: the {rule_kind} rule of 'test.op' ("))  # fmt: skip
+            cases.append(ApiCase(f"api-rule-{direction}-{name}-says", call, RuleError, expect))
+    cases += [
+        ApiCase("api-register-bad-name", lambda tmp: gradir.register_vjp("op", lambda *a: a), RuleError,
+                "'op' is not an op name of the form 'dialect.op'"),
+        ApiCase("api-register-not-callable", lambda tmp: gradir.register_vjp("test.op", 3), RuleError,
+                "the rule for 'test.op' is not callable"),
+        ApiCase("api-register-saved-negative",
+                lambda tmp: gradir.register_vjp("test.op", lambda *a: a, saved_inputs=[-1]), RuleError,
+                "saved_inputs must be non-negative ints"),
+        ApiCase("api-register-jvp-name-int", lambda tmp: gradir.register_jvp(3, lambda *a: a), RuleError,
+                "3 is not an op name"),
+    ]  # fmt: skip
+    return cases
+
+
+def test_a_rule_error_chains_the_original_exception():
+    with _registered(gradir.register_vjp, _raise(ValueError("my bug"))):
+        try:
+            gradir.differentiate(RULE_PROGRAM, "f")
+        except RuleError as error:
+            assert isinstance(error.__cause__, ValueError) and str(error.__cause__) == "my bug"
+        else:
+            raise AssertionError("no RuleError")
+
+
 API_CASES: list[ApiCase] = [
     *_gradcheck_values(),
     *_gradcheck_inputs(),
     *_call_arguments(),
     *_sources(),
+    *_rules(),
 ]

@@ -6,7 +6,7 @@ import pytest
 
 from gradir.errors import GradirError
 
-from .cases_api import API_CASES, test_invalid_utf8_in_a_comment_is_accepted_like_the_cli  # noqa: F401
+from .cases_api import API_CASES, test_a_rule_error_chains_the_original_exception, test_invalid_utf8_in_a_comment_is_accepted_like_the_cli  # noqa: F401
 from .cases_cli import CLI_CASES
 from .contract import (
     ApiCase,
