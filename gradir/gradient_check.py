@@ -43,6 +43,7 @@ from gradir.api_arguments import (
 )
 from gradir.errors import ArgumentError
 from gradir.source import load_module, make_context
+from gradir.verify import verify_module
 
 DEFAULT_EPS = 1e-6
 DEFAULT_ATOL = 1e-5
@@ -320,7 +321,9 @@ class GradChecker:
     ):
         from gradir.compilation import compile as compile_module
 
-        module = promote_to_f64(load_module(source))
+        original = load_module(source)
+        verify_module(original)  # before promotion reprints it: errors name the user's file
+        module = promote_to_f64(original)
         by_name = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)}
         self.callees: dict[str, FuncOp] = {}
         self.wrt: dict[str, tuple[int, ...]] = {}

@@ -39,6 +39,11 @@ def one_line_message(error: BaseException) -> str:
         return " ".join(str(error).split())
     if isinstance(error, (OSError, UnicodeDecodeError)):
         return f"error: {error}"
+    if isinstance(error, RecursionError):  # what parsing did not refuse (gradir.source.MAX_OP_NESTING)
+        return (
+            "error: nesting too deep: Python's recursion limit was reached "
+            "(rerun with --debug for a traceback)"
+        )
     # A bug in gradir or a library: still one line.
     detail = " ".join(str(error).split()) or type(error).__name__
     return (

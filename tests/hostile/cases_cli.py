@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .cases_run import RUN_CASES
+from .cases_text import TEXT_CASES
 from .contract import CliCase
 
 PRODUCT = "{root}/examples/product.mlir"
@@ -106,4 +107,5 @@ CLI_CASES: list[CliCase] = [
     *_pass_lists(),
     *_gpu_options(),
     *RUN_CASES,
+    *TEXT_CASES,
 ]
