@@ -5,6 +5,7 @@ xDSL only keeps locations written as `loc(...)`; gradir's diagnostics must name
 """
 from __future__ import annotations
 
+import bisect
 import math
 import re
 
@@ -25,7 +26,7 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Input
+from xdsl.utils.lexer import Input, Location
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from gradir.errors import SourceError
@@ -44,6 +45,24 @@ class LinearTimeLexer(MLIRLexer):
     )
 
 
+class LineTable:
+    """The start offset of every line of a text, built once; positions to locations."""
+
+    def __init__(self, text: str, name: str):
+        self.name = name
+        starts = [0]
+        position = text.find("\n")
+        while position != -1:
+            starts.append(position + 1)
+            position = text.find("\n", position + 1)
+        self.starts = starts
+
+    def location(self, position: int) -> Location:
+        """xDSL's `Location` (1-based line and column) of offset `position`."""
+        line = bisect.bisect_right(self.starts, position)
+        return Location(self.name, line, position - self.starts[line - 1] + 1)
+
+
 class LocatingParser(Parser):
     """A parser that stamps each op without an explicit `loc(...)` with its start position."""
 
@@ -56,6 +75,10 @@ class LocatingParser(Parser):
         """The kind of the last token consumed (to recognise `->`)."""
         self.open_operations: list = []
         """Start positions of the ops being parsed, innermost last."""
+        self.lines = LineTable(text, name)
+        """Where each line starts: an op's `file:line:col` in O(log n). xDSL's
+        `Span.get_location` counts the newlines from the start of the text for every
+        call, which made stamping every op quadratic (439 s for 100k ops)."""
 
     def _consume_token(self, expected_kind=None):
         self._previous_kind = self._current_token.kind
@@ -122,7 +145,7 @@ class LocatingParser(Parser):
         return super().parse_module(allow_implicit_module)
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.get_location()
+        start = self.lines.location(self._current_token.span.start)
         self.open_operations.append(start)
         op = super().parse_operation()
         self.open_operations.pop()

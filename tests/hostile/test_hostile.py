@@ -50,3 +50,10 @@ def test_api_case(case: ApiCase, tmp_path, monkeypatch):
     assert "\n" not in message, f"not one line: {message!r}"
     assert case.expect in message, f"{case.expect!r} not in {message!r}"
 
+
+
+def test_the_suite_is_large_enough():
+    """Issue 18 asks for at least 200 cases across the three CLIs and the Python API."""
+    tools = {case.tool for case in CLI_CASES}
+    assert tools == {"opt", "run", "gradcheck"}
+    assert len(CLI_CASES) + len(API_CASES) >= 200
