@@ -165,7 +165,54 @@ def _integer_inputs() -> list[CliCase]:
     return cases  # fmt: skip
 
 
+SELF_CALL = """\
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = func.call @f(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+func.func @loss(%x: tensor<4xf32>) -> tensor<f32> {
+  %y = func.call @f(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %s = autodiff.sum %y : tensor<4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+"""
+
+MUTUAL = """\
+func.func @a(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = func.call @b(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+func.func @b(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant true
+  %y = scf.if %c -> tensor<4xf32> {
+    %w = func.call @a(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %w : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+"""
+
+
+def _recursion() -> list[CliCase]:
+    """Recursive programs: the compiled code had no bound on its call depth and died of a
+    stack overflow (a segmentation fault): run apart, in case that comes back."""
+    files = {"self.mlir": SELF_CALL, "mutual.mlir": MUTUAL, "x.npy": npy(np.ones(4, np.float32))}
+    return [
+        CliCase("run-recursion-self", "run", ("self.mlir", "--entry", "f", "--inputs", "x.npy"),
+                "'func.call' of @f is recursive (@f -> @f)", r"self\.mlir:2:3", files, isolated=True),
+        CliCase("run-recursion-mutual", "run", ("mutual.mlir", "--entry", "a", "--inputs", "x.npy"),
+                "'func.call' of @a is recursive (@a -> @b -> @a)", r"mutual\.mlir:8:5", files, isolated=True),
+        CliCase("gradcheck-recursion-self", "gradcheck", ("self.mlir", "--entry", "loss"),
+                "'func.call' of @f is recursive", r"self\.mlir:2:3", files, isolated=True),
+        CliCase("gradcheck-recursion-mutual", "gradcheck", ("mutual.mlir", "--entry", "a"),
+                "is recursive (@a -> @b -> @a)", r"mutual\.mlir:8:5", files, isolated=True),
+    ]  # fmt: skip
+
+
 RUN_CASES: list[CliCase] = [
+    *_recursion(),
     *_bad_inputs(),
     *_outputs(),
     *_program_paths(),
