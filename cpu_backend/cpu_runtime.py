@@ -39,6 +39,7 @@ from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 from xdsl.dialects.builtin import ModuleOp
 
+from gradir.cpu_backend.memory_check import available_memory
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
 from gradir.errors import ArgumentError, PipelineError
 from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_module
@@ -115,7 +116,7 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
     context = new_context()
     module = to_mlir_module(text, context)
     signatures = read_signatures(module)
-    lower_to_llvm(module)
+    lower_to_llvm(module, allocation_limit=available_memory())
     library = runner_utils_library()
     with context:
         engine = guarded(

@@ -11,6 +11,7 @@ import gradir
 from gradir.autodiff_pass.rules import registry
 from gradir.errors import ArgumentError, DifferentiationError, PipelineError, RuleError, SourceError, TargetError
 
+from .cases_run import HUGE_LOOP_CACHE, HUGE_TEMPORARY
 from .contract import ApiCase
 from .files import INDEXED, PRODUCT
 
@@ -155,6 +156,11 @@ def _sources() -> list[ApiCase]:
                 "opt_level must be 0, 1, 2 or 3, got 7"),
         ApiCase("api-compile-checkpoint-float", lambda tmp: gradir.compile(PRODUCT, checkpoint_every=0.5),
                 ArgumentError, "checkpoint_every must be an integer, got 0.5"),
+        # Only compiled, never called: were the check gone, calling would crash this process.
+        ApiCase("api-compile-640gb-temporary", lambda tmp: gradir.compile(HUGE_TEMPORARY), PipelineError,
+                "cpu-memory: @f allocates a buffer memref<40000000000x4xf32> of 596 GiB"),
+        ApiCase("api-compile-terabyte-loop-cache", lambda tmp: gradir.gradcheck(HUGE_LOOP_CACHE, "f"), PipelineError,
+                "cpu-memory: @f_vjp_0 allocates a buffer memref<1000000000x1000xf64>"),
         ApiCase("api-cuda-chip", lambda tmp: gradir.compile(PRODUCT, target="cuda", chip="sm_1000"), TargetError,
                 "unknown GPU chip 'sm_1000'"),
         ApiCase("api-cuda-features", lambda tmp: gradir.compile(PRODUCT, target="cuda", features="+bogus"),

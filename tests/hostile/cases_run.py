@@ -211,7 +211,53 @@ def _recursion() -> list[CliCase]:
     ]  # fmt: skip
 
 
+HUGE_TEMPORARY = """\
+func.func @f(%x: tensor<4xf32>) -> tensor<f32> {
+  %b = autodiff.broadcast_to %x : tensor<4xf32> -> tensor<40000000000x4xf32>
+  %s = autodiff.sum %b : tensor<40000000000x4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+"""
+
+HUGE_LOOP_CACHE = """\
+func.func @f(%x: tensor<1000xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 1000000000 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> tensor<1000xf32> {
+    %s = autodiff.sin %a : tensor<1000xf32>
+    scf.yield %s : tensor<1000xf32>
+  }
+  %l = autodiff.sum %r : tensor<1000xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+"""
+
+GIB = 2**30
+
+
+def _memory() -> list[CliCase]:
+    """Static buffers larger than the process may hold: malloc's failure went unchecked and
+    the first store crashed. Run apart, under a memory cap."""
+    files = {
+        "temp.mlir": HUGE_TEMPORARY, "cache.mlir": HUGE_LOOP_CACHE,
+        "x4.npy": npy(np.ones(4, np.float32)), "x1000.npy": npy(np.ones(1000, np.float32)),
+    }  # fmt: skip
+    return [
+        CliCase("run-memory-640gb-temporary", "run", ("temp.mlir", "--entry", "f", "--inputs", "x4.npy"),
+                "cpu-memory: @f allocates a buffer memref<40000000000x4xf32> of 596 GiB, more than this "
+                "process can ever hold (8 GiB)", files=files, isolated=True, memory_cap=8 * GIB),
+        CliCase("gradcheck-memory-640gb-temporary", "gradcheck", ("temp.mlir", "--entry", "f"),
+                "allocates a buffer memref<40000000000x4xf64>", files=files, isolated=True, memory_cap=8 * GIB),
+        CliCase("gradcheck-memory-terabyte-loop-cache", "gradcheck", ("cache.mlir", "--entry", "f"),
+                "cpu-memory: @f_vjp_0", files=files, isolated=True, memory_cap=8 * GIB),
+        CliCase("run-memory-no-cap", "run", ("temp.mlir", "--entry", "f", "--inputs", "x4.npy"),
+                "more than this process can ever hold", files=files, isolated=True),
+    ]  # fmt: skip
+
+
 RUN_CASES: list[CliCase] = [
+    *_memory(),
     *_recursion(),
     *_bad_inputs(),
     *_outputs(),

@@ -49,6 +49,8 @@ class CliCase:
     """Paths (under `{tmp}`) that must not exist afterwards (output files)."""
     isolated: bool = False
     """Run as a subprocess (for inputs that could end the process)."""
+    memory_cap: int | None = None
+    """With `isolated`: the subprocess's address-space limit in bytes (`ulimit -v`)."""
 
 
 @dataclass(frozen=True)
@@ -92,9 +94,15 @@ def run_in_process(case: CliCase, argv: list[str], capfd) -> tuple[int, str, str
 
 
 def run_isolated(case: CliCase, argv: list[str], cwd: Path) -> tuple[int, str, str]:
+    def cap_memory() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (case.memory_cap, case.memory_cap))
+
     done = subprocess.run(
         [str(BIN / COMMANDS[case.tool]), *argv],
         capture_output=True, text=True, timeout=120, cwd=cwd,
+        preexec_fn=cap_memory if case.memory_cap else None,
     )  # fmt: skip
     return done.returncode, done.stdout, done.stderr
 
