@@ -223,6 +223,16 @@ def _is_reduction(op: ir.Operation) -> bool:
     return any("reduction" in str(kind) for kind in ir.ArrayAttr(op.attributes["iterator_types"]))
 
 
+def _accumulators(op: ir.Operation) -> list[ir.Value]:
+    """The body arguments of a structured op that stand for its inits: the last
+    ones, one per init (`outputs`, or `inits` for `linalg.reduce`, which has no
+    `operandSegmentSizes`)."""
+    view = op.opview
+    inits = view.inits if isinstance(view, linalg.ReduceOp) else view.outputs
+    arguments = list(op.regions[0].blocks[0].arguments)
+    return arguments[len(arguments) - len(inits) :]
+
+
 def _mark_reassociative_reductions(module: ir.Module) -> None:
     """Let LLVM reassociate reduction combiners, so that it can vectorise reductions.
 
@@ -239,9 +249,8 @@ def _mark_reassociative_reductions(module: ir.Module) -> None:
     for op in walk_ops(module, _REDUCING_OPS):
         if not _is_reduction(op):
             continue
-        input_count, _ = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])
         block = op.regions[0].blocks[0]
-        accumulators = list(block.arguments)[input_count:]
+        accumulators = _accumulators(op)
         for body_op in block.operations:
             if body_op.name in _COMBINERS and any(a in accumulators for a in body_op.operands):
                 body_op.attributes["fastmath"] = fast
