@@ -21,6 +21,7 @@ from gradir.errors import (
     TargetError,
 )
 from gradir.lazy_exports import lazy_exports
+from gradir import xdsl_threads  # noqa: F401 -- xDSL's implicit builders, thread-safe
 
 _EXPORTS = {
     "compile": "gradir.compilation",
