@@ -41,7 +41,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gradir.cpu_backend.memory_check import available_memory
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
-from gradir.errors import ArgumentError, PipelineError
+from gradir.errors import ArgumentError, NoFunctionError, PipelineError
 from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_module
 from gradir.mlir_bridge.host_execution import (
     PACKED_ENTRY_POINT,
@@ -203,7 +203,11 @@ class CpuExecutable:
         if name.startswith("_"):
             raise AttributeError(name)
         if name not in self._compiled.signatures:
-            raise AttributeError(f"'{type(self).__name__}' has no function or attribute '{name}'")
+            available = ", ".join(sorted(self._compiled.signatures)) or "none"
+            raise NoFunctionError(
+                f"'{type(self).__name__}' has no public function or attribute '{name}' "
+                f"(available: {available})"
+            )
         return lambda *arguments: self.call(name, *arguments)
 
     def __dir__(self) -> list[str]:

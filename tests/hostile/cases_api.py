@@ -102,6 +102,9 @@ def _call_arguments() -> list[ApiCase]:
         ("scalar-nan", call("h", X, float("nan")), "expected an integer (i32)"),
         ("count", call("h", X), "h: expected 2 arguments, got 1"),
         ("no-function", lambda tmp: gradir.compile(INDEXED).call("nope"), "no public function 'nope'"),
+        ("name-none", lambda tmp: gradir.compile(INDEXED).call(None), "a function name is a str, got None"),
+        ("name-int", lambda tmp: gradir.compile(INDEXED).call(3, X), "a function name is a str, got 3"),
+        ("attribute", lambda tmp: gradir.compile(INDEXED).nope, "has no public function or attribute 'nope'"),
     ]
     return [ApiCase(f"api-call-{name}", f, ArgumentError, expect) for name, f, expect in bad]
 
