@@ -15,6 +15,7 @@ from gradir.errors import (
     ArgumentError,
     DifferentiationError,
     GradirError,
+    NoFunctionError,
     PipelineError,
     RuleError,
     SourceError,
@@ -39,7 +40,7 @@ _EXPORTS = {
 __all__ = [
     *_EXPORTS,
     "GradirError", "SourceError", "DifferentiationError", "RuleError", "PipelineError",
-    "ArgumentError", "TargetError",
+    "ArgumentError", "NoFunctionError", "TargetError",
 ]  # fmt: skip
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
