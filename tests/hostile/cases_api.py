@@ -53,6 +53,9 @@ def _gradcheck_values() -> list[ApiCase]:
                 "gradcheck: function must be a function name"),
         ApiCase("api-gradcheck-no-function", lambda tmp: gradir.gradcheck(PRODUCT, "nope"), ArgumentError,
                 "no function @nope in the module"),
+        ApiCase("api-gradcheck-declaration", lambda tmp: gradir.gradcheck(
+                    "func.func private @g(%x: tensor<2xf64>) -> tensor<f64>", "g"), ArgumentError,
+                "@g is a declaration without a body: nothing to check"),
         ApiCase("api-gradcheck-wrt-out-of-range", lambda tmp: gradir.gradcheck(PRODUCT, "f", wrt=[5]), ArgumentError,
                 "wrt index 5 does not name a float tensor"),
     ]  # fmt: skip
