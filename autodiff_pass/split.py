@@ -54,7 +54,10 @@ from gradir.autodiff_pass.differentiation import derivative_function_table
 from gradir.autodiff_pass.ir_building import erase_dead_code
 from gradir.autodiff_pass.specialize_zero import specialize_zero
 from gradir.dialects.autodiff import AutogradZeroOp
+from gradir.api_arguments import checked_indices, checked_name
 from gradir.errors import DifferentiationError, error_at
+from gradir.source import load_module
+from gradir.verify import verify_module
 
 GRADIENT_ATTR = "autodiff.gradient"
 """Attribute of `<name>_fwd` holding the Gradient record's index lists."""
@@ -265,9 +268,18 @@ def _existing_split(functions: DerivativeFunctions, function: FuncOp) -> Gradien
     return None
 
 
-def differentiate(module: ModuleOp, name: str, wrt: Sequence[int] | None = None) -> Gradient:
+def differentiate(source, name: str, wrt: Sequence[int] | None = None) -> Gradient:
     """The f/df pair of function `name` w.r.t. arguments `wrt` (default: every
-    float-tensor argument). Adds `<name>_vjp_<wrt>` and its `_fwd`/`_bwd` to `module`."""
+    float-tensor argument). `source` is `.mlir` text, a path, or an xDSL `ModuleOp`, to
+    which `<name>_vjp_<wrt>` and its `_fwd`/`_bwd` are added (a module parsed from text
+    or a path is verified first; `gradient.f.parent_op()` is it)."""
+    name = checked_name("differentiate: name", name)
+    wrt = checked_indices("differentiate: wrt", wrt)
+    if isinstance(source, ModuleOp):
+        module = source
+    else:
+        module = load_module(source)
+        verify_module(module)
     functions = derivative_function_table(module)
     callee = functions.symbol(name)
     if not isinstance(callee, FuncOp) or not callee.body.blocks:

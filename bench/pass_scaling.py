@@ -29,6 +29,13 @@ region per forward op; the "xDSL cse" column reruns the pipeline with xDSL's
 
     python bench/pass_scaling.py                  # writes bench/results/pass_scaling.{json,md}
     python bench/pass_scaling.py --sizes 1000 --repeat 1 --no-write
+    python bench/pass_scaling.py --parse-only     # writes bench/results/parse_scaling.{json,md}
+
+`--parse-only` times parsing alone (gradir's `parse_module`, which stamps every op with
+its `file:line:col`) on one function of up to 100k ops and on up to 50k small
+functions, and reports microseconds per op: flat when parsing is linear. Stamping
+locations with xDSL's `Span.get_location` (which counts newlines from the start of the
+text for every op) made it quadratic: 100k ops took minutes (issue 18).
 """
 from __future__ import annotations
 
@@ -224,12 +231,75 @@ def summary(results: list[dict]) -> dict:
     }
 
 
+PARSE_OPS = (10_000, 25_000, 50_000, 100_000)
+PARSE_FUNCTIONS = (5_000, 12_500, 25_000, 50_000)
+
+
+def many_functions(count: int) -> str:
+    """`count` small functions (four ops each), as a big generated library would be."""
+    t = TENSOR
+    return "\n".join(
+        f"func.func @f{i}(%a: {t}, %b: {t}) -> {t} {{\n"
+        f"  %0 = autodiff.mul %a, %b : ({t}, {t}) -> {t}\n"
+        f"  %1 = autodiff.exp %0 : {t}\n"
+        f"  %2 = autodiff.add %1, %a : ({t}, {t}) -> {t}\n"
+        f"  return %2 : {t}\n}}"
+        for i in range(count)
+    )
+
+
+def parse_seconds(text: str) -> tuple[float, int]:
+    """CPU seconds to parse `text`, and its op count."""
+    ctx = AutodiffOptMain(args=[]).ctx
+    gc.collect()
+    start = time.process_time()
+    module = parse_module(ctx, text)
+    seconds = time.process_time() - start
+    return seconds, sum(1 for _ in module.walk()) - 1
+
+
+def parse_scaling(write: bool) -> None:
+    rows = []
+    for kind, sizes, make in (
+        ("ops in one function", PARSE_OPS, generate),
+        ("small functions", PARSE_FUNCTIONS, many_functions),
+    ):
+        for size in sizes:
+            seconds, ops = parse_seconds(make(size))
+            rows.append({"kind": kind, "size": size, "ops": ops, "seconds": seconds,
+                         "us_per_op": seconds / ops * 1e6})  # fmt: skip
+            print(f"{size:>7,} {kind}: {ops:,} ops, {seconds:.1f} s, {rows[-1]['us_per_op']:.0f} us/op", flush=True)
+    lines = ["| program | ops | CPU s | us/op | us/op vs the smallest |", "| --- | ---: | ---: | ---: | ---: |"]
+    for row in rows:
+        smallest = next(r for r in rows if r["kind"] == row["kind"])
+        lines.append(
+            f"| {row['size']:,} {row['kind']} | {row['ops']:,} | {row['seconds']:.1f} "
+            f"| {row['us_per_op']:.0f} | {row['us_per_op'] / smallest['us_per_op']:.2f}x |"
+        )
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if write:
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / "parse_scaling.json").write_text(json.dumps(rows, indent=2) + "\n")
+        (RESULTS / "parse_scaling.md").write_text(
+            "# Parse scaling\n\n`gradir.source.parse_module` (every op stamped with its "
+            "`file:line:col` from a line table built once) on one generated function of n ops "
+            "and on n small functions (`python bench/pass_scaling.py --parse-only`; "
+            f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}). "
+            "Flat microseconds per op mean linear time.\n\n" + text
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,50000")
     parser.add_argument("--repeat", type=int, default=3, help="runs per size below 50k (best kept)")
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--parse-only", action="store_true", help="time parsing alone, up to 100k ops")
     args = parser.parse_args()
+    if args.parse_only:
+        parse_scaling(not args.no_write)
+        return
     measure(50, 1)  # warm-up: loads the derivative rules and imports lazily loaded code
     results = []
     for size in (int(size) for size in args.sizes.split(",")):

@@ -57,6 +57,7 @@ from mlir import ir
 from mlir.dialects import func, linalg
 from xdsl.dialects.builtin import ModuleOp
 
+from gradir.cpu_backend.memory_check import refuse_impossible_allocations
 from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
 from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
 from gradir.cpu_backend.conv_matmuls import convolutions_as_matmuls
@@ -364,12 +365,13 @@ def fuse_tensors(module: ir.Module) -> None:
         run_pipeline(module, "canonicalize, cse", "cpu-tensor")
 
 
-def lower_to_llvm(module: ir.Module) -> ir.Module:
+def lower_to_llvm(module: ir.Module, allocation_limit: int | None = None) -> ir.Module:
     """Lower a linalg-on-tensors module to the LLVM dialect, in place; returns it.
 
     Raises PipelineError naming the failing stage: `cpu-tensor`,
     `cpu-bufferize`, `cpu-loops` or `cpu-llvm` (the vector schedule falls
-    back to loops instead of failing).
+    back to loops instead of failing), or `cpu-memory` where a buffer of static
+    size exceeds `allocation_limit` bytes (given when the code is to run here).
     """
     with module.context, ir.Location.unknown():
         _prepare_public_functions(module)
@@ -378,6 +380,8 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         yield_loop_states_in_place(module)
         copy_repeated_results(module)
         bufferize(module)
+        if allocation_limit is not None:
+            refuse_impossible_allocations(module, allocation_limit)
         store_boolean_buffers_as_bytes(module)
         reject_boolean_buffers(module)
         memref_ranks = _memref_ranks(module)

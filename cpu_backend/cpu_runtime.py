@@ -39,8 +39,9 @@ from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 from xdsl.dialects.builtin import ModuleOp
 
+from gradir.cpu_backend.memory_check import available_memory
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
-from gradir.errors import PipelineError
+from gradir.errors import ArgumentError, NoFunctionError, PipelineError
 from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_module
 from gradir.mlir_bridge.host_execution import (
     PACKED_ENTRY_POINT,
@@ -115,7 +116,7 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
     context = new_context()
     module = to_mlir_module(text, context)
     signatures = read_signatures(module)
-    lower_to_llvm(module)
+    lower_to_llvm(module, allocation_limit=available_memory())
     library = runner_utils_library()
     with context:
         engine = guarded(
@@ -169,6 +170,8 @@ class CpuExecutable:
     """
 
     def __init__(self, source: ModuleOp | str, opt_level: int = 3):
+        if isinstance(opt_level, bool) or opt_level not in (0, 1, 2, 3):
+            raise ArgumentError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
         self._compiled, self.from_cache = _compiled(generic_text(source), opt_level)
 
     @property
@@ -200,7 +203,11 @@ class CpuExecutable:
         if name.startswith("_"):
             raise AttributeError(name)
         if name not in self._compiled.signatures:
-            raise AttributeError(f"'{type(self).__name__}' has no function or attribute '{name}'")
+            available = ", ".join(sorted(self._compiled.signatures)) or "none"
+            raise NoFunctionError(
+                f"'{type(self).__name__}' has no public function or attribute '{name}' "
+                f"(available: {available})"
+            )
         return lambda *arguments: self.call(name, *arguments)
 
     def __dir__(self) -> list[str]:

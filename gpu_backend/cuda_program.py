@@ -29,10 +29,16 @@ from mlir.execution_engine import ExecutionEngine
 from xdsl.dialects.builtin import ModuleOp
 
 from gradir.errors import PipelineError, TargetError
-from gradir.gpu_backend.gpu_pipeline import bufferize_for_gpu, outline_kernels, to_nvvm_binary
+from gradir.gpu_backend.gpu_pipeline import (
+    bufferize_for_gpu,
+    nvvm_pipeline,
+    outline_kernels,
+    to_nvvm_binary,
+)
 from gradir.gpu_backend.gpu_report import Traffic, kernel_traffic
 from gradir.gpu_backend.launch_emulation import launch_sizes, launches_to_host_loops
 from gradir.gpu_backend.map_to_gpu import map_to_gpu
+from gradir.gpu_backend.nvptx_targets import checked_target
 from gradir.gpu_backend.ptx import kernel_ptx
 from gradir.gpu_backend.tile_policy import TilePolicy
 from gradir.mlir_bridge import (
@@ -103,11 +109,12 @@ class CudaProgram:
         self,
         source: ModuleOp | str,
         chip: str = "sm_90",
-        features: str = "+ptx80",
+        features: str | None = None,
         policy: TilePolicy | None = None,
         opt_level: int = 3,
     ):
-        self.chip, self.features = chip, features
+        nvvm_pipeline(chip, features, opt_level)  # checks the target before any work
+        self.chip, self.features = checked_target(chip, features)
         module = to_mlir_module(source, new_context())
         self.signatures: dict[str, FunctionSignature] = read_signatures(module)
         _mark_c_interface(module)

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from mlir import ir
 
-from gradir.errors import PipelineError
+from gradir.errors import ArgumentError, PipelineError
 from gradir.gpu_backend.branch_results import yield_branch_results_in_place
 from gradir.gpu_backend.map_to_gpu import buffer_root, is_select, map_to_gpu
+from gradir.gpu_backend.nvptx_targets import checked_target
 from gradir.gpu_backend.tile_policy import TilePolicy
 from gradir.mlir_bridge import apply_schedule, defined_functions, run_pipeline, walk_ops
 from gradir.mlir_bridge.booleans import reject_boolean_buffers, store_booleans_as_bytes
@@ -170,12 +171,18 @@ def to_gpu_dialect(module: ir.Module, policy: TilePolicy | None = None) -> ir.Mo
     return outline_kernels(map_to_gpu(bufferize_for_gpu(module), policy))
 
 
-def nvvm_pipeline(chip: str = "sm_90", features: str = "+ptx80", opt_level: int = 3) -> str:
+def nvvm_pipeline(chip: str = "sm_90", features: str | None = None, opt_level: int = 3) -> str:
+    """The NVVM stage's pipeline text; `chip` and `features` (default: `+ptx80`, or the
+    chip's minimum PTX version where higher) are checked first (`nvptx_targets`): LLVM
+    would ignore unknown ones, or abort the process on a PTX version too old for the chip."""
+    chip, features = checked_target(chip, features)
+    if isinstance(opt_level, bool) or opt_level not in (0, 1, 2, 3):
+        raise ArgumentError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
     return NVVM_PIPELINE.format(chip=chip, features=features, opt_level=opt_level)
 
 
 def to_nvvm_binary(
-    module: ir.Module, chip: str = "sm_90", features: str = "+ptx80", opt_level: int = 3
+    module: ir.Module, chip: str = "sm_90", features: str | None = None, opt_level: int = 3
 ) -> ir.Module:
     """Stage 4: kernels -> NVVM -> PTX inside `gpu.binary`; host code -> LLVM dialect."""
     run_pipeline(module, nvvm_pipeline(chip, features, opt_level), "gpu-nvvm")
@@ -188,7 +195,7 @@ STAGES = ("bufferize", "map", "outline", "nvvm")
 def compile_to_gpu(
     module: ir.Module,
     chip: str = "sm_90",
-    features: str = "+ptx80",
+    features: str | None = None,
     policy: TilePolicy | None = None,
     stop_after: str = "nvvm",
     opt_level: int = 3,

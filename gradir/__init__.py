@@ -15,12 +15,14 @@ from gradir.errors import (
     ArgumentError,
     DifferentiationError,
     GradirError,
+    NoFunctionError,
     PipelineError,
     RuleError,
     SourceError,
     TargetError,
 )
 from gradir.lazy_exports import lazy_exports
+from gradir import xdsl_threads  # noqa: F401 -- xDSL's implicit builders, thread-safe
 
 _EXPORTS = {
     "compile": "gradir.compilation",
@@ -38,7 +40,7 @@ _EXPORTS = {
 __all__ = [
     *_EXPORTS,
     "GradirError", "SourceError", "DifferentiationError", "RuleError", "PipelineError",
-    "ArgumentError", "TargetError",
+    "ArgumentError", "NoFunctionError", "TargetError",
 ]  # fmt: skip
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

@@ -8,13 +8,16 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
-from gradir.errors import PipelineError
+from gradir.api_arguments import checked_integer
+from gradir.errors import ArgumentError, PipelineError
 from gradir.pass_table import gradir_passes
 from gradir.pipelines import LINALG_PASSES, run_xdsl_passes
 from gradir.source import load_module, make_context
-from gradir.verify import verify_module
+from gradir.verify import refuse_recursion, verify_module
 
 TARGETS = ("cpu", "cuda")
+TARGET_OPTIONS = {"cpu": ("opt_level",), "cuda": ("chip", "features", "policy", "opt_level")}
+"""The keyword options each target's compiled program takes (`CpuExecutable`, `CudaProgram`)."""
 
 
 def available_passes() -> dict:
@@ -50,9 +53,17 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
     `cpu` returns a `CpuExecutable` (`.call(name, *arrays)`, `exe.name(*arrays)`);
     `cuda` returns a `CudaProgram` (`.ptx`, `.host_module`, `.launch_configs`,
     `.call`, which needs a CUDA driver)."""
-    if target not in TARGETS:
-        raise PipelineError(f"unknown target '{target}' (valid targets: {', '.join(TARGETS)})")
+    if not isinstance(target, str) or target not in TARGETS:
+        raise PipelineError(f"unknown target {target!r} (valid targets: {', '.join(TARGETS)})")
+    checkpoint_every = checked_integer("checkpoint_every", checkpoint_every, minimum=0)
+    unknown = sorted(set(options) - set(TARGET_OPTIONS[target]))
+    if unknown:
+        raise ArgumentError(
+            f"unknown option {unknown[0]!r} for target '{target}' "
+            f"(valid: {', '.join(TARGET_OPTIONS[target])})"
+        )
     module = lower_to_linalg(source, checkpoint_every=checkpoint_every)
+    refuse_recursion(module)  # calls keep the user's locations; the first cycle is the user's
     if target == "cpu":
         from gradir.cpu_backend.cpu_runtime import CpuExecutable
 

@@ -43,6 +43,12 @@ class ArgumentError(GradirError):
     """Wrong number, shape or dtype of arguments passed to a compiled function."""
 
 
+class NoFunctionError(ArgumentError, AttributeError):
+    """`exe.name` where the program has no public function `name`: an `ArgumentError`
+    like every gradir error, and an `AttributeError`, as Python's `getattr`, `hasattr`
+    and `copy` expect of a missing attribute."""
+
+
 class TargetError(GradirError):
     """The requested target cannot run here (no CUDA driver, no ptxas, ...)."""
 

@@ -27,14 +27,23 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     ModuleOp,
+    SymbolRefAttr,
     TensorType,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
 from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_float_tensor
+from gradir.api_arguments import (
+    checked_choices,
+    checked_indices,
+    checked_integer,
+    checked_name,
+    checked_real,
+)
 from gradir.errors import ArgumentError
 from gradir.source import load_module, make_context
+from gradir.verify import verify_module
 
 DEFAULT_EPS = 1e-6
 DEFAULT_ATOL = 1e-5
@@ -148,8 +157,14 @@ def _signature_text(types) -> str:
     return ", ".join(str(t) for t in types)
 
 
+def wrapper_names(function: str) -> tuple[str, str]:
+    """The symbol names of `function`'s vjp and jvp wrappers."""
+    return f"__gradcheck_vjp_{function}", f"__gradcheck_jvp_{function}"
+
+
 def _wrapper_functions(function: FuncOp, wrt: Sequence[int]) -> str:
-    """Text of `__gradcheck_vjp_<f>` and `__gradcheck_jvp_<f>` calling the entry ops on `function`.
+    """Text of the `wrapper_names` functions calling the entry ops on `function`; symbol
+    names are printed quoted where MLIR needs it (`@"my loss"`, `@"__gradcheck_vjp_my loss"`).
 
     Each cotangent has its result's type and each tangent its argument's, scalars included
     (the cotangent of an `f64` result is an `f64`)."""
@@ -157,18 +172,22 @@ def _wrapper_functions(function: FuncOp, wrt: Sequence[int]) -> str:
     outputs = list(function.function_type.outputs.data)
     wrt_types = [inputs[i] for i in wrt]
     wrt_attr = "array<i64: " + ", ".join(str(i) for i in wrt) + ">"
-    name = function.sym_name.data
+    callee = str(SymbolRefAttr(function.sym_name.data))  # quoted where MLIR needs it
+    names = {
+        kind: str(SymbolRefAttr(name))
+        for kind, name in zip(("vjp", "jvp"), wrapper_names(function.sym_name.data))
+    }
 
     def wrapper(kind: str, extra: list, results: list) -> str:
         params = [f"%a{i}: {t}" for i, t in enumerate(inputs)]
         params += [f"%e{i}: {t}" for i, t in enumerate(extra)]
         operands = [f"%a{i}" for i in range(len(inputs))] + [f"%e{i}" for i in range(len(extra))]
-        names = [f"%r{i}" for i in range(len(results))]
+        names_ = [f"%r{i}" for i in range(len(results))]
         return (
-            f"func.func @__gradcheck_{kind}_{name}({', '.join(params)}) -> ({_signature_text(results)}) {{\n"
-            f"  {', '.join(names)} = autodiff.{kind} @{name}({', '.join(operands)}) "
+            f"func.func {names[kind]}({', '.join(params)}) -> ({_signature_text(results)}) {{\n"
+            f"  {', '.join(names_)} = autodiff.{kind} {callee}({', '.join(operands)}) "
             f"{{wrt = {wrt_attr}}} : ({_signature_text(inputs + extra)}) -> ({_signature_text(results)})\n"
-            f"  func.return {', '.join(names)} : {_signature_text(results)}\n"
+            f"  func.return {', '.join(names_)} : {_signature_text(results)}\n"
             "}\n"
         )
 
@@ -212,6 +231,41 @@ def random_inputs(function: FuncOp, seed: int = 0) -> list[np.ndarray]:
         else:
             arrays.append(np.asarray(rng.integers(*SMALL_INTEGERS, size=shape), dtype=_integer_dtype(element)))
     return arrays
+
+
+def _checked_input(function: str, index: int, value: object, type_: Attribute) -> np.ndarray:
+    """A given input as gradcheck uses it: float values as float64, an integer tensor's
+    values as its dtype, converted only when nothing is lost (`2.7` or `2**40` in an
+    `i32` tensor is an ArgumentError, never 2 or an OverflowError); an integer scalar as
+    given, for `.call` to check."""
+    if not isinstance(type_, TensorType) and not is_float_value(type_):
+        return value  # an integer scalar: `.call` checks it (`checked_scalar`)
+    where = f"@{function}: input {index}"
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError) as error:
+        raise ArgumentError(f"{where} is not an array ({' '.join(str(error).split())})") from None
+    if array.dtype.kind not in "biuf":
+        raise ArgumentError(f"{where} has dtype {array.dtype}, expected numbers for {type_}")
+    if is_float_value(type_):
+        return array.astype(np.float64)
+    element = type_.element_type if isinstance(type_, TensorType) else type_
+    if isinstance(element, IntegerType) and element.width.data == 1:
+        if array.dtype.kind != "b":
+            raise ArgumentError(f"{where} has dtype {array.dtype}, expected booleans for {type_}")
+        return array
+    target = _integer_dtype(element)
+    if array.dtype.kind == "f":
+        if not np.all(np.isfinite(array)) or not np.all(array == np.round(array)):
+            raise ArgumentError(f"{where} holds non-integral values, expected integers for {type_}")
+    if array.dtype.kind == "b":
+        raise ArgumentError(f"{where} holds booleans, expected integers for {type_}")
+    limits = np.iinfo(target)
+    if array.size and (array.min() < limits.min or array.max() > limits.max):
+        raise ArgumentError(
+            f"{where} holds values out of the range of {type_} [{limits.min}, {limits.max}]"
+        )
+    return array.astype(target)
 
 
 def _compare(
@@ -267,7 +321,9 @@ class GradChecker:
     ):
         from gradir.compilation import compile as compile_module
 
-        module = promote_to_f64(load_module(source))
+        original = load_module(source)
+        verify_module(original)  # before promotion reprints it: errors name the user's file
+        module = promote_to_f64(original)
         by_name = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)}
         self.callees: dict[str, FuncOp] = {}
         self.wrt: dict[str, tuple[int, ...]] = {}
@@ -276,6 +332,9 @@ class GradChecker:
             if function not in by_name:
                 raise ArgumentError(f"no function @{function} in the module")
             callee = by_name[function]
+            if not callee.body.blocks:
+                raise ArgumentError(f"@{function} is a declaration without a body: nothing to check")
+            callee.sym_visibility = None  # gradcheck calls it: public in its own copy
             wrt = checked_wrt(callee, wrt)
             self.callees[function] = callee
             self.wrt[function] = wrt
@@ -298,18 +357,27 @@ class GradChecker:
         modes: Sequence[str] = ("vjp", "jvp"),
     ) -> GradcheckResult:
         exe = self.executable
+        if function not in self.callees:
+            raise ArgumentError(f"@{function} was not given to this GradChecker")
+        options = _checked_options(eps, atol, rtol, seed, modes)
+        eps, atol, rtol, seed, modes = (options[k] for k in ("eps", "atol", "rtol", "seed", "modes"))
         callee, wrt = self.callees[function], self.wrt[function]
         input_types = list(callee.function_type.inputs.data)
         if inputs is None:
             arguments = random_inputs(callee, seed)
         else:
+            if isinstance(inputs, (str, bytes, np.ndarray)) or not isinstance(inputs, Sequence):
+                raise ArgumentError(
+                    f"inputs must be a list of arrays, one per argument of @{function}, "
+                    f"got {type(inputs).__name__}"
+                )
             if len(inputs) != len(input_types):
                 raise ArgumentError(
                     f"@{function} takes {len(input_types)} arguments, {len(inputs)} inputs given"
                 )
             arguments = [
-                np.asarray(a, dtype=np.float64) if is_float_value(t) else np.asarray(a)
-                for a, t in zip(inputs, input_types)
+                _checked_input(function, index, a, t)
+                for index, (a, t) in enumerate(zip(inputs, input_types))
             ]
         rng = np.random.default_rng(seed + 1)
         outputs = exe.call(function, *arguments)
@@ -323,7 +391,7 @@ class GradChecker:
     def _check_vjp(self, function, arguments, outputs, rng, eps, atol, rtol) -> list[EntryCheck]:
         exe, wrt = self.executable, self.wrt[function]
         cotangents = [rng.standard_normal(np.shape(o)) for o in outputs]
-        gradients = exe.call(f"__gradcheck_vjp_{function}", *arguments, *cotangents)[len(outputs):]
+        gradients = exe.call(wrapper_names(function)[0], *arguments, *cotangents)[len(outputs):]
 
         def objective(args) -> float:
             values = exe.call(function, *args)
@@ -354,7 +422,7 @@ class GradChecker:
     def _check_jvp(self, function, arguments, outputs, rng, eps, atol, rtol) -> list[EntryCheck]:
         exe, wrt = self.executable, self.wrt[function]
         tangents = [rng.standard_normal(arguments[i].shape) for i in wrt]
-        analytic = exe.call(f"__gradcheck_jvp_{function}", *arguments, *tangents)[len(outputs):]
+        analytic = exe.call(wrapper_names(function)[1], *arguments, *tangents)[len(outputs):]
 
         def shifted_by(sign: float):
             args = list(arguments)
@@ -384,8 +452,20 @@ def gradcheck(
 ) -> GradcheckResult:
     """Check reverse mode (`vjp`) and forward mode (`jvp`) of `function` against
     central finite differences in float64; see `GradcheckResult.report()`.
-    `checkpoint_every` is passed to `autodiff-reverse` (loops)."""
+    `checkpoint_every` is passed to `autodiff-reverse` (loops). Bad values (`eps=0`,
+    `modes=("bogus",)`, `wrt=[0.5]`) are an `ArgumentError` before anything is compiled."""
+    function = checked_name("gradcheck: function", function)
+    wrt = checked_indices("gradcheck: wrt", wrt)
+    options = _checked_options(eps, atol, rtol, seed, modes)
     checker = GradChecker(source, [(function, wrt)], checkpoint_every)
-    return checker.check(
-        function, inputs, eps=eps, atol=atol, rtol=rtol, seed=seed, modes=modes
+    return checker.check(function, inputs, **options)
+
+
+def _checked_options(eps, atol, rtol, seed, modes) -> dict:
+    return dict(
+        eps=checked_real("gradcheck: eps", eps, positive=True),
+        atol=checked_real("gradcheck: atol", atol, non_negative=True),
+        rtol=checked_real("gradcheck: rtol", rtol, non_negative=True),
+        seed=checked_integer("gradcheck: seed", seed, minimum=0),
+        modes=checked_choices("gradcheck: modes", modes, ("vjp", "jvp")),
     )

@@ -5,6 +5,7 @@ xDSL only keeps locations written as `loc(...)`; gradir's diagnostics must name
 """
 from __future__ import annotations
 
+import bisect
 import math
 import re
 
@@ -13,7 +14,9 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    IndexType,
     IntAttr,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
     TensorType,
@@ -23,7 +26,7 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Input
+from xdsl.utils.lexer import Input, Location
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from gradir.errors import SourceError
@@ -42,6 +45,24 @@ class LinearTimeLexer(MLIRLexer):
     )
 
 
+class LineTable:
+    """The start offset of every line of a text, built once; positions to locations."""
+
+    def __init__(self, text: str, name: str):
+        self.name = name
+        starts = [0]
+        position = text.find("\n")
+        while position != -1:
+            starts.append(position + 1)
+            position = text.find("\n", position + 1)
+        self.starts = starts
+
+    def location(self, position: int) -> Location:
+        """xDSL's `Location` (1-based line and column) of offset `position`."""
+        line = bisect.bisect_right(self.starts, position)
+        return Location(self.name, line, position - self.starts[line - 1] + 1)
+
+
 class LocatingParser(Parser):
     """A parser that stamps each op without an explicit `loc(...)` with its start position."""
 
@@ -54,6 +75,10 @@ class LocatingParser(Parser):
         """The kind of the last token consumed (to recognise `->`)."""
         self.open_operations: list = []
         """Start positions of the ops being parsed, innermost last."""
+        self.lines = LineTable(text, name)
+        """Where each line starts: an op's `file:line:col` in O(log n). xDSL's
+        `Span.get_location` counts the newlines from the start of the text for every
+        call, which made stamping every op quadratic (439 s for 100k ops)."""
 
     def _consume_token(self, expected_kind=None):
         self._previous_kind = self._current_token.kind
@@ -112,8 +137,15 @@ class LocatingParser(Parser):
             )
         return parse_leaf()
 
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """As xDSL's, but a file with no op (empty, or only comments) is an empty module,
+        as for mlir-opt; xDSL 0.74 calls it `Could not parse entire input!`."""
+        if allow_implicit_module and self._current_token.kind is MLIRTokenKind.EOF:
+            return ModuleOp([])
+        return super().parse_module(allow_implicit_module)
+
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.get_location()
+        start = self.lines.location(self._current_token.span.start)
         self.open_operations.append(start)
         op = super().parse_operation()
         self.open_operations.pop()
@@ -173,12 +205,31 @@ attribute from well-formed tokens with the wrong contents (an i64 where a
 tensor type belongs, an unknown iterator type, an integer out of range)."""
 
 
+MAX_OP_NESTING = 100
+"""How deep ops may nest (an op in a region of an op in a region ...). xDSL's parser,
+verifier, printer and gradir's passes recurse once or more per level, so a deeper
+program would reach Python's recursion limit somewhere later; it is refused where it
+is parsed instead, located at the first op too deep."""
+
+MAX_BYTES = 2**63 - 1
+"""The largest size in bytes a tensor, memref or vector type may have: MLIR computes
+sizes and strides in int64 (a larger one fails an assertion that ends the process)."""
+
+
 def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp:
-    """Parse `text`; raises `SourceError` with the location on malformed IR."""
+    """Parse `text`; raises `SourceError` with the location on malformed IR, on ops
+    nested deeper than `MAX_OP_NESTING`, and on a shaped type too large for MLIR."""
     parser = None
     try:
         parser = LocatingParser(ctx, text, filename)  # lexes the first token
-        return parser.parse_module()
+        module = parser.parse_module()
+    except RecursionError:
+        where = _innermost_location(parser, filename)
+        raise SourceError(
+            "nesting too deep to parse (Python's recursion limit was reached: ops, "
+            "attributes or types nested hundreds of levels deep)",
+            where,
+        ) from None
     except ParseError as error:
         where = error.span.get_location()
         raise SourceError(
@@ -194,6 +245,80 @@ def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp
             where = parser._current_token.span.get_location()  # pyright: ignore[reportPrivateUsage]
         message = " ".join(str(error).split()) or type(error).__name__
         raise SourceError(message, f"{where.file}:{where.line}:{where.col}") from error
+    check_nesting_and_sizes(module)
+    return module
+
+
+def _innermost_location(parser, filename: str) -> str:
+    """Where the parser stood (its current token: inside the deepest op, attribute or type)."""
+    if parser is None:
+        return f"{filename}:1:1"
+    where = parser._current_token.span.get_location()  # pyright: ignore[reportPrivateUsage]
+    return f"{where.file}:{where.line}:{where.col}"
+
+
+def check_nesting_and_sizes(module: ModuleOp) -> None:
+    """Refuse ops nested deeper than `MAX_OP_NESTING` and values whose shaped type holds
+    more than `MAX_BYTES` (one iterative walk: it must not recurse itself)."""
+    from gradir.errors import location_of
+
+    checked_types: set = set()
+    pending = [(op, 1) for op in module.ops]
+    while pending:
+        op, depth = pending.pop()
+        if depth > MAX_OP_NESTING:
+            raise SourceError(
+                f"'{op.name}' is nested {depth} ops deep; gradir handles at most "
+                f"{MAX_OP_NESTING} levels (its passes recurse once per level)",
+                location_of(op),
+            )
+        for attribute in (*op.properties.values(), *op.attributes.values()):
+            if isinstance(attribute, IntegerAttr) and isinstance(attribute.type, IndexType):
+                _check_index(attribute.value.data, op)
+        values = list(op.results)
+        for region in op.regions:
+            for block in region.blocks:
+                values += block.args
+                pending += [(inner, depth + 1) for inner in block.ops]
+        for value in values:
+            if value.type not in checked_types:
+                checked_types.add(value.type)
+                _check_size(value.type, op)
+
+
+def _check_index(value: int, op: Operation) -> None:
+    """xDSL 0.74 takes any integer as an `index` constant; MLIR's index is 64 bits and
+    its parser refuses the rest (at a line of gradir's generated text, not the user's)."""
+    from gradir.errors import location_of
+
+    if not -(2**63) <= value < 2**63:
+        raise SourceError(
+            f"Integer value {value} is out of range for type index which supports values in "
+            f"the range [{-(2**63)}, {2**63 - 1}]",
+            location_of(op),
+        )
+
+
+def _check_size(type_, op: Operation) -> None:
+    from gradir.errors import location_of
+
+    shape = getattr(type_, "get_shape", None)
+    element = getattr(type_, "get_element_type", None)
+    if shape is None or element is None:
+        return
+    try:
+        dims = [d for d in shape() if d >= 0]  # dynamic sizes (-1) are known only at run time
+        width = getattr(element(), "bitwidth", None) or getattr(element(), "width", None)
+    except Exception:  # noqa: BLE001 -- a type that is not what it looks like: nothing to check
+        return
+    bits = width.data if hasattr(width, "data") else width if isinstance(width, int) else 8
+    size = math.prod(dims) * max(1, bits) // 8
+    if size > MAX_BYTES:
+        raise SourceError(
+            f"{type_} is too large: {math.prod(dims)} elements, {size} bytes, and MLIR counts "
+            "sizes in 64-bit integers (at most 2^63 - 1 bytes)",
+            location_of(op),
+        )
 
 
 def ensure_autodiff_dialect(ctx: Context) -> None:
@@ -232,11 +357,13 @@ def load_module(source, ctx: Context | None = None) -> ModuleOp:
     ):
         path = os.fspath(source)
         try:
-            with open(path, encoding="utf-8") as stream:
-                text = stream.read()
+            with open(path, "rb") as stream:
+                data = stream.read()
         except OSError as error:
             raise SourceError(f"cannot read {path}: {error.strerror}") from error
-        return parse_module(ctx or make_context(), text, path)
+        # As autodiff-opt reads files: a byte that is not UTF-8 (in a comment, say) is
+        # replaced rather than failing the whole file; MLIR's syntax itself is ASCII.
+        return parse_module(ctx or make_context(), data.decode("utf-8", errors="replace"), path)
     if isinstance(source, str):
         return parse_module(ctx or make_context(), source, "<string>")
     raise SourceError(

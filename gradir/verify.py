@@ -121,3 +121,50 @@ def _redefinition(table: Operation, message: str) -> Operation | None:
                 return child
             seen = True
     return None
+
+
+def refuse_recursion(module: ModuleOp) -> None:
+    """Raise `SourceError` at the `func.call` that closes a cycle of the call graph.
+
+    The compiled code calls a function natively for each `func.call`, with no bound on
+    the depth: a recursive program (`@f` calls `@f`, or `@f` -> `@g` -> `@f`) whose
+    recursion does not stop, or stops too deep, overflows the stack and kills the whole
+    process with a segmentation fault. gradir does not run recursive programs; loops
+    (`scf.for`, `scf.while`) say the same and are differentiated. One iterative walk."""
+    from xdsl.dialects.func import CallOp, FuncOp
+
+    calls: dict[str, list] = {}
+    for function in module.walk():
+        if isinstance(function, FuncOp):
+            calls[function.sym_name.data] = [
+                op for op in function.walk() if isinstance(op, CallOp)
+            ]
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for root in calls:
+        if state.get(root):
+            continue
+        path = [root]
+        pending = [iter(calls[root])]
+        state[root] = 1
+        while pending:
+            call = next(pending[-1], None)
+            if call is None:
+                state[path.pop()] = 2
+                pending.pop()
+                continue
+            callee = call.callee.string_value()
+            if callee not in calls:
+                continue  # an external declaration: no body here
+            if state.get(callee) == 1:
+                cycle = path[path.index(callee):] + [callee]
+                raise SourceError(
+                    f"'func.call' of @{callee} is recursive ({' -> '.join('@' + f for f in cycle)}): "
+                    "gradir does not compile recursive programs, whose native call depth it cannot "
+                    "bound (the stack would overflow); write the recursion as an scf.for or "
+                    "scf.while loop",
+                    location_of(call),
+                )
+            if not state.get(callee):
+                state[callee] = 1
+                path.append(callee)
+                pending.append(iter(calls[callee]))

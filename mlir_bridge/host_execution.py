@@ -255,6 +255,8 @@ class MemRefDescriptor:
 
 def find_signature(signatures: dict[str, FunctionSignature], name: str) -> FunctionSignature:
     """The signature of public function `name`, or an ArgumentError listing the available ones."""
+    if not isinstance(name, str):
+        raise ArgumentError(f"a function name is a str, got {name!r} ({type(name).__name__})")
     if name not in signatures:
         available = ", ".join(sorted(signatures)) or "none"
         raise ArgumentError(f"no public function '{name}' (available: {available})")

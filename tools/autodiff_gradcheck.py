@@ -8,19 +8,20 @@ get seeded random values in 0..3 (small loop bounds, valid indices), or take a
 0-d array from `--inputs` (`np.save("n.npy", 10)`)."""
 from __future__ import annotations
 
+import pathlib
 import sys
 from collections.abc import Sequence
 
-import numpy as np
-
-from gradir.tools.cli import OneLineArgumentParser, run_cli
+from gradir.api_arguments import checked_integer, checked_real
+from gradir.tools.array_files import load_array
+from gradir.tools.cli import OneLineArgumentParser, entry_name, run_cli
 from gradir.gradient_check import DEFAULT_ATOL, DEFAULT_EPS, DEFAULT_RTOL, gradcheck
 
 
 def _parser() -> OneLineArgumentParser:
     parser = OneLineArgumentParser(prog="autodiff-gradcheck", description=__doc__.splitlines()[0])
-    parser.add_argument("file", help=".mlir file")
-    parser.add_argument("--entry", required=True, help="function to check")
+    parser.add_argument("file", help="MLIR file (read as a file whatever its name ends with)")
+    parser.add_argument("--entry", required=True, help="function to check (f, @f, or quoted as in MLIR: '\"my f\"')")
     parser.add_argument(
         "--wrt", help="comma-separated argument indices (default: every float tensor and float scalar)"
     )
@@ -39,15 +40,19 @@ def _parser() -> OneLineArgumentParser:
 
 def _run(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    checked_real("--eps", args.eps, positive=True)
+    checked_real("--atol", args.atol, non_negative=True)
+    checked_real("--rtol", args.rtol, non_negative=True)
+    checked_integer("--seed", args.seed, minimum=0)
     wrt = None
-    if args.wrt:
+    if args.wrt is not None:
         try:
             wrt = [int(i) for i in args.wrt.split(",")]
         except ValueError:
             _parser().error(f"--wrt expects comma-separated integers, got '{args.wrt}'")
-    inputs = [np.load(p, allow_pickle=False) for p in args.inputs] if args.inputs else None
+    inputs = [load_array(path) for path in args.inputs] if args.inputs else None
     result = gradcheck(
-        args.file, args.entry, inputs, wrt,
+        pathlib.Path(args.file), entry_name(args.entry), inputs, wrt,  # a path, whatever its suffix
         eps=args.eps, atol=args.atol, rtol=args.rtol, seed=args.seed,
     )  # fmt: skip
     print(result.report())

@@ -15,9 +15,12 @@ from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.arg_spec import parse_pipeline
+from xdsl.utils.exceptions import ArgSpecParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gradir.errors import GradirError, PipelineError
+from gradir.gpu_backend.nvptx_targets import DEFAULT_CHIP, DEFAULT_PTX_VERSION, checked_target
 from gradir.tools.cli import OneLineArgumentParser, run_cli
 from gradir.pass_table import PASSES, gradir_passes
 from gradir.pipelines import PIPELINES, get_pipeline, run_xdsl_passes
@@ -25,7 +28,7 @@ from gradir.source import ensure_autodiff_dialect, parse_module
 from gradir.verify import verify_module
 
 
-GPU_CHIP, GPU_FEATURES = "sm_90", "+ptx80"
+GPU_CHIP, GPU_FEATURES = DEFAULT_CHIP, f"+ptx{DEFAULT_PTX_VERSION}"
 GPU_STAGES = ("bufferize", "map", "outline", "nvvm")
 """`gpu_backend.gpu_pipeline.STAGES`, spelled out so that `--help` does not load MLIR."""
 
@@ -56,9 +59,47 @@ def settle_gpu_options(args: argparse.Namespace) -> None:
             "stops before it"
         )
     args.emit = args.emit or "mlir"
-    args.gpu_chip = args.gpu_chip or GPU_CHIP
-    args.gpu_features = args.gpu_features or GPU_FEATURES
+    if args.pipeline == "gpu":
+        args.gpu_chip, args.gpu_features = checked_target(
+            GPU_CHIP if args.gpu_chip is None else args.gpu_chip, args.gpu_features
+        )
     args.gpu_stop_after = stage or "nvvm"
+
+
+def parse_pass_list(available: dict, spec: str, callback) -> PassPipeline:
+    """The `-p` pass list as a pipeline, or a one-line `PipelineError`.
+
+    xDSL reports a malformed list (`'autodiff-reverse{checkpoint-every=2'`, `',,'`) with an
+    `ArgSpecParseError`, which derives from `BaseException`, not `Exception`: caught here,
+    where the list is parsed, and nowhere more broadly."""
+    try:
+        specs = tuple(parse_pipeline(spec))
+    except ArgSpecParseError as error:
+        raise PipelineError(f"-p {spec!r}: {_arg_spec_message(error)}") from None
+    unknown = [pass_spec.name for pass_spec in specs if pass_spec.name not in available]
+    if unknown:
+        raise PipelineError(
+            f"Unrecognized passes: {unknown} (see --help for the available passes)"
+        )
+    passes = []
+    for pass_spec in specs:
+        try:
+            passes.append(available[pass_spec.name]().from_pass_spec(pass_spec))
+        except (ValueError, TypeError) as error:  # an unknown option, a value of the wrong type
+            message = " ".join(str(error).split())
+            raise PipelineError(f"-p {pass_spec.name}: {message}") from error
+    return PassPipeline(tuple(passes), callback)
+
+
+def _arg_spec_message(error: ArgSpecParseError) -> str:
+    """`column N: message` from xDSL's multi-line rendering (header, `pass-pipeline:1:N`,
+    the list, a caret line, the message)."""
+    lines = [line for line in str(error).splitlines() if line.strip()]
+    column = next(
+        (line.rsplit(":", 1)[1] for line in lines if line.startswith("pass-pipeline:")), None
+    )
+    message = lines[-1].strip() if len(lines) > 1 else "malformed pass list"
+    return f"column {column}: {message}" if column else message
 
 
 def gradir_version() -> str:
@@ -102,11 +143,13 @@ class AutodiffOptMain(xDSLOptMain):
             help="with --pipeline gpu: print MLIR (default) or the kernels' PTX text",
         )
         arg_parser.add_argument(
-            "--gpu-chip", help=f"with --pipeline gpu: target chip (default {GPU_CHIP})"
+            "--gpu-chip",
+            help=f"with --pipeline gpu: target chip, sm_50 to sm_121f (default {GPU_CHIP})",
         )
         arg_parser.add_argument(
             "--gpu-features",
-            help=f"with --pipeline gpu: PTX features (default {GPU_FEATURES})",
+            help=f"with --pipeline gpu: PTX version, +ptxNN (default {GPU_FEATURES}, or the "
+            "chip's minimum where higher)",
         )
         arg_parser.add_argument(
             "--gpu-report",
@@ -130,12 +173,9 @@ class AutodiffOptMain(xDSLOptMain):
         )
 
     def setup_pipeline(self):
-        try:
-            self.pipeline = PassPipeline.parse_spec(
-                self.available_passes, self.args.passes, self._verify_between_passes
-            )
-        except ValueError as error:
-            raise PipelineError(f"{error} (see --help for the available passes)") from error
+        self.pipeline = parse_pass_list(
+            self.available_passes, self.args.passes, self._verify_between_passes
+        )
         self.named_pipeline = (
             get_pipeline(self.args.pipeline) if self.args.pipeline else None
         )

@@ -24,22 +24,38 @@ def run_cli(body: Callable[[list[str]], int | None], argv: Sequence[str] | None)
         return body(argv) or 0
     except KeyboardInterrupt:
         return 130
-    except Exception as error:
+    except SystemExit:
+        raise
+    except BaseException as error:  # xDSL raises some errors outside `Exception`'s family
         if debug:
             traceback.print_exc()
         print(one_line_message(error), file=sys.stderr)
         return 1
 
 
-def one_line_message(error: Exception) -> str:
+def one_line_message(error: BaseException) -> str:
     """The single line a user sees for `error`."""
     if isinstance(error, GradirError):
         return " ".join(str(error).split())
     if isinstance(error, (OSError, UnicodeDecodeError)):
         return f"error: {error}"
+    if isinstance(error, RecursionError):  # what parsing did not refuse (gradir.source.MAX_OP_NESTING)
+        return (
+            "error: nesting too deep: Python's recursion limit was reached "
+            "(rerun with --debug for a traceback)"
+        )
     # A bug in gradir or a library: still one line.
     detail = " ".join(str(error).split()) or type(error).__name__
     return (
         f"error: internal error ({type(error).__name__}): {detail} "
         "(rerun with --debug for a traceback)"
     )
+
+
+def entry_name(text: str) -> str:
+    """`--entry` as a symbol name: `f`, `@f`, `"my loss"` and `@"my loss"` (spelled as in
+    MLIR) all name the function the MLIR text calls `@f` / `@"my loss"`."""
+    name = text[1:] if text.startswith("@") else text
+    if len(name) >= 2 and name.startswith('"') and name.endswith('"'):
+        name = name[1:-1]
+    return name

@@ -23,7 +23,7 @@ gradients of the values its regions read from outside (captured values, see
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -34,7 +34,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from gradir.autodiff_pass.activity import Activity
 from gradir.autodiff_pass.rules.formula import FormulaError
-from gradir.errors import DifferentiationError, RuleError, error_at
+from gradir.errors import DifferentiationError, GradirError, RuleError, error_at
 
 ReverseRule = Callable[[Builder, Operation, Sequence[SSAValue]], Sequence[SSAValue | None]]
 """`rule(builder, op, output_grads) -> one gradient (or None) per operand`."""
@@ -297,9 +297,37 @@ class DerivativeRule:
         captured_count: int = 0,
     ) -> list[SSAValue | None]:
         try:
-            produced = list(rule(builder, op, values, *extra))
+            returned = rule(builder, op, values, *extra)
         except FormulaError as error:
             raise error_at(RuleError, op, f"the {direction} rule of '{self.op_name}': {error}")
+        except GradirError:
+            raise
+        except Exception as error:  # a registered rule's own bug: name it, chain it
+            detail = " ".join(str(error).split())
+            raise error_at(
+                RuleError,
+                op,
+                f"the {direction} rule of '{self.op_name}' ({_rule_name(rule)}) raised "
+                f"{type(error).__name__}" + (f": {detail}" if detail else ""),
+            ) from error
+        what = "gradient" if direction == "reverse" else "tangent"
+        if isinstance(returned, (SSAValue, Operation, str, bytes)) or not isinstance(returned, Iterable):
+            raise error_at(
+                RuleError,
+                op,
+                f"the {direction} rule of '{self.op_name}' ({_rule_name(rule)}) returned "
+                f"{_describe(returned)}, expected a list of one {what} (an SSA value) or None per "
+                + ("operand" if direction == "reverse" else "result"),
+            )
+        produced = list(returned)
+        for index, value in enumerate(produced):
+            if value is not None and not isinstance(value, SSAValue):
+                raise error_at(
+                    RuleError,
+                    op,
+                    f"the {direction} rule of '{self.op_name}' ({_rule_name(rule)}) returned "
+                    f"{_describe(value)} as {what} #{index}, expected an SSA value or None",
+                )
         expected = len(op.operands) + captured_count if direction == "reverse" else len(op.results)
         if len(produced) != expected:
             what = "gradients for" if direction == "reverse" else "tangents for"
@@ -307,10 +335,26 @@ class DerivativeRule:
             raise error_at(
                 RuleError,
                 op,
-                f"the {direction} rule of '{self.op_name}' returned {len(produced)} "
-                f"{what} {expected} {counted}",
+                f"the {direction} rule of '{self.op_name}' ({_rule_name(rule)}) returned "
+                f"{len(produced)} {what} {expected} {counted}",
             )
         return produced
+
+
+def _rule_name(rule: Callable) -> str:
+    """How a rule function is named in messages (`module.function`)."""
+    name = getattr(rule, "__qualname__", None) or type(rule).__name__
+    module = getattr(rule, "__module__", None)
+    return f"{module}.{name}" if module else name
+
+
+def _describe(value: object) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, Operation):
+        return f"the op '{value.name}' (return its results)"
+    name = type(value).__name__
+    return f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}"
 
 
 def _check_types(

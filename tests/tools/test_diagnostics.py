@@ -228,8 +228,10 @@ def test_unknown_function_is_an_argument_error(scale):
     error = error_of(scale.call, "nope", np.ones((2, 3), np.float32))
     assert isinstance(error, ArgumentError)
     assert str(error) == "error: no public function 'nope' (available: scale)"
-    with pytest.raises(AttributeError, match="has no function or attribute 'nope'"):
+    with pytest.raises(AttributeError, match="has no public function or attribute 'nope'") as caught:
         scale.nope  # noqa: B018
+    assert isinstance(caught.value, ArgumentError)  # a GradirError too
+    assert not hasattr(scale, "nope")
 
 
 # -- gradcheck ---------------------------------------------------------------------------

@@ -1,0 +1,267 @@
+"""Hostile invocations of `autodiff-run` and `autodiff-gradcheck` (see `contract.CliCase`):
+`.npy` inputs that are not what they claim, output names NumPy would change, paths that
+are not `.mlir` files, bad tolerances."""
+from __future__ import annotations
+
+import numpy as np
+
+from .contract import CliCase
+from .files import A, B, INDEXED, PRODUCT, QUOTED, npy, npy_header_claiming, npz, zip_of_text
+
+PROGRAM = {"p.mlir": PRODUCT, "a.npy": A, "b.npy": B}
+
+BAD_NPY = [
+    # (name, content, expected message)
+    ("empty", b"", "the file is empty, not a .npy array"),
+    ("terabytes", npy_header_claiming((10**12,)), "its header claims shape (1000000000000,) of float32 (3.64 TiB)"),
+    ("exabytes", npy_header_claiming((2**62, 2**62)), "its header claims shape"),
+    ("truncated", npy_header_claiming((4,), data=b"\0" * 13), "its header claims shape (4,) of float32 (16 bytes) but the file holds 13 bytes"),
+    ("object-array", npy(np.array([1, "a"], dtype=object)), "it holds Python objects (dtype object), which gradir never unpickles"),
+    ("npz-as-npy", npz(a=np.ones(4, np.float32)), "it is an .npz archive"),
+    ("zip-as-npy", zip_of_text, "it is an .npz archive"),
+    ("text", "hello\n", "not a .npy file"),
+    ("magic-only", b"\x93NUMPY", "not a .npy file"),
+    ("bad-version", b"\x93NUMPY\x09\x00" + b"\0" * 20, "not a .npy file"),
+    ("header-garbage", b"\x93NUMPY\x01\x00\x10\x00" + b"this is no dict\n", "not a .npy file"),
+    ("header-not-dict", b"\x93NUMPY\x01\x00\x10\x00" + b"[1, 2, 3]      \n", "not a .npy file"),
+    ("header-bad-dtype", npy_header_claiming((4,), dtype="<q9"), "not a .npy file"),
+    ("negative-shape", npy_header_claiming((-4,)), "not a .npy file"),
+    ("huge-header-length", b"\x93NUMPY\x01\x00\xff\xff" + b" " * 100, "not a .npy file"),
+    ("structured-object", npy(np.zeros(2, dtype=[("a", "O")])), "it holds Python objects"),
+]
+
+
+def _bad_inputs() -> list[CliCase]:
+    cases = []
+    for name, content, expect in BAD_NPY:
+        files = {**PROGRAM, "bad.npy": content}
+        cases.append(
+            CliCase(
+                f"run-npy-{name}", "run",
+                ("p.mlir", "--entry", "df", "--inputs", "bad.npy", "b.npy", "--output", "out.npz"),
+                f"cannot read input bad.npy: {expect}", files=files, absent=("out.npz",),
+            )
+        )  # fmt: skip
+        cases.append(
+            CliCase(
+                f"gradcheck-npy-{name}", "gradcheck",
+                ("p.mlir", "--entry", "f", "--inputs", "a.npy", "bad.npy"),
+                f"cannot read input bad.npy: {expect}", files=files,
+            )
+        )  # fmt: skip
+    cases += [
+        CliCase("run-npy-missing", "run", ("p.mlir", "--entry", "df", "--inputs", "nope.npy", "b.npy"),
+                "cannot read input nope.npy: no such file", files=PROGRAM),
+        CliCase("run-npy-directory", "run", ("p.mlir", "--entry", "df", "--inputs", "d", "b.npy"),
+                "cannot read input d: it is a directory", files={**PROGRAM, "d/x": ""}),
+        CliCase("gradcheck-npy-missing", "gradcheck", ("p.mlir", "--entry", "f", "--inputs", "a.npy", "nope.npy"),
+                "cannot read input nope.npy: no such file", files=PROGRAM),
+    ]  # fmt: skip
+    return cases
+
+
+def _outputs() -> list[CliCase]:
+    """NumPy's savez appends `.npz`: `--output res` wrote `res.npz`, `--output DIR` wrote
+    `DIR.npz` beside the folder. Checked before anything runs."""
+    run = ("p.mlir", "--entry", "df", "--inputs", "a.npy", "b.npy", "--output")
+    return [
+        CliCase("run-output-no-suffix", "run", (*run, "res"), "--output res: the results file must end in .npz",
+                files=PROGRAM, absent=("res", "res.npz")),
+        CliCase("run-output-npy-suffix", "run", (*run, "res.npy"), "must end in .npz",
+                files=PROGRAM, absent=("res.npy", "res.npy.npz")),
+        CliCase("run-output-directory", "run", (*run, "d.npz"), "--output d.npz: it is a directory",
+                files={**PROGRAM, "d.npz/keep": ""}, absent=("d.npz.npz",)),
+        CliCase("run-output-plain-directory", "run", (*run, "d"), "must end in .npz",
+                files={**PROGRAM, "d/keep": ""}, absent=("d.npz",)),
+        CliCase("run-output-no-folder", "run", (*run, "nowhere/r.npz"), "no such directory nowhere",
+                files=PROGRAM, absent=("nowhere",)),
+        CliCase("run-output-after-bad-entry", "run",
+                ("p.mlir", "--entry", "nope", "--inputs", "a.npy", "b.npy", "--output", "r.npz"),
+                "no public function 'nope'", files=PROGRAM, absent=("r.npz",)),
+    ]  # fmt: skip
+
+
+def _program_paths() -> list[CliCase]:
+    """The program is a file whatever its name ends with (as for autodiff-opt); it was read
+    as MLIR text when the name did not end in `.mlir`."""
+    cases = []
+    for tool, entry in (("run", "df"), ("gradcheck", "f")):
+        cases += [
+            CliCase(f"{tool}-file-missing-txt", tool, ("missing.txt", "--entry", entry),
+                    "cannot read missing.txt: No such file or directory"),
+            CliCase(f"{tool}-file-missing-mlir", tool, ("missing.mlir", "--entry", entry),
+                    "cannot read missing.mlir: No such file or directory"),
+            CliCase(f"{tool}-file-no-suffix-missing", tool, ("program", "--entry", entry),
+                    "cannot read program: No such file or directory"),
+            CliCase(f"{tool}-file-directory", tool, ("d", "--entry", entry),
+                    "cannot read d: Is a directory", files={"d/x": ""}),
+            CliCase(f"{tool}-file-txt-syntax-error", tool, ("p.txt", "--entry", entry),
+                    "Expected", location=r"p\.txt:1:\d+", files={"p.txt": "func.func @f( {\n"}),
+            CliCase(f"{tool}-file-npy-as-program", tool, ("a.npy", "--entry", entry),
+                    "", location=r"a\.npy:\d+:\d+", files={"a.npy": A}),
+            CliCase(f"{tool}-file-empty-entry-missing", tool, ("e.mlir", "--entry", entry),
+                    "no ", files={"e.mlir": ""}),
+            CliCase(f"{tool}-quoted-entry-missing", tool, ("q.mlir", "--entry", '"no such"'),
+                    "no ", files={"q.mlir": QUOTED}),
+        ]  # fmt: skip
+    return cases
+
+
+def _gradcheck_options() -> list[CliCase]:
+    base = ("p.mlir", "--entry", "f")
+    bad = [
+        ("eps-zero", ("--eps", "0"), "--eps must be > 0, got 0.0"),
+        ("eps-negative", ("--eps=-1e-6",), "--eps must be > 0, got -1e-06"),
+        ("eps-nan", ("--eps", "nan"), "--eps must be finite, got nan"),
+        ("eps-inf", ("--eps", "inf"), "--eps must be finite, got inf"),
+        ("eps-text", ("--eps", "small"), "argument --eps: invalid float value: 'small'"),
+        ("atol-negative", ("--atol=-1",), "--atol must be >= 0, got -1.0"),
+        ("rtol-nan", ("--rtol", "nan"), "--rtol must be finite"),
+        ("seed-negative", ("--seed=-1",), "--seed must be >= 0, got -1"),
+        ("seed-float", ("--seed", "1.5"), "argument --seed: invalid int value"),
+        ("wrt-empty", ("--wrt", ""), "--wrt expects comma-separated integers, got ''"),
+        ("wrt-float", ("--wrt", "0.5"), "--wrt expects comma-separated integers, got '0.5'"),
+        ("wrt-out-of-range", ("--wrt", "7"), "wrt index 7 does not name a float tensor"),
+        ("wrt-negative", ("--wrt=-1",), "wrt index -1 does not name a float tensor"),
+        ("wrt-huge", ("--wrt", str(2**70)), "does not name a float tensor"),
+        ("inputs-count", ("--inputs", "a.npy"), "takes 2 arguments, 1 inputs given"),
+    ]
+    return [
+        CliCase(f"gradcheck-{name}", "gradcheck", (*base, *flags), expect, files=PROGRAM)
+        for name, flags, expect in bad
+    ]
+
+
+def _integer_inputs() -> list[CliCase]:
+    """Integer arguments take integral values in range, never truncated or wrapped."""
+    files = {
+        "i.mlir": INDEXED, "x.npy": npy(np.ones(3)),
+        "frac.npy": npy(np.array([2.7, 1.0, 1.0])), "big.npy": npy(np.array([2**40, 1, 1])),
+        "frac0.npy": npy(np.array(2.7)), "big0.npy": npy(np.array(2**40)),
+        "bool0.npy": npy(np.array(True)), "nan0.npy": npy(np.array(np.nan)),
+    }  # fmt: skip
+    cases = []
+    for name, function, given, expect in [
+        ("tensor-fraction", "g", "frac.npy", "non-integral values"),
+        ("tensor-2-to-40", "g", "big.npy", "out of the range of tensor<3xi32>"),
+        ("scalar-fraction", "h", "frac0.npy", "h: argument 1 is 2.7, expected an integer (i32)"),
+        ("scalar-2-to-40", "h", "big0.npy", "out of the range of i32"),
+        ("scalar-bool", "h", "bool0.npy", "h: argument 1 is a bool, expected i32"),
+        ("scalar-nan", "h", "nan0.npy", "expected an integer (i32)"),
+    ]:
+        cases.append(CliCase(f"gradcheck-int-{name}", "gradcheck",
+                             ("i.mlir", "--entry", function, "--inputs", "x.npy", given), expect, files=files))
+    for name, function, given, expect in [
+        ("tensor-fraction", "g", "frac.npy", "argument 1 has dtype float64, expected int32"),
+        ("tensor-2-to-40", "g", "big.npy", "argument 1 has dtype int64, expected int32"),
+        ("scalar-fraction", "h", "frac0.npy", "argument 1 is 2.7, expected an integer (i32)"),
+        ("scalar-2-to-40", "h", "big0.npy", "argument 1 is 1099511627776, out of the range of i32"),
+        ("scalar-bool", "h", "bool0.npy", "argument 1 is a bool, expected i32"),
+        ("scalar-nan", "h", "nan0.npy", "expected an integer (i32)"),
+    ]:
+        cases.append(CliCase(f"run-int-{name}", "run",
+                             ("i.mlir", "--entry", function, "--inputs", "x.npy", given, "--output", "o.npz"),
+                             expect, files=files, absent=("o.npz",)))
+    return cases  # fmt: skip
+
+
+SELF_CALL = """\
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = func.call @f(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+func.func @loss(%x: tensor<4xf32>) -> tensor<f32> {
+  %y = func.call @f(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %s = autodiff.sum %y : tensor<4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+"""
+
+MUTUAL = """\
+func.func @a(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = func.call @b(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+func.func @b(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant true
+  %y = scf.if %c -> tensor<4xf32> {
+    %w = func.call @a(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %w : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+"""
+
+
+def _recursion() -> list[CliCase]:
+    """Recursive programs: the compiled code had no bound on its call depth and died of a
+    stack overflow (a segmentation fault): run apart, in case that comes back."""
+    files = {"self.mlir": SELF_CALL, "mutual.mlir": MUTUAL, "x.npy": npy(np.ones(4, np.float32))}
+    return [
+        CliCase("run-recursion-self", "run", ("self.mlir", "--entry", "f", "--inputs", "x.npy"),
+                "'func.call' of @f is recursive (@f -> @f)", r"self\.mlir:2:3", files, isolated=True),
+        CliCase("run-recursion-mutual", "run", ("mutual.mlir", "--entry", "a", "--inputs", "x.npy"),
+                "'func.call' of @a is recursive (@a -> @b -> @a)", r"mutual\.mlir:8:5", files, isolated=True),
+        CliCase("gradcheck-recursion-self", "gradcheck", ("self.mlir", "--entry", "loss"),
+                "'func.call' of @f is recursive", r"self\.mlir:2:3", files, isolated=True),
+        CliCase("gradcheck-recursion-mutual", "gradcheck", ("mutual.mlir", "--entry", "a"),
+                "is recursive (@a -> @b -> @a)", r"mutual\.mlir:8:5", files, isolated=True),
+    ]  # fmt: skip
+
+
+HUGE_TEMPORARY = """\
+func.func @f(%x: tensor<4xf32>) -> tensor<f32> {
+  %b = autodiff.broadcast_to %x : tensor<4xf32> -> tensor<40000000000x4xf32>
+  %s = autodiff.sum %b : tensor<40000000000x4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+"""
+
+HUGE_LOOP_CACHE = """\
+func.func @f(%x: tensor<1000xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 1000000000 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> tensor<1000xf32> {
+    %s = autodiff.sin %a : tensor<1000xf32>
+    scf.yield %s : tensor<1000xf32>
+  }
+  %l = autodiff.sum %r : tensor<1000xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+"""
+
+GIB = 2**30
+
+
+def _memory() -> list[CliCase]:
+    """Static buffers larger than the process may hold: malloc's failure went unchecked and
+    the first store crashed. Run apart, under a memory cap."""
+    files = {
+        "temp.mlir": HUGE_TEMPORARY, "cache.mlir": HUGE_LOOP_CACHE,
+        "x4.npy": npy(np.ones(4, np.float32)), "x1000.npy": npy(np.ones(1000, np.float32)),
+    }  # fmt: skip
+    return [
+        CliCase("run-memory-640gb-temporary", "run", ("temp.mlir", "--entry", "f", "--inputs", "x4.npy"),
+                "cpu-memory: @f allocates a buffer memref<40000000000x4xf32> of 596 GiB, more than this "
+                "process can ever hold (8 GiB)", files=files, isolated=True, memory_cap=8 * GIB),
+        CliCase("gradcheck-memory-640gb-temporary", "gradcheck", ("temp.mlir", "--entry", "f"),
+                "allocates a buffer memref<40000000000x4xf64>", files=files, isolated=True, memory_cap=8 * GIB),
+        CliCase("gradcheck-memory-terabyte-loop-cache", "gradcheck", ("cache.mlir", "--entry", "f"),
+                "cpu-memory: @f_vjp_0", files=files, isolated=True, memory_cap=8 * GIB),
+        CliCase("run-memory-no-cap", "run", ("temp.mlir", "--entry", "f", "--inputs", "x4.npy"),
+                "more than this process can ever hold", files=files, isolated=True),
+    ]  # fmt: skip
+
+
+RUN_CASES: list[CliCase] = [
+    *_memory(),
+    *_recursion(),
+    *_bad_inputs(),
+    *_outputs(),
+    *_program_paths(),
+    *_gradcheck_options(),
+    *_integer_inputs(),
+]
