@@ -186,6 +186,14 @@ def _is_reduction(op: ir.Operation) -> bool:
     return any("reduction" in str(kind) for kind in ir.ArrayAttr(op.attributes["iterator_types"]))
 
 
+def _input_count(op: ir.Operation) -> int:
+    """How many of a structured op's operands are inputs: `operandSegmentSizes`, or
+    half of them for `linalg.reduce` (as many inits as inputs, no segment sizes)."""
+    if "operandSegmentSizes" in op.attributes:
+        return ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[0]
+    return len(op.operands) // 2
+
+
 def _mark_reassociative_reductions(module: ir.Module) -> None:
     """Let LLVM reassociate reduction combiners, so that it can vectorise reductions.
 
@@ -202,9 +210,8 @@ def _mark_reassociative_reductions(module: ir.Module) -> None:
     for op in walk_ops(module, _REDUCING_OPS):
         if not _is_reduction(op):
             continue
-        input_count, _ = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])
         block = op.regions[0].blocks[0]
-        accumulators = list(block.arguments)[input_count:]
+        accumulators = list(block.arguments)[_input_count(op) :]
         for body_op in block.operations:
             if body_op.name in _COMBINERS and any(a in accumulators for a in body_op.operands):
                 body_op.attributes["fastmath"] = fast
