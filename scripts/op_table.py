@@ -52,6 +52,7 @@ INACTIVE: dict[str, str] = {
     "tensor.dim": "an index result",
     "tensor.rank": "an index result",
     "linalg.index": "an index result",
+    "linalg.div_unsigned": "integers only (MLIR rejects floats: `arith.divui`)",
     "tensor.yield": "a terminator: its parent's rule (generate, pad) reads it",
     "linalg.yield": "a terminator: its parent's rule reads it",
 }

@@ -3,7 +3,7 @@
 
 A named structured op (`linalg.dot`, `matvec`, `vecmat`, `batch_matvec`,
 `batch_vecmat`, `batch_matmul`, `mmt4d`, `batch_mmt4d`, `contract`,
-`elementwise`, `map`, `reduce`, and
+`elementwise`, `map`, `square`, `reciprocal`, `reduce`, and
 `matmul` with any indexing maps) *is* a `linalg.generic`: the same operands,
 indexing maps and body, with its loops' kinds read off the outputs' maps (a
 loop no output indexes is a reduction). `generic_view` builds that generic,
@@ -272,8 +272,9 @@ CONTRACTIONS = (
 """Named contractions differentiated through their generic view (reverse) and
 by themselves (forward)."""
 
-BODY_OPS = ("linalg.elementwise", "linalg.map")
-"""Named ops with a scalar body differentiated through their generic view."""
+BODY_OPS = ("linalg.elementwise", "linalg.map", "linalg.square", "linalg.reciprocal")
+"""Named ops with a scalar body differentiated through their generic view
+(`square` and `reciprocal` are `x * x` and `1 / x`: no one scalar op's rule)."""
 
 RULES = (
     *(DerivativeRule(name, reverse=view_vjp, forward=contraction_jvp, captures=True) for name in CONTRACTIONS),

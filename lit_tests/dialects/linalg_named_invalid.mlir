@@ -61,6 +61,51 @@ func.func @f(%a: tensor<2x3x5xf32>, %b: tensor<2x5x4xf32>, %c: tensor<2x4x3xf32>
 
 // -----
 
+func.func @f(%a: tensor<3xf32>, %c: tensor<3xf32>) -> tensor<3xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.div' op takes 2 inputs, got 1
+  %0 = linalg.div ins(%a : tensor<3xf32>) outs(%c : tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<3xf32>, %c: tensor<3xf32>) -> tensor<3xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.div_unsigned' op takes integers, got f32
+  %0 = linalg.div_unsigned ins(%a, %a : tensor<3xf32>, tensor<3xf32>) outs(%c : tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<3xi32>, %c: tensor<3xi32>) -> tensor<3xi32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.tanh' op takes floats, got i32
+  %0 = linalg.tanh ins(%a : tensor<3xi32>) outs(%c : tensor<3xi32>) -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+func.func @f(%a: tensor<3xf16>, %c: tensor<3xf32>) -> tensor<3xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.abs' op input #0 has element type f16, expected the init's f32
+  %0 = linalg.abs ins(%a : tensor<3xf16>) outs(%c : tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// A generic form whose body is not the op's: the rules read the name, not the body.
+func.func @f(%a: tensor<3xf32>, %c: tensor<3xf32>) -> tensor<3xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.tanh' op its body must compute what 'linalg.tanh' denotes (math.tanh, linalg.yield), got math.sin, linalg.yield
+  %0 = "linalg.tanh"(%a, %c) <{operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %y: f32):
+    %s = "math.sin"(%x) : (f32) -> f32
+    "linalg.yield"(%s) : (f32) -> ()
+  }) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
 func.func @f(%a: tensor<3x4xf32>, %b: tensor<3x4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: Variadic operands have different sizes: [2, 1]
   %0 = linalg.reduce ins(%a, %b : tensor<3x4xf32>, tensor<3x4xf32>) outs(%c : tensor<4xf32>) dimensions = [0]

@@ -110,6 +110,31 @@ SNIPPETS = {
 }""",
 }
 
+for _name in ("abs", "ceil", "erf", "floor", "negf", "reciprocal", "round", "rsqrt", "square", "tanh"):
+    SNIPPETS[_name] = f"""func.func @f(%a: tensor<3x4xf32>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {{
+  %0 = linalg.{_name} ins(%a : tensor<3x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}}"""
+SNIPPETS.update({
+"div": """func.func @f(%a: tensor<3x4xf64>, %b: tensor<3x4xf64>, %c: tensor<3x4xf64>) -> tensor<3x4xf64> {
+  %0 = linalg.div {fastmath_note = "kept"} ins(%a, %b : tensor<3x4xf64>, tensor<3x4xf64>) outs(%c : tensor<3x4xf64>) -> tensor<3x4xf64>
+  return %0 : tensor<3x4xf64>
+}""",
+"div_integers": """func.func @f(%a: tensor<3x4xi32>, %b: tensor<3x4xi32>, %c: tensor<3x4xi32>) -> (tensor<3x4xi32>, tensor<3x4xi32>) {
+  %0 = linalg.div ins(%a, %b : tensor<3x4xi32>, tensor<3x4xi32>) outs(%c : tensor<3x4xi32>) -> tensor<3x4xi32>
+  %1 = linalg.div_unsigned ins(%a, %b : tensor<3x4xi32>, tensor<3x4xi32>) outs(%c : tensor<3x4xi32>) -> tensor<3x4xi32>
+  return %0, %1 : tensor<3x4xi32>, tensor<3x4xi32>
+}""",
+"powf_scalar_exponent": """func.func @f(%a: tensor<3x4xf32>, %b: f32, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = linalg.powf ins(%a, %b : tensor<3x4xf32>, f32) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}""",
+"tanh_on_buffers": """func.func @f(%a: memref<3x4xf32>, %c: memref<3x4xf32>) {
+  linalg.tanh ins(%a : memref<3x4xf32>) outs(%c : memref<3x4xf32>)
+  return
+}""",
+})
+
 
 def _expand_aliases(text: str) -> str:
     """MLIR's text with its `#map` aliases written out, as gradir prints them."""

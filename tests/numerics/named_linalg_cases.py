@@ -240,6 +240,38 @@ def elementwise_cases() -> list[Case]:
     return cases
 
 
+NAMED_UNARY = ("abs", "ceil", "erf", "floor", "negf", "reciprocal", "round", "rsqrt", "square", "tanh")
+"""MLIR 22's named elementwise ops of one input (gradir's `linalg_named_elementwise`)."""
+
+
+def named_elementwise_cases() -> list[Case]:
+    """`linalg.tanh ins(%x) outs(%init)`, ... : the same draws as the `elementwise` kinds."""
+    cases = []
+    m, n = sizes(2)
+    x = t(m, n)
+    for name in NAMED_UNARY:
+        cases.append(Case(
+            f"named_{name}", [("x", x), ("init", x)],
+            _op(f"%r = linalg.{name} ins(%x : {x}) outs(%init : {x}) -> {x}"),
+            x, [UNARY_KINDS[name](m, n), uniform(m, n)],
+        ))  # fmt: skip
+    for name in ("div", "powf"):
+        cases.append(Case(
+            f"named_{name}", [("x", x), ("y", x), ("init", x)],
+            _op(f"%r = linalg.{name} ins(%x, %y : {x}, {x}) outs(%init : {x}) -> {x}"),
+            x, [positive(m, n), positive(m, n), uniform(m, n)],
+        ))  # fmt: skip
+    # A scalar input (`ins(%x, %s : tensor<..>, f32)`), read in every iteration: the
+    # generic view's path; as the divisor and as the exponent.
+    for name, draw in (("div", uniform), ("powf", positive)):
+        cases.append(Case(
+            f"named_{name}_scalar", [("x", x), ("s", "f32"), ("init", x)],
+            _op(f"%r = linalg.{name} ins(%x, %s : {x}, f32) outs(%init : {x}) -> {x}"),
+            x, [draw(m, n), np.asarray(RNG.uniform(0.5, 1.5)), uniform(m, n)],
+        ))  # fmt: skip
+    return cases
+
+
 def map_reduce_cases() -> list[Case]:
     cases = []
     m, n = sizes(2)
@@ -378,7 +410,10 @@ def repeated_operand_cases() -> list[Case]:
     ]  # fmt: skip
 
 
-CASES = contraction_cases() + elementwise_cases() + map_reduce_cases() + repeated_operand_cases()
+CASES = (
+    contraction_cases() + elementwise_cases() + map_reduce_cases() + repeated_operand_cases()
+    + named_elementwise_cases()
+)
 
 
 def module_text(cases: list[Case]) -> str:
