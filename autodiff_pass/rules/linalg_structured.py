@@ -2,8 +2,8 @@
 (built-in Python rules, loaded by the registry through `RULES`).
 
 A named structured op (`linalg.dot`, `matvec`, `vecmat`, `batch_matvec`,
-`batch_vecmat`, `batch_matmul`, `mmt4d`, `batch_mmt4d`, `contract`,
-`elementwise`, `map`, `square`, `reciprocal`, `reduce`, and
+`batch_vecmat`, `batch_matmul`, `batch_reduce_matmul`, `mmt4d`,
+`batch_mmt4d`, `contract`, `elementwise`, `map`, `square`, `reciprocal`, `reduce`, and
 `matmul` with any indexing maps) *is* a `linalg.generic`: the same operands,
 indexing maps and body, with its loops' kinds read off the outputs' maps (a
 loop no output indexes is a reduction). `generic_view` builds that generic,
@@ -267,7 +267,7 @@ def contraction_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue
 
 CONTRACTIONS = (
     "linalg.dot", "linalg.matvec", "linalg.vecmat", "linalg.batch_matvec", "linalg.batch_vecmat", "linalg.mmt4d",
-    "linalg.batch_mmt4d", "linalg.contract",
+    "linalg.batch_mmt4d", "linalg.batch_reduce_matmul", "linalg.contract",
 )  # fmt: skip
 """Named contractions differentiated through their generic view (reverse) and
 by themselves (forward)."""

@@ -106,6 +106,30 @@ func.func @f(%a: tensor<3xf32>, %c: tensor<3xf32>) -> tensor<3xf32> {
 
 // -----
 
+func.func @f(%a: tensor<2x3x5xf32>, %b: tensor<2x5x4xf32>, %c: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.batch_reduce_matmul' op Invalid output map result dimension.
+  %0 = linalg.batch_reduce_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d2, d1)>] ins(%a, %b : tensor<2x3x5xf32>, tensor<2x5x4xf32>) outs(%c : tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<3x2x5xf32>, %b: tensor<2x5x4xf32>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.batch_reduce_matmul' op Invalid batch dimension expression.
+  %0 = linalg.batch_reduce_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d2)>] ins(%a, %b : tensor<3x2x5xf32>, tensor<2x5x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3x5xf32>, %b: tensor<2x5x4xf32>, %c: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.batch_reduce_matmul' op expects 2 dims, but got (3).
+  %0 = linalg.batch_reduce_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%a, %b : tensor<2x3x5xf32>, tensor<2x5x4xf32>) outs(%c : tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
 func.func @f(%a: tensor<3x4xf32>, %b: tensor<3x4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: Variadic operands have different sizes: [2, 1]
   %0 = linalg.reduce ins(%a, %b : tensor<3x4xf32>, tensor<3x4xf32>) outs(%c : tensor<4xf32>) dimensions = [0]

@@ -129,6 +129,14 @@ SNIPPETS.update({
   %0 = linalg.powf ins(%a, %b : tensor<3x4xf32>, f32) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }""",
+"batch_reduce_matmul": """func.func @f(%a: tensor<2x3x5xf32>, %b: tensor<2x5x4xf32>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = linalg.batch_reduce_matmul ins(%a, %b : tensor<2x3x5xf32>, tensor<2x5x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}""",
+"batch_reduce_matmul_maps": """func.func @f(%a: tensor<2x5x3xf16>, %b: tensor<5x4xf16>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = linalg.batch_reduce_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d2)>] {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : tensor<2x5x3xf16>, tensor<5x4xf16>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}""",
 "tanh_on_buffers": """func.func @f(%a: memref<3x4xf32>, %c: memref<3x4xf32>) {
   linalg.tanh ins(%a : memref<3x4xf32>) outs(%c : memref<3x4xf32>)
   return

@@ -410,9 +410,32 @@ def repeated_operand_cases() -> list[Case]:
     ]  # fmt: skip
 
 
+def batch_reduce_matmul_cases() -> list[Case]:
+    """The batch summed into one matmul; A read transposed; B shared by the batch."""
+    cases = []
+    bmap = "affine_map<(d0, d1, d2, d3) -> ({})>"
+    b, m, k, n = sizes(4)
+    c = t(m, n)
+    reduce_maps = {
+        "": None,
+        "_transpose_a": ([bmap.format("d0, d3, d1"), bmap.format("d0, d3, d2"), bmap.format("d1, d2")], (b, k, m), (b, k, n)),
+        "_broadcast_b": ([bmap.format("d0, d1, d3"), bmap.format("d3, d2"), bmap.format("d1, d2")], (b, m, k), (k, n)),
+    }  # fmt: skip
+    for variant, spec in reduce_maps.items():
+        variant_maps, a_shape, b_shape = spec if spec is not None else (None, (b, m, k), (b, k, n))
+        a, bb = t(*a_shape), t(*b_shape)
+        prefix = f"indexing_maps = [{', '.join(variant_maps)}] " if variant_maps else ""
+        cases.append(Case(
+            f"batch_reduce_matmul{variant}", [("a", a), ("b", bb), ("c", c)],
+            _op(f"%r = linalg.batch_reduce_matmul {prefix}ins(%a, %b : {a}, {bb}) outs(%c : {c}) -> {c}"),
+            c, [uniform(*a_shape), uniform(*b_shape), uniform(m, n)],
+        ))  # fmt: skip
+    return cases
+
+
 CASES = (
     contraction_cases() + elementwise_cases() + map_reduce_cases() + repeated_operand_cases()
-    + named_elementwise_cases()
+    + named_elementwise_cases() + batch_reduce_matmul_cases()
 )
 
 
