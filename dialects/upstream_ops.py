@@ -18,7 +18,7 @@ passes) stays xDSL's:
 Ops (and attributes) of MLIR 22 that xDSL 0.74 lacks altogether are added to
 their dialects the same way: the named linalg ops that front ends emit
 (`linalg_structured`, `linalg_matmul`, `linalg_elementwise`,
-`linalg_named_elementwise`, `linalg_dst_style`)
+`linalg_named_elementwise`, `linalg_dst_style`, `linalg_pack`)
 and `math.erfc`, `arith.remf`, `tensor.gather`, ... (`mlir22_ops`).
 
 The other spelling difference, a single unparenthesised result type after `->`
@@ -43,6 +43,7 @@ from gradir.dialects.linalg_dst_style import DST_STYLE_OPS
 from gradir.dialects.linalg_elementwise import ELEMENTWISE_OPS, ElementwiseKindAttr
 from gradir.dialects.linalg_matmul import MAPS_CONTRACTIONS
 from gradir.dialects.linalg_named_elementwise import NAMED_ELEMENTWISE_OPS
+from gradir.dialects.linalg_pack import PACKING_OPS
 from gradir.dialects.linalg_structured import FIXED_MAPS_CONTRACTIONS, TypeFnAttr
 from gradir.dialects.mlir22_ops import ARITH_OPS, MATH_OPS, TENSOR_OPS
 
@@ -118,7 +119,7 @@ GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {
     "arith": (CmpfOp, CmpiOp, *ARITH_OPS),
     "linalg": (
         GenericOp, *MAPS_CONTRACTIONS, *FIXED_MAPS_CONTRACTIONS, *ELEMENTWISE_OPS, *NAMED_ELEMENTWISE_OPS, *DST_STYLE_OPS,
-        *WINDOW_OPS, ElementwiseKindAttr, TypeFnAttr,
+        *WINDOW_OPS, *PACKING_OPS, ElementwiseKindAttr, TypeFnAttr,
     ),
     "math": MATH_OPS,
     "tensor": TENSOR_OPS,

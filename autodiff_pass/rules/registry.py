@@ -31,6 +31,7 @@ from gradir.errors import RuleError
 BUILTIN_RULE_MODULES = (
     "gradir.autodiff_pass.rules.linalg",
     "gradir.autodiff_pass.rules.linalg_structured",
+    "gradir.autodiff_pass.rules.linalg_pack",
     "gradir.autodiff_pass.rules.tensor",
     "gradir.autodiff_pass.rules.tensor_gather",
     "gradir.autodiff_pass.rules.tensor_regions",

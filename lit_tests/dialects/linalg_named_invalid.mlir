@@ -130,6 +130,47 @@ func.func @f(%a: tensor<2x3x5xf32>, %b: tensor<2x5x4xf32>, %c: tensor<2x3x4xf32>
 
 // -----
 
+func.func @f(%a: tensor<5x4xf32>, %d: tensor<3x4x2xf32>) -> tensor<3x4x2xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.pack' op invalid tile factor or output size provided. Only full tiles are supported when padding_value is not set
+  %0 = linalg.pack %a inner_dims_pos = [0] inner_tiles = [2] into %d : tensor<5x4xf32> -> tensor<3x4x2xf32>
+  return %0 : tensor<3x4x2xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<5x4xf32>, %p: f32, %d: tensor<4x4x2xf32>) -> tensor<4x4x2xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.pack' op expected 'tensor<3x4x2xf32>' for the packed domain value, got 'tensor<4x4x2xf32>'
+  %0 = linalg.pack %a padding_value(%p : f32) inner_dims_pos = [0] inner_tiles = [2] into %d : tensor<5x4xf32> -> tensor<4x4x2xf32>
+  return %0 : tensor<4x4x2xf32>
+}
+
+// -----
+
+func.func @f(%s: tensor<3x4x2xf32>, %d: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.unpack' op expected 'tensor<2x4x2xf32>' for the packed domain value, got 'tensor<3x4x2xf32>'
+  %0 = linalg.unpack %s inner_dims_pos = [0] inner_tiles = [2] into %d : tensor<3x4x2xf32> -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4x4xf32>, %d: tensor<2x4x2xf32>) -> tensor<2x4x2xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.pack' op invalid outer_dims_perm vector
+  %0 = linalg.pack %a outer_dims_perm = [0, 0] inner_dims_pos = [0] inner_tiles = [2] into %d : tensor<4x4xf32> -> tensor<2x4x2xf32>
+  return %0 : tensor<2x4x2xf32>
+}
+
+// -----
+
+// A tile size given as a value makes the packed shape dynamic (MLIR: `tensor<2x4x?xf32>`).
+func.func @f(%a: tensor<4x4xf32>, %d: tensor<2x4x2xf32>, %t: index) -> tensor<2x4x2xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:61: error: 'linalg.pack' with a tile size given as a value is not supported: it makes the packed shape dynamic, and gradir's tensors are statically shaped
+  %0 = linalg.pack %a inner_dims_pos = [0] inner_tiles = [%t] into %d : tensor<4x4xf32> -> tensor<2x4x2xf32>
+  return %0 : tensor<2x4x2xf32>
+}
+
+// -----
+
 func.func @f(%a: tensor<3x4xf32>, %b: tensor<3x4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: Variadic operands have different sizes: [2, 1]
   %0 = linalg.reduce ins(%a, %b : tensor<3x4xf32>, tensor<3x4xf32>) outs(%c : tensor<4xf32>) dimensions = [0]

@@ -137,6 +137,18 @@ SNIPPETS.update({
   %0 = linalg.batch_reduce_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d2)>] {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : tensor<2x5x3xf16>, tensor<5x4xf16>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }""",
+"pack": """func.func @f(%a: tensor<5x4xf32>, %p: f32, %d: tensor<2x3x3x2xf32>) -> tensor<2x3x3x2xf32> {
+  %pack = linalg.pack %a padding_value(%p : f32) outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [3, 2] into %d : tensor<5x4xf32> -> tensor<2x3x3x2xf32>
+  return %pack : tensor<2x3x3x2xf32>
+}""",
+"pack_full_tiles": """func.func @f(%a: tensor<4x6xf64>, %d: tensor<2x6x2xf64>) -> tensor<2x6x2xf64> {
+  %pack = linalg.pack %a inner_dims_pos = [0] inner_tiles = [2] into %d {note = 1 : i64} : tensor<4x6xf64> -> tensor<2x6x2xf64>
+  return %pack : tensor<2x6x2xf64>
+}""",
+"unpack": """func.func @f(%a: tensor<2x3x3x2xf32>, %d: tensor<5x4xf32>) -> tensor<5x4xf32> {
+  %unpack = linalg.unpack %a outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [3, 2] into %d : tensor<2x3x3x2xf32> -> tensor<5x4xf32>
+  return %unpack : tensor<5x4xf32>
+}""",
 "tanh_on_buffers": """func.func @f(%a: memref<3x4xf32>, %c: memref<3x4xf32>) {
   linalg.tanh ins(%a : memref<3x4xf32>) outs(%c : memref<3x4xf32>)
   return

@@ -433,9 +433,54 @@ def batch_reduce_matmul_cases() -> list[Case]:
     return cases
 
 
+def packing_cases() -> list[Case]:
+    """`linalg.pack` with partial tiles (its padding value an argument, so it gets the
+    gradient of the padded positions), permuted outer dimensions and full tiles without
+    padding; `linalg.unpack` dropping padding; a pack then an unpack of the result."""
+    cases = []
+    m, n = (2 * v + 1 for v in sizes(2, 1, 4))  # partial tiles along both dimensions
+    n += n % 3 == 0
+    tm, tn = 2, 3
+    om, on = -(-m // tm), -(-n // tn)
+    packed = t(on, om, tm, tn)
+    # The padding value a scalar argument (read inside the op: no host code on the GPU).
+    cases.append(Case(
+        "pack_padded", [("x", t(m, n)), ("padding", "f32")],
+        _op(f"""
+%dest = tensor.empty() : {packed}
+%r = linalg.pack %x padding_value(%padding : f32) outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [{tm}, {tn}] into %dest : {t(m, n)} -> {packed}"""),
+        packed, [uniform(m, n), np.asarray(RNG.uniform(-1.0, 1.0))],
+    ))  # fmt: skip
+    b, k = sizes(2)
+    cases.append(Case(
+        "pack_full_tiles", [("x", t(2 * k, b)), ("init", t(k, b, 2))],
+        _op(f"%r = linalg.pack %x inner_dims_pos = [0] inner_tiles = [2] into %init : {t(2 * k, b)} -> {t(k, b, 2)}"),
+        t(k, b, 2), [uniform(2 * k, b), uniform(k, b, 2)],
+    ))  # fmt: skip
+    cases.append(Case(
+        "unpack_padded", [("p", packed), ("init", t(m, n))],
+        _op(f"%r = linalg.unpack %p outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [{tm}, {tn}] "
+            f"into %init : {packed} -> {t(m, n)}"),
+        t(m, n), [uniform(on, om, tm, tn), uniform(m, n)],
+    ))  # fmt: skip
+    k = 2 * k + 1  # odd: the pack pads, the unpack drops the padding
+    cases.append(Case(
+        "pack_unpack", [("x", t(b, k, 3)), ("padding", "f32")],
+        _op(f"""
+%dest = tensor.empty() : {t(b, -(-k // 2), 3, 2)}
+%p = linalg.pack %x padding_value(%padding : f32) inner_dims_pos = [1] inner_tiles = [2] into %dest : {t(b, k, 3)} -> {t(b, -(-k // 2), 3, 2)}
+%q = math.sin %p : {t(b, -(-k // 2), 3, 2)}
+%back = tensor.empty() : {t(b, k, 3)}
+%r = linalg.unpack %q inner_dims_pos = [1] inner_tiles = [2] into %back : {t(b, -(-k // 2), 3, 2)} -> {t(b, k, 3)}"""),
+        # the padding is dropped again: only x moves the loss
+        t(b, k, 3), [uniform(b, k, 3), np.asarray(RNG.uniform(-1.0, 1.0))], wrt=(0,),
+    ))  # fmt: skip
+    return cases
+
+
 CASES = (
     contraction_cases() + elementwise_cases() + map_reduce_cases() + repeated_operand_cases()
-    + named_elementwise_cases() + batch_reduce_matmul_cases()
+    + named_elementwise_cases() + batch_reduce_matmul_cases() + packing_cases()
 )
 
 
@@ -458,7 +503,10 @@ def second_order_function(case: Case) -> str:
     total = None
     for gradient, ty in zip(gradients, wrt_types):
         lines.append(f"  {gradient}_sq = arith.mulf {gradient}, {gradient} : {ty}")
-        lines.append(f"  {gradient}_sum = autodiff.sum {gradient}_sq : {ty} -> tensor<f32>")
+        if ty.startswith("tensor"):
+            lines.append(f"  {gradient}_sum = autodiff.sum {gradient}_sq : {ty} -> tensor<f32>")
+        else:  # a scalar argument's gradient
+            lines.append(f"  {gradient}_sum = tensor.from_elements {gradient}_sq : tensor<f32>")
         if total is None:
             total = f"{gradient}_sum"
         else:
