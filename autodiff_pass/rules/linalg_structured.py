@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr, TensorType, i64
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -164,7 +164,7 @@ def tidy_adjoint_generic(generic: GenericOp) -> dict[SSAValue, SSAValue]:
     maps = [m.replace_dims_and_symbols(renumbered, [], len(kinds), 0) for m in maps]
     for inner in block.walk():
         if isinstance(inner, IndexOp):
-            inner.properties["dim"] = IntegerAttr(position[inner.dim.value.data], IndexType())
+            inner.properties["dim"] = IntegerAttr(position[inner.dim.value.data], i64)
     new_block = Block(arg_types=[block.args[k].type for k in keep] + [a.type for a in block.args[len(inputs) :]])
     for old, new in zip([block.args[k] for k in keep] + list(block.args[len(inputs) :]), new_block.args):
         old.replace_all_uses_with(new)
