@@ -3,7 +3,8 @@
 
 A named structured op (`linalg.dot`, `matvec`, `vecmat`, `batch_matvec`,
 `batch_vecmat`, `batch_matmul`, `batch_reduce_matmul`, `mmt4d`,
-`batch_mmt4d`, `contract`, `elementwise`, `map`, `square`, `reciprocal`, `reduce`, and
+`batch_mmt4d`, `contract`, `elementwise`, `map`, `square`, `reciprocal`,
+`quantized_matmul`, `quantized_batch_matmul`, `fill_rng_2d`, `reduce`, and
 `matmul` with any indexing maps) *is* a `linalg.generic`: the same operands,
 indexing maps and body, with its loops' kinds read off the outputs' maps (a
 loop no output indexes is a reduction). `generic_view` builds that generic,
@@ -44,6 +45,7 @@ from gradir.autodiff_pass.ir_building import zero_constant
 from gradir.autodiff_pass.rules.generic import generic_jvp
 from gradir.autodiff_pass.rules.generic_reverse import generic_vjp
 from gradir.autodiff_pass.rules.interface import DerivativeRule
+from gradir.dialects.linalg_quantized import QUANTIZED_CONTRACTIONS
 from gradir.dialects.linalg_structured import iterator_types
 from gradir.errors import DifferentiationError, error_at
 
@@ -272,11 +274,19 @@ CONTRACTIONS = (
 """Named contractions differentiated through their generic view (reverse) and
 by themselves (forward)."""
 
-BODY_OPS = ("linalg.elementwise", "linalg.map", "linalg.square", "linalg.reciprocal")
+BODY_OPS = ("linalg.elementwise", "linalg.map", "linalg.square", "linalg.reciprocal", "linalg.fill_rng_2d")
 """Named ops with a scalar body differentiated through their generic view
-(`square` and `reciprocal` are `x * x` and `1 / x`: no one scalar op's rule)."""
+(`square` and `reciprocal` are `x * x` and `1 / x`: no one scalar op's rule;
+`fill_rng_2d`'s numbers are `min + (max - min) * u`, `u` computed from the seed
+and the indices in integers: its bounds get `sum(g * (1 - u))` and `sum(g * u)`)."""
+
+QUANTIZED_OPS = tuple(op.name for op in QUANTIZED_CONTRACTIONS)
+"""`C += (A - a_zero) * (B - b_zero)` over a matmul's maps: differentiable
+(zero points included) when its operands are floats; integer operands carry
+no derivative. (The quantized convolutions are in `conv_quantized`: their
+input's adjoint through the generic view would be written through a window.)"""
 
 RULES = (
     *(DerivativeRule(name, reverse=view_vjp, forward=contraction_jvp, captures=True) for name in CONTRACTIONS),
-    *(DerivativeRule(name, reverse=view_vjp, forward=view_jvp, captures=True) for name in BODY_OPS),
+    *(DerivativeRule(name, reverse=view_vjp, forward=view_jvp, captures=True) for name in (*BODY_OPS, *QUANTIZED_OPS)),
 )  # fmt: skip

@@ -38,6 +38,7 @@ BUILTIN_RULE_MODULES = (
     "gradir.autodiff_pass.rules.bufferization",
     "gradir.autodiff_pass.rules.generic",
     "gradir.autodiff_pass.rules.conv",
+    "gradir.autodiff_pass.rules.conv_quantized",
     "gradir.autodiff_pass.rules.scf",
     "gradir.autodiff_pass.rules.scf_for",
     "gradir.autodiff_pass.rules.scf_while",

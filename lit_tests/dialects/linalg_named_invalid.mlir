@@ -171,6 +171,46 @@ func.func @f(%a: tensor<4x4xf32>, %d: tensor<2x4x2xf32>, %t: index) -> tensor<2x
 
 // -----
 
+func.func @f(%a: tensor<3x5xf32>, %b: tensor<5x4xf32>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.quantized_matmul' op expects 4 inputs (A, B and their zero points) and 1 output, got 2 and 1
+  %0 = linalg.quantized_matmul ins(%a, %b : tensor<3x5xf32>, tensor<5x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<3x5xf32>, %b: tensor<5x4xf32>, %z: tensor<3xf32>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.quantized_matmul' op input #2 (a zero point) must be a scalar, got tensor<3xf32>
+  %0 = linalg.quantized_matmul ins(%a, %b, %z, %z : tensor<3x5xf32>, tensor<5x4xf32>, tensor<3xf32>, tensor<3xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<1x4x4x2xf32>, %w: tensor<2x2xf32>, %o: tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.pooling_nhwc_max_unsigned' op takes integers (unsigned max/min), got f32, f32, f32
+  %0 = linalg.pooling_nhwc_max_unsigned ins(%x, %w : tensor<1x4x4x2xf32>, tensor<2x2xf32>) outs(%o : tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32>
+  return %0 : tensor<1x3x3x2xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<1x4x4x2xi8>, %w: tensor<3x3x2x4xi8>, %o: tensor<1x2x2x4xi32>) -> tensor<1x2x2x4xi32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.conv_2d_nhwc_hwcf_q' op expects 4 inputs (the input, the filter and their zero points) and 1 output, got 2 and 1
+  %0 = linalg.conv_2d_nhwc_hwcf_q ins(%x, %w : tensor<1x4x4x2xi8>, tensor<3x3x2x4xi8>) outs(%o : tensor<1x2x2x4xi32>) -> tensor<1x2x2x4xi32>
+  return %0 : tensor<1x2x2x4xi32>
+}
+
+// -----
+
+func.func @f(%lo: f32, %seed: i32, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.fill_rng_2d' op expects min, max and seed of types f64, f64, i32, got f32, f32, i32
+  %0 = linalg.fill_rng_2d ins(%lo, %lo, %seed : f32, f32, i32) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
 func.func @f(%a: tensor<3x4xf32>, %b: tensor<3x4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: linalg_named_invalid.mlir:[[# @LINE + 1]]:3: error: Variadic operands have different sizes: [2, 1]
   %0 = linalg.reduce ins(%a, %b : tensor<3x4xf32>, tensor<3x4xf32>) outs(%c : tensor<4xf32>) dimensions = [0]

@@ -149,6 +149,14 @@ SNIPPETS.update({
   %unpack = linalg.unpack %a outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [3, 2] into %d : tensor<2x3x3x2xf32> -> tensor<5x4xf32>
   return %unpack : tensor<5x4xf32>
 }""",
+"fill_rng_2d": """func.func @f(%lo: f64, %hi: f64, %seed: i32, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = linalg.fill_rng_2d ins(%lo, %hi, %seed : f64, f64, i32) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}""",
+"quantized_matmul_floats": """func.func @f(%a: tensor<3x5xf32>, %b: tensor<5x4xf32>, %z: f32, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = linalg.quantized_matmul ins(%a, %b, %z, %z : tensor<3x5xf32>, tensor<5x4xf32>, f32, f32) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}""",
 "tanh_on_buffers": """func.func @f(%a: memref<3x4xf32>, %c: memref<3x4xf32>) {
   linalg.tanh ins(%a : memref<3x4xf32>) outs(%c : memref<3x4xf32>)
   return

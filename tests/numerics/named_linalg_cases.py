@@ -478,9 +478,61 @@ def packing_cases() -> list[Case]:
     return cases
 
 
+def quantized_cases() -> list[Case]:
+    """Quantized contractions and a quantized convolution on floats: `(A - a_zero) *
+    (B - b_zero)` accumulated, every operand (zero points included) differentiable."""
+    cases = []
+    m, k, n = sizes(3)
+    a, bb, c = t(m, k), t(k, n), t(m, n)
+    cases.append(Case(
+        "quantized_matmul", [("a", a), ("b", bb), ("za", "f32"), ("zb", "f32"), ("c", c)],
+        _op(f"%r = linalg.quantized_matmul ins(%a, %b, %za, %zb : {a}, {bb}, f32, f32) outs(%c : {c}) -> {c}"),
+        c, [uniform(m, k), uniform(k, n), np.asarray(RNG.uniform(-0.5, 0.5)), np.asarray(RNG.uniform(-0.5, 0.5)),
+            uniform(m, n)],
+    ))  # fmt: skip
+    b, m, k, n = sizes(4)
+    a, bb, c = t(b, m, k), t(b, k, n), t(b, m, n)
+    cases.append(Case(
+        "quantized_batch_matmul", [("a", a), ("b", bb), ("za", "f32"), ("zb", "f32"), ("c", c)],
+        _op(f"%r = linalg.quantized_batch_matmul ins(%a, %b, %za, %zb : {a}, {bb}, f32, f32) outs(%c : {c}) -> {c}"),
+        c, [uniform(b, m, k), uniform(b, k, n), np.asarray(RNG.uniform(-0.5, 0.5)), np.asarray(RNG.uniform(-0.5, 0.5)),
+            uniform(b, m, n)],
+    ))  # fmt: skip
+    n, h, w, ci, co = sizes(5, 1, 4)
+    x, f, o = t(n, 2 * h + 1, w + 2, ci), t(3, 3, ci, co), t(n, h, w, co)
+    cases.append(Case(
+        "conv_2d_nhwc_hwcf_q", [("x", x), ("f", f), ("zx", "f32"), ("zf", "f32"), ("o", o)],
+        _op(f"%r = linalg.conv_2d_nhwc_hwcf_q {{dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>}} "
+            f"ins(%x, %f, %zx, %zf : {x}, {f}, f32, f32) outs(%o : {o}) -> {o}"),
+        o, [uniform(n, 2 * h + 1, w + 2, ci), uniform(3, 3, ci, co), np.asarray(RNG.uniform(-0.5, 0.5)),
+            np.asarray(RNG.uniform(-0.5, 0.5)), uniform(n, h, w, co)],
+    ))  # fmt: skip
+    x, f, o = t(n, h + 2, w + 1, ci), t(3, 2, ci), t(n, h, w, ci)
+    cases.append(Case(
+        "depthwise_conv_2d_nhwc_hwc_q", [("x", x), ("f", f), ("zx", "f32"), ("zf", "f32"), ("o", o)],
+        _op(f"%r = linalg.depthwise_conv_2d_nhwc_hwc_q ins(%x, %f, %zx, %zf : {x}, {f}, f32, f32) outs(%o : {o}) -> {o}"),
+        o, [uniform(n, h + 2, w + 1, ci), uniform(3, 2, ci), np.asarray(RNG.uniform(-0.5, 0.5)),
+            np.asarray(RNG.uniform(-0.5, 0.5)), uniform(n, h, w, ci)],
+    ))  # fmt: skip
+    return cases
+
+
+def fill_rng_cases() -> list[Case]:
+    """`linalg.fill_rng_2d`'s numbers move with its bounds: `min + (max - min) * u`."""
+    m, n = sizes(2)
+    return [Case(
+        "fill_rng_2d", [("low", "f64"), ("high", "f64"), ("init", t(m, n))],
+        _op(f"""
+%seed = arith.constant 42 : i32
+%r = linalg.fill_rng_2d ins(%low, %high, %seed : f64, f64, i32) outs(%init : {t(m, n)}) -> {t(m, n)}"""),
+        t(m, n), [np.asarray(-0.5), np.asarray(0.75), uniform(m, n)],
+    )]  # fmt: skip
+
+
 CASES = (
     contraction_cases() + elementwise_cases() + map_reduce_cases() + repeated_operand_cases()
-    + named_elementwise_cases() + batch_reduce_matmul_cases() + packing_cases()
+    + named_elementwise_cases() + batch_reduce_matmul_cases() + packing_cases() + quantized_cases()
+    + fill_rng_cases()
 )
 
 
