@@ -192,6 +192,8 @@ def _short_row_tiles(op: ir.Operation) -> list[int] | None:
         return None
     if any(name in ("arith.cmpf", "arith.select") for name in body):
         return None  # i1 vectors would be stored as bytes: leave them to the loops
+    if not all(isinstance(operand.type, ir.ShapedType) for operand in op.operands):
+        return None  # a scalar operand (`ins(%x, %s : tensor<4x5xf32>, f32)`): left to the loops
     types = [ir.ShapedType(operand.type) for operand in op.operands]
     if not all(t.has_static_shape and _element_bits(t) in (32, 64) for t in types):
         return None

@@ -8,8 +8,9 @@ requires `strides`/`dilations` where MLIR makes them optional, and builds
 family from one table (`WINDOW_OPS`), in MLIR's order of loops and with
 MLIR's bodies, so that the maps the derivative rules read are MLIR's own (a
 test checks them against MLIR's `linalg-generalize-named-ops`). They replace
-xDSL's ops of the same names (`upstream_ops.GRADIR_OPS`). Quantised (`_q`)
-and `_unsigned` variants are integer-only and not defined.
+xDSL's ops of the same names (`upstream_ops.GRADIR_OPS`). The quantised
+(`_q`) and `_unsigned` variants, which take zero points or read unsigned
+integers, are `linalg_quantized`'s subclasses of `WindowOperation`.
 
 Every op computes, over its loops,
 
@@ -300,13 +301,15 @@ class WindowOperation(NamedOperation):
 
     # -- verification -------------------------------------------------------------------
 
+    INPUTS: ClassVar[str] = "2 inputs (the input and the {filter})"
+    """What `verify_` says the op takes besides its output."""
+
     def verify_(self) -> None:
         spec = self.SPEC
-        if len(self.inputs) != 2 or len(self.outputs) != 1:
-            raise VerifyException(
-                f"expects 2 inputs (the input and the {'window' if spec.kind != CONV else 'filter'}) "
-                f"and 1 output, got {len(self.inputs)} and {len(self.outputs)}"
-            )
+        expected_inputs = len(self.get_default_indexing_maps()) - 1
+        if len(self.inputs) != expected_inputs or len(self.outputs) != 1:
+            what = self.INPUTS.format(filter="window" if spec.kind != CONV else "filter")
+            raise VerifyException(f"expects {what} and 1 output, got {len(self.inputs)} and {len(self.outputs)}")
         spatial = len(spec.windows)
         for name in ("strides", "dilations"):
             attribute = self.properties.get(name)
@@ -322,17 +325,11 @@ class WindowOperation(NamedOperation):
             if any(v < 1 for v in values):
                 raise VerifyException(f"{name} must be positive, got {values}")
         ranks = (len(spec.input_entries), len(spec.filter.split()), len(spec.output.split()))
-        for what, operand, rank in zip(("input", "filter", "output"), self.operands, ranks):
+        shaped = (self.inputs[0], self.inputs[1], self.outputs[0])
+        for what, operand, rank in zip(("input", "filter", "output"), shaped, ranks):
             if not isinstance(operand.type, ShapedType) or len(operand.type.get_shape()) != rank:
                 raise VerifyException(f"the {what} must be a rank-{rank} tensor or memref, got {operand.type}")
-        elements = [operand.type.get_element_type() for operand in self.operands]  # type: ignore[attr-defined]
-        if len({isinstance(e, AnyFloat) for e in elements}) != 1:
-            raise VerifyException(f"element types must be all floats or all integers, got {', '.join(map(str, elements))}")
-        kinds = [type(e) for e in elements]
-        if kinds[-1] not in (IntegerType,) and any(
-            isinstance(e, AnyFloat) and e.bitwidth > elements[-1].bitwidth for e in elements[:-1]  # type: ignore[attr-defined]
-        ):
-            raise VerifyException("the output's element type must be at least as wide as the inputs'")
+        self._verify_element_types([operand.type.get_element_type() for operand in shaped])  # type: ignore[attr-defined]
         results = [r.type for r in self.res]
         tensors = isinstance(self.outputs[0].type, TensorType)
         if tensors and results != [self.outputs[0].type]:
@@ -348,6 +345,15 @@ class WindowOperation(NamedOperation):
                 f"its body must compute what '{self.name}' denotes ({', '.join(expected)}), got {', '.join(found)}"
             )
         super().verify_()
+
+    def _verify_element_types(self, elements: Sequence[Attribute]) -> None:
+        """Element types of (input, filter, output) MLIR's body can combine."""
+        if len({isinstance(e, AnyFloat) for e in elements}) != 1:
+            raise VerifyException(f"element types must be all floats or all integers, got {', '.join(map(str, elements))}")
+        if not isinstance(elements[-1], IntegerType) and any(
+            isinstance(e, AnyFloat) and e.bitwidth > elements[-1].bitwidth for e in elements[:-1]  # type: ignore[attr-defined]
+        ):
+            raise VerifyException("the output's element type must be at least as wide as the inputs'")
 
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         return ArrayAttr(AffineMapAttr(m) for m in self.get_default_indexing_maps())

@@ -1,5 +1,6 @@
 """Contractions whose `indexing_maps` are part of the op: `linalg.matmul`,
-`linalg.batch_matmul` and `linalg.contract`, printed and parsed as MLIR 22 does.
+`linalg.batch_matmul`, `linalg.batch_reduce_matmul` and `linalg.contract`,
+printed and parsed as MLIR 22 does.
 
 xDSL 0.74's `linalg.matmul` drops non-default `indexing_maps` when it prints
 custom form (and cannot parse them), so a matmul reading A or B transposed came
@@ -8,7 +9,8 @@ neither xDSL nor MLIR accepts. gradir's matmul prints and parses MLIR's
 spelling, `linalg.matmul indexing_maps = [...] {cast = ...} ins(...) outs(...)`
 (maps only when not the default), and replaces xDSL's op in gradir's contexts
 (`upstream_ops.use_gradir_ops`); `linalg.batch_matmul` (unknown to xDSL 0.74)
-is the same with a batch loop, and `linalg.contract` always prints its maps.
+is the same with a batch loop, `linalg.batch_reduce_matmul` with the batch
+summed too, and `linalg.contract` always prints its maps.
 
 The verifiers accept the maps MLIR 22 accepts: a matmul operand read in either
 order or broadcast along the contraction (`(d0, d1, d2) -> (d2)`), a batch
@@ -176,7 +178,9 @@ class BatchMatmulOp(_MapsContraction):
         super().verify_()
 
 
-def _verify_batch_operand(map_: AffineMap, operand: str) -> None:
+def _verify_batch_operand(
+    map_: AffineMap, operand: str, unexpected: str = "Unexpected dim expression in map result."
+) -> None:
     """MLIR 22's batch matmul operand maps: (b, i|k, k|i) for A, (b, k|j, j|k)
     for B; without the batch: (i, k) or (k) for A, (k, j) or (k) for B."""
     dims = _dims(map_)
@@ -185,11 +189,47 @@ def _verify_batch_operand(map_: AffineMap, operand: str) -> None:
         if dims[0] != 0:
             raise VerifyException("Invalid batch dimension expression.")
         if sorted(dims[1:]) != sorted((row, column)):
-            raise VerifyException("Unexpected dim expression in map result.")
+            raise VerifyException(unexpected)
         return
     if dims in ([row, column], [3]):
         return
     raise VerifyException("Invalid broadcast requested.")
+
+
+_BATCH_REDUCE_MATMUL_MAPS = maps((0, 1, 3), (0, 3, 2), (1, 2), loops=4)
+
+
+@irdl_op_definition
+class BatchReduceMatmulOp(_MapsContraction):
+    """`C(i, j) += sum over b of A(b, i, k) * B(b, k, j)`: a batch matmul whose
+    batch is reduced too; `indexing_maps` may read A and B transposed, or
+    broadcast over the batch or along k, as for `batch_matmul`."""
+
+    name = "linalg.batch_reduce_matmul"
+
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=_maps_attr(_BATCH_REDUCE_MATMUL_MAPS))
+    """Loops (b, i, j, k) -> the element of A, B and C each iteration reads."""
+    cast = opt_prop_def(TypeFnAttr)
+    """`cast_signed` (the default) or `cast_unsigned`."""
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return iterator_types("rppr")
+
+    def verify_(self) -> None:
+        affine_maps = [m.data for m in self.indexing_maps.data]
+        if len(affine_maps) == 3 and all(m.num_dims == 4 for m in affine_maps):
+            for map_ in affine_maps:
+                if not _is_projected_permutation(map_):
+                    raise VerifyException("expected indexing maps to be projected permutations")
+            a, b, c = affine_maps
+            unexpected = "Unexpected result dim expression (outside the set of default result dims)."
+            _verify_batch_operand(a, operand="lhs", unexpected=unexpected)
+            _verify_batch_operand(b, operand="rhs", unexpected=unexpected)
+            if len(c.results) != 2:
+                raise VerifyException(f"expects 2 dims, but got ({len(c.results)}).")
+            if _dims(c) != [1, 2]:
+                raise VerifyException("Invalid output map result dimension.")
+        super().verify_()
 
 
 @irdl_op_definition
@@ -251,5 +291,5 @@ class ContractOp(IndexingMapsPrefix):
         super().verify_()
 
 
-MAPS_CONTRACTIONS = (MatmulOp, BatchMatmulOp, ContractOp)
+MAPS_CONTRACTIONS = (MatmulOp, BatchMatmulOp, BatchReduceMatmulOp, ContractOp)
 """The contractions gradir defines whose maps are a property."""

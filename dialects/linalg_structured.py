@@ -17,23 +17,37 @@ matmul family (`linalg_matmul`) and `linalg.elementwise`
 from __future__ import annotations
 
 from abc import ABC
+from dataclasses import replace
 from collections.abc import Mapping, Sequence
 from enum import auto
 from typing import ClassVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, IntegerType, ShapedType, TensorType
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ShapedType,
+    TensorType,
+)
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import IndexOp as XdslIndexOp
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Block, BlockArgument, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
-from xdsl.irdl import irdl_attr_definition, irdl_op_definition
+from xdsl.irdl import OpDef, irdl_attr_definition, irdl_op_definition, traits_def
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import OpTrait
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 
@@ -316,6 +330,116 @@ class BatchMmt4dOp(FixedMapsContractionOp):
 
 FIXED_MAPS_CONTRACTIONS = (DotOp, MatvecOp, VecmatOp, BatchMatvecOp, BatchVecmatOp, Mmt4dOp, BatchMmt4dOp)
 """The OpDSL contractions gradir defines (xDSL 0.74 knows none of them)."""
+
+
+# ----------------------------------------------------------------------------
+# fill_rng_2d
+# ----------------------------------------------------------------------------
+
+
+class InLinalgOp(OpTrait):
+    """The op sits in the body of a linalg op (MLIR: a parent with the LinalgOp interface)."""
+
+    def verify(self, op: Operation) -> None:
+        parent = op.parent_op()
+        if parent is None or not parent.name.startswith("linalg.") or not parent.regions:
+            raise VerifyException("expected parent op with LinalgOp interface")
+
+
+class IndexOp(XdslIndexOp):
+    """`linalg.index` inside any linalg op with a body, as MLIR allows (xDSL 0.74's
+    only inside `linalg.generic`): `linalg.fill_rng_2d`'s body reads its indices.
+    A subclass, so that rules matching xDSL's `IndexOp` still see it."""
+
+    name = "linalg.index"
+    traits = traits_def(InLinalgOp())
+
+    @classmethod
+    def get_irdl_definition(cls) -> OpDef:
+        return _INDEX_DEFINITION
+
+    def verify_(self) -> None:
+        _INDEX_DEFINITION.verify(self)  # xDSL's verify_ checks its own definition's traits
+
+
+_INDEX_DEFINITION = replace(XdslIndexOp.get_irdl_definition(), traits=IndexOp.traits)
+
+
+def _rng_body(output_type: Attribute) -> Region:
+    """MLIR's body of `fill_rng_2d`, op for op: two steps of the LCG
+    `x * 1103515245 + 12345` on the seed and the indices (i32), then
+    `(x + 2147483647) * (max - min) * 2.3283064e-10 + min` in f64."""
+    f64, i32, i64 = Float64Type(), IntegerType(32), IntegerType(64)
+    block = Block(arg_types=[f64, f64, i32, element_type(output_type)])
+    at = Builder(InsertPoint.at_end(block))
+    low, high, seed, _ = block.args
+
+    def integer(value: int) -> SSAValue:
+        wide = at.insert(arith.ConstantOp(IntegerAttr(value, i64))).result
+        return at.insert(arith.TruncIOp(wide, i32)).result
+
+    offset = at.insert(arith.SIToFPOp(at.insert(arith.ConstantOp(IntegerAttr(2147483647, i64))).result, f64)).result
+    column = at.insert(arith.IndexCastOp(at.insert(IndexOp(1)).result, i32)).result
+    row = at.insert(arith.IndexCastOp(at.insert(IndexOp(0)).result, i32)).result
+    state = at.insert(arith.AddiOp(row, seed)).result
+    state = at.insert(arith.MuliOp(state, integer(1103515245))).result
+    state = at.insert(arith.AddiOp(state, integer(12345))).result
+    state = at.insert(arith.AddiOp(column, state)).result
+    state = at.insert(arith.MuliOp(state, integer(1103515245))).result
+    state = at.insert(arith.AddiOp(state, integer(12345))).result
+    shifted = at.insert(arith.AddfOp(offset, at.insert(arith.SIToFPOp(state, f64)).result)).result
+    scale = at.insert(arith.ConstantOp(FloatAttr(2.3283063999999999e-10, f64))).result
+    span = at.insert(arith.MulfOp(at.insert(arith.SubfOp(high, low)).result, scale)).result
+    value = at.insert(arith.AddfOp(at.insert(arith.MulfOp(shifted, span)).result, low)).result
+    at.insert(YieldOp(cast_to(at, value, block.args[-1].type)))
+    return Region(block)
+
+
+_CONSTANTS = frozenset({"arith.constant", "arith.trunci"})
+"""The ops of `fill_rng_2d`'s body that only make constants."""
+
+
+@irdl_op_definition
+class FillRng2DOp(NamedStructuredOp):
+    """`out(i, j) = min + (max - min) * u(seed, i, j)`, `u` a linear congruential
+    generator's value scaled to about [0, 1): pseudo-random numbers, linear in
+    `min` and `max` (f64 scalars; the seed is an i32)."""
+
+    name = "linalg.fill_rng_2d"
+
+    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]):
+        super().__init__(
+            ins=inputs,
+            outs=outputs,
+            result_types=[[v.type for v in outputs if isinstance(v.type, TensorType)]],
+            hidden_region=self.get_hidden_region(inputs, outputs),
+        )
+
+    @classmethod
+    def body_region(
+        cls, input_types: Sequence[Attribute], output_types: Sequence[Attribute], properties: Mapping[str, Attribute]
+    ) -> Region:
+        if len(input_types) != 3 or len(output_types) != 1:  # left for the verifier to name
+            return Region(Block(arg_types=[element_type(t) for t in (*input_types, *output_types)]))
+        return _rng_body(output_types[0])
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return (*maps((), (), (), loops=2), AffineMap.identity(2))
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return iterator_types("pp")
+
+    def verify_(self) -> None:
+        if len(self.inputs) != 3 or len(self.outputs) != 1:
+            raise VerifyException(f"expects 3 inputs (min, max, seed) and 1 output, got {len(self.inputs)} and {len(self.outputs)}")
+        expected = (Float64Type(), Float64Type(), IntegerType(32))
+        if tuple(v.type for v in self.inputs) != expected:
+            raise VerifyException(f"expects min, max and seed of types f64, f64, i32, got {', '.join(str(v.type) for v in self.inputs)}")
+        # Constants aside: CSE merges the body's repeated ones.
+        found = [op.name for op in self.body.block.ops if op.name not in _CONSTANTS]
+        if found != [op.name for op in _rng_body(self.outputs[0].type).block.ops if op.name not in _CONSTANTS]:
+            raise VerifyException(f"its body must compute what '{self.name}' denotes, got {', '.join(found)}")
+        super().verify_()
 
 
 def indexing_maps_of(op) -> list[AffineMapAttr]:

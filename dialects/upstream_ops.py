@@ -11,13 +11,16 @@ passes) stays xDSL's:
 - `linalg.matmul indexing_maps = [...]` (`linalg_matmul.MatmulOp`); MLIR's
   spellings of `linalg.transpose`, `broadcast` and `reduce` (`linalg_dst_style`).
 - `linalg.generic #trait ins(...)`: the attribute dictionary given by an alias.
+- `linalg.index` inside a named op's body (`linalg.fill_rng_2d`), not only a generic.
 - the convolution and pooling ops (`linalg_conv.WINDOW_OPS`): xDSL lacks most
   of them, and those it has differ from MLIR (required strides, a wrong max
-  pooling body).
+  pooling body); `linalg.quantized_matmul` (`linalg_quantized`), whose body
+  xDSL fixes to i8 inputs.
 
 Ops (and attributes) of MLIR 22 that xDSL 0.74 lacks altogether are added to
 their dialects the same way: the named linalg ops that front ends emit
-(`linalg_structured`, `linalg_matmul`, `linalg_elementwise`, `linalg_dst_style`)
+(`linalg_structured`, `linalg_matmul`, `linalg_elementwise`,
+`linalg_named_elementwise`, `linalg_dst_style`, `linalg_pack`, `linalg_quantized`)
 and `math.erfc`, `arith.remf`, `tensor.gather`, ... (`mlir22_ops`).
 
 The other spelling difference, a single unparenthesised result type after `->`
@@ -41,7 +44,10 @@ from gradir.dialects.linalg_conv import WINDOW_OPS
 from gradir.dialects.linalg_dst_style import DST_STYLE_OPS
 from gradir.dialects.linalg_elementwise import ELEMENTWISE_OPS, ElementwiseKindAttr
 from gradir.dialects.linalg_matmul import MAPS_CONTRACTIONS
-from gradir.dialects.linalg_structured import FIXED_MAPS_CONTRACTIONS, TypeFnAttr
+from gradir.dialects.linalg_named_elementwise import NAMED_ELEMENTWISE_OPS
+from gradir.dialects.linalg_pack import PACKING_OPS
+from gradir.dialects.linalg_quantized import QUANTIZED_OPS
+from gradir.dialects.linalg_structured import FIXED_MAPS_CONTRACTIONS, FillRng2DOp, IndexOp, TypeFnAttr
 from gradir.dialects.mlir22_ops import ARITH_OPS, MATH_OPS, TENSOR_OPS
 
 
@@ -115,8 +121,8 @@ class GenericOp(linalg.GenericOp):
 GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {
     "arith": (CmpfOp, CmpiOp, *ARITH_OPS),
     "linalg": (
-        GenericOp, *MAPS_CONTRACTIONS, *FIXED_MAPS_CONTRACTIONS, *ELEMENTWISE_OPS, *DST_STYLE_OPS,
-        *WINDOW_OPS, ElementwiseKindAttr, TypeFnAttr,
+        GenericOp, IndexOp, *MAPS_CONTRACTIONS, *FIXED_MAPS_CONTRACTIONS, *ELEMENTWISE_OPS, *NAMED_ELEMENTWISE_OPS, *DST_STYLE_OPS,
+        *WINDOW_OPS, *PACKING_OPS, *QUANTIZED_OPS, FillRng2DOp, ElementwiseKindAttr, TypeFnAttr,
     ),
     "math": MATH_OPS,
     "tensor": TENSOR_OPS,

@@ -2,8 +2,9 @@
 and chains of them fuse into one loop nest, so no intermediate tensor reaches memory.
 
 `linalg-fuse-elementwise-ops` only fuses `linalg.generic`s, so `TENSOR_SCHEDULE` (a transform
-script, run with `mlir_bridge.apply_schedule`) first decomposes `linalg.softmax` into generics and
-generalises the named elementwise ops; it also writes `tensor.pad` as a fill and an
+script, run with `mlir_bridge.apply_schedule`) first decomposes `linalg.softmax` into generics,
+writes `linalg.pack`/`unpack` as a pad, a reshape and a transpose (which no bufferization takes
+as they are), and generalises the named elementwise ops; it also writes `tensor.pad` as a fill and an
 `insert_slice` (bufferized as it is, a pad becomes a `linalg.map` no GPU mapping takes); `ELEMENTWISE_FUSION_PIPELINE` then turns arith/math on
 whole tensors into generics and fuses them. What each backend does around this stage differs:
 the CPU names pure contractions before fusion and specialises generics after it, before any
@@ -34,6 +35,17 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %decomposed = transform.structured.decompose_interface %aggregates
         : (!transform.any_op) -> !transform.any_op
+    %packs = transform.structured.match ops{["linalg.pack"]} in %root
+        : (!transform.any_op) -> !transform.op<"linalg.pack">
+    %pad, %expand, %pack_transpose = transform.structured.lower_pack %packs
+        : (!transform.op<"linalg.pack">)
+        -> (!transform.op<"tensor.pad">, !transform.op<"tensor.expand_shape">, !transform.op<"linalg.transpose">)
+    %unpacks = transform.structured.match ops{["linalg.unpack"]} in %root
+        : (!transform.any_op) -> !transform.op<"linalg.unpack">
+    %unpack_empty, %unpack_transpose, %collapse, %slice = transform.structured.lower_unpack %unpacks
+        : (!transform.op<"linalg.unpack">)
+        -> (!transform.op<"tensor.empty">, !transform.op<"linalg.transpose">,
+            !transform.op<"tensor.collapse_shape">, !transform.op<"tensor.extract_slice">)
     %named = transform.structured.match ops{[OPS]} in %root
         : (!transform.any_op) -> !transform.any_op
     %generic = transform.structured.generalize %named : (!transform.any_op) -> !transform.any_op

@@ -52,6 +52,9 @@ INACTIVE: dict[str, str] = {
     "tensor.dim": "an index result",
     "tensor.rank": "an index result",
     "linalg.index": "an index result",
+    "linalg.div_unsigned": "integers only (MLIR rejects floats: `arith.divui`)",
+    **{f"linalg.pooling_{layout}_{kind}_unsigned": "integers only (MLIR rejects floats: unsigned max/min)"
+       for layout in ("nhwc", "nwc") for kind in ("max", "min")},  # fmt: skip
     "tensor.yield": "a terminator: its parent's rule (generate, pad) reads it",
     "linalg.yield": "a terminator: its parent's rule reads it",
 }
@@ -63,6 +66,8 @@ UNSUPPORTED: dict[str, str] = {
     "arith.scaling_extf": "block-scaled fp8/fp4 conversion: xDSL 0.74 cannot parse it, gradir's element types are f16, bf16, f32, f64",
     "arith.scaling_truncf": "block-scaled fp8/fp4 conversion: xDSL 0.74 cannot parse it, gradir's element types are f16, bf16, f32, f64",
     "tensor.parallel_insert_slice": "only inside scf.forall, which xDSL 0.74 lacks",
+    **{f"linalg.winograd_{kind}_transform": "not defined (xDSL 0.74 cannot parse it): linear in its input (constant Winograd matrices), but made only by MLIR's Winograd rewrite of a 2-D convolution (`transform.structured.winograd_conv2d`), an optimisation applied after differentiation, not front-end output: differentiate the convolution"
+       for kind in ("filter", "input", "output")},
 }  # fmt: skip
 """Ops without a rule for a reason that will not go away by itself."""
 

@@ -259,8 +259,10 @@ def _gradient_placed_by_map(
     loops = len(op.iterator_types.data)
     dims = [expr.position for expr in target.map.results if isinstance(expr, AffineDimExpr)]
     element = target.read_as.type
-    if target.slot < len(op.operands) and len(dims) == len(target.map.results):
+    covers_exactly = target.slot < len(op.operands) and len(dims) == len(target.map.results)
+    if covers_exactly and isinstance(target.value.type, TensorType):
         placed_type = target.value.type  # an operand's map covers it exactly
+        # (a scalar operand, `()`, is summed into a 0-d tensor like a captured scalar)
     else:
         extents = loop_extents(op)
         placed_type = TensorType(element, [extents[d] for d in dims])

@@ -18,9 +18,11 @@ other derivative:
 - `linalg.broadcast` (new `dimensions`): the sum over those dimensions.
 - `linalg.fill`: the scalar gets the sum of g; the init is overwritten.
 - `linalg.copy`: g to the input.
-- the elementwise named ops (`linalg.add sub mul exp log sqrt max min
-  select`): the rule of their scalar op in `derivatives.yaml` (`arith.addf`,
-  `math.exp`, ...), applied to the whole tensors; the init is overwritten.
+- the elementwise named ops (`linalg.add sub mul div negf powf exp log sqrt
+  rsqrt tanh erf abs floor ceil round max min select`): the rule of their
+  scalar op in `derivatives.yaml` (`arith.addf`, `math.exp`, ...), applied to
+  the whole tensors; the init is overwritten. An op with a scalar input
+  (`ins(%x, %s : tensor<4xf32>, f32)`) goes through the generic view.
 - `linalg.reduce` with an `arith.addf` combiner: like `autodiff.sum` (the init
   gets g); with `arith.maximumf`/`arith.minimumf`: like `autodiff.max`, the
   init being one more candidate (tied candidates share the gradient). Any
@@ -36,7 +38,7 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DenseArrayBase
+from xdsl.dialects.builtin import DenseArrayBase, TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
@@ -212,10 +214,16 @@ def copy_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None
 
 ELEMENTWISE_SCALAR_OPS = {
     "linalg.add": "arith.addf", "linalg.sub": "arith.subf", "linalg.mul": "arith.mulf",
+    "linalg.div": "arith.divf", "linalg.negf": "arith.negf", "linalg.powf": "math.powf",
     "linalg.exp": "math.exp", "linalg.log": "math.log", "linalg.sqrt": "math.sqrt",
+    "linalg.rsqrt": "math.rsqrt", "linalg.tanh": "math.tanh", "linalg.erf": "math.erf",
+    "linalg.abs": "math.absf", "linalg.floor": "math.floor", "linalg.ceil": "math.ceil",
+    "linalg.round": "math.round",
     "linalg.max": "arith.maximumf", "linalg.min": "arith.minimumf", "linalg.select": "arith.select",
 }  # fmt: skip
-"""Elementwise named op -> the scalar op its body applies, whose rule it reuses."""
+"""Elementwise named op -> the scalar op its body applies, whose rule it reuses.
+(`linalg.square` and `linalg.reciprocal`, whose bodies are `x * x` and `1 / x`,
+go through the generic view: `linalg_structured.BODY_OPS`.)"""
 
 _SCALAR_RULE_DECLARATIONS = {
     # The declarations of each scalar rule in derivatives.yaml (differentiable
@@ -225,6 +233,10 @@ _SCALAR_RULE_DECLARATIONS = {
     "math.exp": ((0,), (), (0,)), "math.log": ((0,), (0,), ()), "math.sqrt": ((0,), (), (0,)),
     "arith.maximumf": ((0, 1), (0, 1), ()), "arith.minimumf": ((0, 1), (0, 1), ()),
     "arith.select": ((1, 2), (0,), ()),
+    "arith.divf": ((0, 1), (1,), (0,)), "arith.negf": ((0,), (), ()), "math.powf": ((0, 1), (0, 1), (0,)),
+    "math.rsqrt": ((0,), (), (0,)), "math.tanh": ((0,), (), (0,)), "math.erf": ((0,), (0,), ()),
+    "math.absf": ((0,), (0,), ()),
+    "math.floor": ((), (), ()), "math.ceil": ((), (), ()), "math.round": ((), (), ()),
 }  # fmt: skip
 
 
@@ -234,7 +246,19 @@ def _scalar_rule(op: Operation) -> DerivativeRule:
     return rule
 
 
+def _whole_tensors(op: Operation) -> bool:
+    """Whether every operand is a tensor of the result's shape, as the scalar
+    formulas assume; MLIR also accepts a scalar input (`ins(%x, %s :
+    tensor<4xf32>, f32)`), read in every iteration, which the generic view serves."""
+    if not op.results or not isinstance(result := op.results[0].type, TensorType):
+        return False
+    shape = result.get_shape()
+    return all(isinstance(v.type, TensorType) and v.type.get_shape() == shape for v in op.operands)
+
+
 def elementwise_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+    if not _whole_tensors(op):
+        return view_vjp(builder, op, grads)
     # The scalar rule binds its input names to the leading operands (the
     # `ins`); the `outs` init is overwritten and gets nothing.
     gradients = _scalar_rule(op).reverse(builder, op, grads)  # type: ignore[misc]
@@ -242,6 +266,8 @@ def elementwise_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
 
 
 def elementwise_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
+    if not _whole_tensors(op):
+        return view_jvp(builder, op, tangents)
     return _scalar_rule(op).forward(builder, op, tangents)  # type: ignore[misc]
 
 

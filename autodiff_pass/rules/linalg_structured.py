@@ -2,8 +2,9 @@
 (built-in Python rules, loaded by the registry through `RULES`).
 
 A named structured op (`linalg.dot`, `matvec`, `vecmat`, `batch_matvec`,
-`batch_vecmat`, `batch_matmul`, `mmt4d`, `batch_mmt4d`, `contract`,
-`elementwise`, `map`, `reduce`, and
+`batch_vecmat`, `batch_matmul`, `batch_reduce_matmul`, `mmt4d`,
+`batch_mmt4d`, `contract`, `elementwise`, `map`, `square`, `reciprocal`,
+`quantized_matmul`, `quantized_batch_matmul`, `fill_rng_2d`, `reduce`, and
 `matmul` with any indexing maps) *is* a `linalg.generic`: the same operands,
 indexing maps and body, with its loops' kinds read off the outputs' maps (a
 loop no output indexes is a reduction). `generic_view` builds that generic,
@@ -35,7 +36,7 @@ from collections.abc import Mapping, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr, TensorType, i64
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -44,6 +45,7 @@ from gradir.autodiff_pass.ir_building import zero_constant
 from gradir.autodiff_pass.rules.generic import generic_jvp
 from gradir.autodiff_pass.rules.generic_reverse import generic_vjp
 from gradir.autodiff_pass.rules.interface import DerivativeRule
+from gradir.dialects.linalg_quantized import QUANTIZED_CONTRACTIONS
 from gradir.dialects.linalg_structured import iterator_types
 from gradir.errors import DifferentiationError, error_at
 
@@ -164,7 +166,7 @@ def tidy_adjoint_generic(generic: GenericOp) -> dict[SSAValue, SSAValue]:
     maps = [m.replace_dims_and_symbols(renumbered, [], len(kinds), 0) for m in maps]
     for inner in block.walk():
         if isinstance(inner, IndexOp):
-            inner.properties["dim"] = IntegerAttr(position[inner.dim.value.data], IndexType())
+            inner.properties["dim"] = IntegerAttr(position[inner.dim.value.data], i64)
     new_block = Block(arg_types=[block.args[k].type for k in keep] + [a.type for a in block.args[len(inputs) :]])
     for old, new in zip([block.args[k] for k in keep] + list(block.args[len(inputs) :]), new_block.args):
         old.replace_all_uses_with(new)
@@ -267,15 +269,24 @@ def contraction_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue
 
 CONTRACTIONS = (
     "linalg.dot", "linalg.matvec", "linalg.vecmat", "linalg.batch_matvec", "linalg.batch_vecmat", "linalg.mmt4d",
-    "linalg.batch_mmt4d", "linalg.contract",
+    "linalg.batch_mmt4d", "linalg.batch_reduce_matmul", "linalg.contract",
 )  # fmt: skip
 """Named contractions differentiated through their generic view (reverse) and
 by themselves (forward)."""
 
-BODY_OPS = ("linalg.elementwise", "linalg.map")
-"""Named ops with a scalar body differentiated through their generic view."""
+BODY_OPS = ("linalg.elementwise", "linalg.map", "linalg.square", "linalg.reciprocal", "linalg.fill_rng_2d")
+"""Named ops with a scalar body differentiated through their generic view
+(`square` and `reciprocal` are `x * x` and `1 / x`: no one scalar op's rule;
+`fill_rng_2d`'s numbers are `min + (max - min) * u`, `u` computed from the seed
+and the indices in integers: its bounds get `sum(g * (1 - u))` and `sum(g * u)`)."""
+
+QUANTIZED_OPS = tuple(op.name for op in QUANTIZED_CONTRACTIONS)
+"""`C += (A - a_zero) * (B - b_zero)` over a matmul's maps: differentiable
+(zero points included) when its operands are floats; integer operands carry
+no derivative. (The quantized convolutions are in `conv_quantized`: their
+input's adjoint through the generic view would be written through a window.)"""
 
 RULES = (
     *(DerivativeRule(name, reverse=view_vjp, forward=contraction_jvp, captures=True) for name in CONTRACTIONS),
-    *(DerivativeRule(name, reverse=view_vjp, forward=view_jvp, captures=True) for name in BODY_OPS),
+    *(DerivativeRule(name, reverse=view_vjp, forward=view_jvp, captures=True) for name in (*BODY_OPS, *QUANTIZED_OPS)),
 )  # fmt: skip

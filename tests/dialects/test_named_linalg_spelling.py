@@ -110,6 +110,59 @@ SNIPPETS = {
 }""",
 }
 
+for _name in ("abs", "ceil", "erf", "floor", "negf", "reciprocal", "round", "rsqrt", "square", "tanh"):
+    SNIPPETS[_name] = f"""func.func @f(%a: tensor<3x4xf32>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {{
+  %0 = linalg.{_name} ins(%a : tensor<3x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}}"""
+SNIPPETS.update({
+"div": """func.func @f(%a: tensor<3x4xf64>, %b: tensor<3x4xf64>, %c: tensor<3x4xf64>) -> tensor<3x4xf64> {
+  %0 = linalg.div {fastmath_note = "kept"} ins(%a, %b : tensor<3x4xf64>, tensor<3x4xf64>) outs(%c : tensor<3x4xf64>) -> tensor<3x4xf64>
+  return %0 : tensor<3x4xf64>
+}""",
+"div_integers": """func.func @f(%a: tensor<3x4xi32>, %b: tensor<3x4xi32>, %c: tensor<3x4xi32>) -> (tensor<3x4xi32>, tensor<3x4xi32>) {
+  %0 = linalg.div ins(%a, %b : tensor<3x4xi32>, tensor<3x4xi32>) outs(%c : tensor<3x4xi32>) -> tensor<3x4xi32>
+  %1 = linalg.div_unsigned ins(%a, %b : tensor<3x4xi32>, tensor<3x4xi32>) outs(%c : tensor<3x4xi32>) -> tensor<3x4xi32>
+  return %0, %1 : tensor<3x4xi32>, tensor<3x4xi32>
+}""",
+"powf_scalar_exponent": """func.func @f(%a: tensor<3x4xf32>, %b: f32, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = linalg.powf ins(%a, %b : tensor<3x4xf32>, f32) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}""",
+"batch_reduce_matmul": """func.func @f(%a: tensor<2x3x5xf32>, %b: tensor<2x5x4xf32>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = linalg.batch_reduce_matmul ins(%a, %b : tensor<2x3x5xf32>, tensor<2x5x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}""",
+"batch_reduce_matmul_maps": """func.func @f(%a: tensor<2x5x3xf16>, %b: tensor<5x4xf16>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = linalg.batch_reduce_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d2)>] {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : tensor<2x5x3xf16>, tensor<5x4xf16>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}""",
+"pack": """func.func @f(%a: tensor<5x4xf32>, %p: f32, %d: tensor<2x3x3x2xf32>) -> tensor<2x3x3x2xf32> {
+  %pack = linalg.pack %a padding_value(%p : f32) outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [3, 2] into %d : tensor<5x4xf32> -> tensor<2x3x3x2xf32>
+  return %pack : tensor<2x3x3x2xf32>
+}""",
+"pack_full_tiles": """func.func @f(%a: tensor<4x6xf64>, %d: tensor<2x6x2xf64>) -> tensor<2x6x2xf64> {
+  %pack = linalg.pack %a inner_dims_pos = [0] inner_tiles = [2] into %d {note = 1 : i64} : tensor<4x6xf64> -> tensor<2x6x2xf64>
+  return %pack : tensor<2x6x2xf64>
+}""",
+"unpack": """func.func @f(%a: tensor<2x3x3x2xf32>, %d: tensor<5x4xf32>) -> tensor<5x4xf32> {
+  %unpack = linalg.unpack %a outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [3, 2] into %d : tensor<2x3x3x2xf32> -> tensor<5x4xf32>
+  return %unpack : tensor<5x4xf32>
+}""",
+"fill_rng_2d": """func.func @f(%lo: f64, %hi: f64, %seed: i32, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = linalg.fill_rng_2d ins(%lo, %hi, %seed : f64, f64, i32) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}""",
+"quantized_matmul_floats": """func.func @f(%a: tensor<3x5xf32>, %b: tensor<5x4xf32>, %z: f32, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = linalg.quantized_matmul ins(%a, %b, %z, %z : tensor<3x5xf32>, tensor<5x4xf32>, f32, f32) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}""",
+"tanh_on_buffers": """func.func @f(%a: memref<3x4xf32>, %c: memref<3x4xf32>) {
+  linalg.tanh ins(%a : memref<3x4xf32>) outs(%c : memref<3x4xf32>)
+  return
+}""",
+})
+
 
 def _expand_aliases(text: str) -> str:
     """MLIR's text with its `#map` aliases written out, as gradir prints them."""

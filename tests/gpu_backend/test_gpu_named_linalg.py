@@ -27,7 +27,11 @@ CASES = [case for case in ALL_CASES if case.name != HOST_SCALAR]
 
 
 def _wrt(case) -> list[int]:
-    return list(case.wrt) if case.wrt is not None else list(range(len(case.arguments)))
+    """The checked arguments, less float scalars (`named_div_scalar`'s divisor): a scalar
+    gradient is a result read on the host, which the GPU pipeline refuses like any host
+    scalar (`test_host_scalar_is_a_located_error`). The kernels still read the scalar."""
+    wrt = list(case.wrt) if case.wrt is not None else list(range(len(case.arguments)))
+    return [i for i in wrt if case.arguments[i][1].startswith("tensor")]
 
 
 def _program_text(cases) -> str:

@@ -240,6 +240,38 @@ def elementwise_cases() -> list[Case]:
     return cases
 
 
+NAMED_UNARY = ("abs", "ceil", "erf", "floor", "negf", "reciprocal", "round", "rsqrt", "square", "tanh")
+"""MLIR 22's named elementwise ops of one input (gradir's `linalg_named_elementwise`)."""
+
+
+def named_elementwise_cases() -> list[Case]:
+    """`linalg.tanh ins(%x) outs(%init)`, ... : the same draws as the `elementwise` kinds."""
+    cases = []
+    m, n = sizes(2)
+    x = t(m, n)
+    for name in NAMED_UNARY:
+        cases.append(Case(
+            f"named_{name}", [("x", x), ("init", x)],
+            _op(f"%r = linalg.{name} ins(%x : {x}) outs(%init : {x}) -> {x}"),
+            x, [UNARY_KINDS[name](m, n), uniform(m, n)],
+        ))  # fmt: skip
+    for name in ("div", "powf"):
+        cases.append(Case(
+            f"named_{name}", [("x", x), ("y", x), ("init", x)],
+            _op(f"%r = linalg.{name} ins(%x, %y : {x}, {x}) outs(%init : {x}) -> {x}"),
+            x, [positive(m, n), positive(m, n), uniform(m, n)],
+        ))  # fmt: skip
+    # A scalar input (`ins(%x, %s : tensor<..>, f32)`), read in every iteration: the
+    # generic view's path; as the divisor and as the exponent.
+    for name, draw in (("div", uniform), ("powf", positive)):
+        cases.append(Case(
+            f"named_{name}_scalar", [("x", x), ("s", "f32"), ("init", x)],
+            _op(f"%r = linalg.{name} ins(%x, %s : {x}, f32) outs(%init : {x}) -> {x}"),
+            x, [draw(m, n), np.asarray(RNG.uniform(0.5, 1.5)), uniform(m, n)],
+        ))  # fmt: skip
+    return cases
+
+
 def map_reduce_cases() -> list[Case]:
     cases = []
     m, n = sizes(2)
@@ -378,7 +410,130 @@ def repeated_operand_cases() -> list[Case]:
     ]  # fmt: skip
 
 
-CASES = contraction_cases() + elementwise_cases() + map_reduce_cases() + repeated_operand_cases()
+def batch_reduce_matmul_cases() -> list[Case]:
+    """The batch summed into one matmul; A read transposed; B shared by the batch."""
+    cases = []
+    bmap = "affine_map<(d0, d1, d2, d3) -> ({})>"
+    b, m, k, n = sizes(4)
+    c = t(m, n)
+    reduce_maps = {
+        "": None,
+        "_transpose_a": ([bmap.format("d0, d3, d1"), bmap.format("d0, d3, d2"), bmap.format("d1, d2")], (b, k, m), (b, k, n)),
+        "_broadcast_b": ([bmap.format("d0, d1, d3"), bmap.format("d3, d2"), bmap.format("d1, d2")], (b, m, k), (k, n)),
+    }  # fmt: skip
+    for variant, spec in reduce_maps.items():
+        variant_maps, a_shape, b_shape = spec if spec is not None else (None, (b, m, k), (b, k, n))
+        a, bb = t(*a_shape), t(*b_shape)
+        prefix = f"indexing_maps = [{', '.join(variant_maps)}] " if variant_maps else ""
+        cases.append(Case(
+            f"batch_reduce_matmul{variant}", [("a", a), ("b", bb), ("c", c)],
+            _op(f"%r = linalg.batch_reduce_matmul {prefix}ins(%a, %b : {a}, {bb}) outs(%c : {c}) -> {c}"),
+            c, [uniform(*a_shape), uniform(*b_shape), uniform(m, n)],
+        ))  # fmt: skip
+    return cases
+
+
+def packing_cases() -> list[Case]:
+    """`linalg.pack` with partial tiles (its padding value an argument, so it gets the
+    gradient of the padded positions), permuted outer dimensions and full tiles without
+    padding; `linalg.unpack` dropping padding; a pack then an unpack of the result."""
+    cases = []
+    m, n = (2 * v + 1 for v in sizes(2, 1, 4))  # partial tiles along both dimensions
+    n += n % 3 == 0
+    tm, tn = 2, 3
+    om, on = -(-m // tm), -(-n // tn)
+    packed = t(on, om, tm, tn)
+    # The padding value a scalar argument (read inside the op: no host code on the GPU).
+    cases.append(Case(
+        "pack_padded", [("x", t(m, n)), ("padding", "f32")],
+        _op(f"""
+%dest = tensor.empty() : {packed}
+%r = linalg.pack %x padding_value(%padding : f32) outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [{tm}, {tn}] into %dest : {t(m, n)} -> {packed}"""),
+        packed, [uniform(m, n), np.asarray(RNG.uniform(-1.0, 1.0))],
+    ))  # fmt: skip
+    b, k = sizes(2)
+    cases.append(Case(
+        "pack_full_tiles", [("x", t(2 * k, b)), ("init", t(k, b, 2))],
+        _op(f"%r = linalg.pack %x inner_dims_pos = [0] inner_tiles = [2] into %init : {t(2 * k, b)} -> {t(k, b, 2)}"),
+        t(k, b, 2), [uniform(2 * k, b), uniform(k, b, 2)],
+    ))  # fmt: skip
+    cases.append(Case(
+        "unpack_padded", [("p", packed), ("init", t(m, n))],
+        _op(f"%r = linalg.unpack %p outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [{tm}, {tn}] "
+            f"into %init : {packed} -> {t(m, n)}"),
+        t(m, n), [uniform(on, om, tm, tn), uniform(m, n)],
+    ))  # fmt: skip
+    k = 2 * k + 1  # odd: the pack pads, the unpack drops the padding
+    cases.append(Case(
+        "pack_unpack", [("x", t(b, k, 3)), ("padding", "f32")],
+        _op(f"""
+%dest = tensor.empty() : {t(b, -(-k // 2), 3, 2)}
+%p = linalg.pack %x padding_value(%padding : f32) inner_dims_pos = [1] inner_tiles = [2] into %dest : {t(b, k, 3)} -> {t(b, -(-k // 2), 3, 2)}
+%q = math.sin %p : {t(b, -(-k // 2), 3, 2)}
+%back = tensor.empty() : {t(b, k, 3)}
+%r = linalg.unpack %q inner_dims_pos = [1] inner_tiles = [2] into %back : {t(b, -(-k // 2), 3, 2)} -> {t(b, k, 3)}"""),
+        # the padding is dropped again: only x moves the loss
+        t(b, k, 3), [uniform(b, k, 3), np.asarray(RNG.uniform(-1.0, 1.0))], wrt=(0,),
+    ))  # fmt: skip
+    return cases
+
+
+def quantized_cases() -> list[Case]:
+    """Quantized contractions and a quantized convolution on floats: `(A - a_zero) *
+    (B - b_zero)` accumulated, every operand (zero points included) differentiable."""
+    cases = []
+    m, k, n = sizes(3)
+    a, bb, c = t(m, k), t(k, n), t(m, n)
+    cases.append(Case(
+        "quantized_matmul", [("a", a), ("b", bb), ("za", "f32"), ("zb", "f32"), ("c", c)],
+        _op(f"%r = linalg.quantized_matmul ins(%a, %b, %za, %zb : {a}, {bb}, f32, f32) outs(%c : {c}) -> {c}"),
+        c, [uniform(m, k), uniform(k, n), np.asarray(RNG.uniform(-0.5, 0.5)), np.asarray(RNG.uniform(-0.5, 0.5)),
+            uniform(m, n)],
+    ))  # fmt: skip
+    b, m, k, n = sizes(4)
+    a, bb, c = t(b, m, k), t(b, k, n), t(b, m, n)
+    cases.append(Case(
+        "quantized_batch_matmul", [("a", a), ("b", bb), ("za", "f32"), ("zb", "f32"), ("c", c)],
+        _op(f"%r = linalg.quantized_batch_matmul ins(%a, %b, %za, %zb : {a}, {bb}, f32, f32) outs(%c : {c}) -> {c}"),
+        c, [uniform(b, m, k), uniform(b, k, n), np.asarray(RNG.uniform(-0.5, 0.5)), np.asarray(RNG.uniform(-0.5, 0.5)),
+            uniform(b, m, n)],
+    ))  # fmt: skip
+    n, h, w, ci, co = sizes(5, 1, 4)
+    x, f, o = t(n, 2 * h + 1, w + 2, ci), t(3, 3, ci, co), t(n, h, w, co)
+    cases.append(Case(
+        "conv_2d_nhwc_hwcf_q", [("x", x), ("f", f), ("zx", "f32"), ("zf", "f32"), ("o", o)],
+        _op(f"%r = linalg.conv_2d_nhwc_hwcf_q {{dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>}} "
+            f"ins(%x, %f, %zx, %zf : {x}, {f}, f32, f32) outs(%o : {o}) -> {o}"),
+        o, [uniform(n, 2 * h + 1, w + 2, ci), uniform(3, 3, ci, co), np.asarray(RNG.uniform(-0.5, 0.5)),
+            np.asarray(RNG.uniform(-0.5, 0.5)), uniform(n, h, w, co)],
+    ))  # fmt: skip
+    x, f, o = t(n, h + 2, w + 1, ci), t(3, 2, ci), t(n, h, w, ci)
+    cases.append(Case(
+        "depthwise_conv_2d_nhwc_hwc_q", [("x", x), ("f", f), ("zx", "f32"), ("zf", "f32"), ("o", o)],
+        _op(f"%r = linalg.depthwise_conv_2d_nhwc_hwc_q ins(%x, %f, %zx, %zf : {x}, {f}, f32, f32) outs(%o : {o}) -> {o}"),
+        o, [uniform(n, h + 2, w + 1, ci), uniform(3, 2, ci), np.asarray(RNG.uniform(-0.5, 0.5)),
+            np.asarray(RNG.uniform(-0.5, 0.5)), uniform(n, h, w, ci)],
+    ))  # fmt: skip
+    return cases
+
+
+def fill_rng_cases() -> list[Case]:
+    """`linalg.fill_rng_2d`'s numbers move with its bounds: `min + (max - min) * u`."""
+    m, n = sizes(2)
+    return [Case(
+        "fill_rng_2d", [("low", "f64"), ("high", "f64"), ("init", t(m, n))],
+        _op(f"""
+%seed = arith.constant 42 : i32
+%r = linalg.fill_rng_2d ins(%low, %high, %seed : f64, f64, i32) outs(%init : {t(m, n)}) -> {t(m, n)}"""),
+        t(m, n), [np.asarray(-0.5), np.asarray(0.75), uniform(m, n)],
+    )]  # fmt: skip
+
+
+CASES = (
+    contraction_cases() + elementwise_cases() + map_reduce_cases() + repeated_operand_cases()
+    + named_elementwise_cases() + batch_reduce_matmul_cases() + packing_cases() + quantized_cases()
+    + fill_rng_cases()
+)
 
 
 def module_text(cases: list[Case]) -> str:
@@ -400,7 +555,10 @@ def second_order_function(case: Case) -> str:
     total = None
     for gradient, ty in zip(gradients, wrt_types):
         lines.append(f"  {gradient}_sq = arith.mulf {gradient}, {gradient} : {ty}")
-        lines.append(f"  {gradient}_sum = autodiff.sum {gradient}_sq : {ty} -> tensor<f32>")
+        if ty.startswith("tensor"):
+            lines.append(f"  {gradient}_sum = autodiff.sum {gradient}_sq : {ty} -> tensor<f32>")
+        else:  # a scalar argument's gradient
+            lines.append(f"  {gradient}_sum = tensor.from_elements {gradient}_sq : tensor<f32>")
         if total is None:
             total = f"{gradient}_sum"
         else:

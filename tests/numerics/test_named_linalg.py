@@ -31,7 +31,7 @@ SECOND_ORDER = [
         "dot", "matvec", "batch_matmul", "batch_matmul_transpose_a", "batch_matmul_transpose_b",
         "batch_matmul_broadcast_a", "matmul_broadcast_a", "matmul_transposed_output",
         "matmul_transposed_inputs", "mmt4d", "batch_mmt4d", "contract_batched", "softmax_dim1", "map_body",
-        "reduce_max", "elementwise_div",
+        "reduce_max", "elementwise_div", "batch_reduce_matmul_transpose_a", "named_tanh", "pack_padded", "pack_unpack",
     }
 ]  # fmt: skip
 
