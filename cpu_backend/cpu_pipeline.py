@@ -3,7 +3,9 @@
 `lower_to_llvm` runs these stages on an `mlir.ir.Module` (every textual
 pipeline is a constant below, so it can be replayed with other tools):
 
-1. `inline`, then the tensor stage both backends share
+1. `inline` (except a public function whose whole body calls another public
+   function: it keeps the call, so the callee is compiled once;
+   `forwarding_calls`), then the tensor stage both backends share
    (`mlir_bridge.tensor_stage`: `TENSOR_SCHEDULE`, then
    `ELEMENTWISE_FUSION_PIPELINE` with every named contraction behind a call,
    `outline_contractions`, inlined back after) -- arith/math on whole tensors
@@ -25,7 +27,8 @@ pipeline is a constant below, so it can be replayed with other tools):
    (`mlir_bridge.booleans.select_with_tensor_conditions`).
 2. `BUFFER_PIPELINE` -- one-shot bufferization across function boundaries
    with identity layouts; tensor results become trailing out-parameters
-   (`memref` arguments the caller allocates) and temporaries are freed.
+   (`memref` arguments the caller allocates) and temporaries are freed; a
+   call kept by stage 1 writes into its caller's out-parameters.
    Each `scf.for` state is first made to update one buffer in place
    (`loop_states`). Where MLIR's `eliminate-empty-tensors` makes a valid
    program fail to bufferize, the stage reruns without it (`bufferize`).
@@ -60,6 +63,7 @@ from xdsl.dialects.builtin import ModuleOp
 from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
 from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
 from gradir.cpu_backend.conv_matmuls import convolutions_as_matmuls
+from gradir.cpu_backend.forwarding_calls import keep_forwarding_calls, write_call_results_in_place
 from gradir.errors import PipelineError
 from gradir.mlir_bridge.booleans import (
     reject_boolean_buffers,
@@ -335,6 +339,7 @@ def fuse_tensors(module: ir.Module) -> None:
     elementwise chains fused, contractions named (and batched ones made loops),
     unit loops dropped and contiguous loops merged (`collapse_dims`)."""
     with module.context, ir.Location.unknown():
+        keep_forwarding_calls(module)
         # `affine.for` on tensors becomes `scf.for` now, so its tensor states
         # are updated in place and bufferize like any scf.for's.
         run_pipeline(module, "lower-affine, inline", "cpu-tensor")
@@ -369,6 +374,7 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         yield_loop_states_in_place(module)
         copy_repeated_results(module)
         bufferize(module)
+        write_call_results_in_place(module)
         store_boolean_buffers_as_bytes(module)
         reject_boolean_buffers(module)
         memref_ranks = _memref_ranks(module)
