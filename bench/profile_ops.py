@@ -10,6 +10,7 @@ close to the whole function's time, since the pieces were fused the same way;
 what it misses is what the real function saves by reusing a buffer in place.
 
     python bench/profile_ops.py --gmm 20,50,1000 --function gmm_gradient
+    python bench/profile_ops.py --lenet 64 --function lenet_grad
     python bench/profile_ops.py FILE.mlir --function f
 """
 from __future__ import annotations
@@ -25,6 +26,7 @@ from mlir.dialects import func
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples" / "gmm"))
+sys.path.insert(0, str(ROOT / "examples" / "cnn"))
 
 from gradir.cpu_backend.cpu_pipeline import fuse_tensors  # noqa: E402
 from gradir.cpu_backend.cpu_runtime import CpuExecutable  # noqa: E402
@@ -52,20 +54,17 @@ def _function(module: ir.Module, name: str) -> ir.Operation:
 
 
 def isolated(op: ir.Operation, name: str) -> str | None:
-    """`op` alone in a public function of its non-constant operands, as MLIR text."""
+    """`op` alone in a public function of its non-constant operands and of the values
+    its regions read from outside, as MLIR text; None when one of them is no tensor."""
     arguments: list[ir.Value] = []
     constants: list[ir.Operation] = []
-    for value in _captured(op):
+    for value in [*op.operands, *_captured(op)]:
         owner = _defining_op(value)
-        if owner is None or owner.name != "arith.constant":
-            return None
-        constants.append(owner)
-    for operand in op.operands:
-        owner = _defining_op(operand)
         if owner is not None and owner.name == "arith.constant":
-            constants.append(owner)
-        elif operand not in arguments:
-            arguments.append(operand)
+            if all(value != c.results[0] for c in constants):
+                constants.append(owner)
+        elif value not in arguments:
+            arguments.append(value)  # a loop's body may read tensors from outside: arguments too
     if not all(isinstance(v.type, ir.RankedTensorType) for v in arguments):
         return None
     if not all(isinstance(r.type, ir.RankedTensorType) for r in op.results):
@@ -80,13 +79,12 @@ def isolated(op: ir.Operation, name: str) -> str | None:
             for constant in constants:
                 clone = constant.clone()
                 mapping[constant.results[0]] = clone.results[0]
+            for position, argument in enumerate(arguments):
+                mapping[argument] = entry.arguments[position]
             copy = op.clone()
             _replace_inside(copy, mapping)
             for position, operand in enumerate(op.operands):
-                if operand in mapping:
-                    copy.operands[position] = mapping[operand]
-                else:
-                    copy.operands[position] = entry.arguments[arguments.index(operand)]
+                copy.operands[position] = mapping[operand]
             func.ReturnOp(list(copy.results))
         return str(module)
 
@@ -151,6 +149,17 @@ def describe(op: ir.Operation) -> str:
         kinds = str(op.attributes["iterator_types"]).count("reduction")
         body = [o.name for o in op.regions[0].blocks[0].operations][:-1]
         head = f"generic({kinds} red; {' '.join(n.split('.')[-1] for n in body)})"
+    elif op.name == "scf.for":  # e.g. a convolution over chunks of the batch (conv_matmuls)
+        inner = []
+
+        def visit(nested: ir.Operation) -> ir.WalkResult:
+            if nested.name == "linalg.matmul":
+                left, right = (ir.RankedTensorType(v.type).shape for v in list(nested.operands)[:2])
+                inner.append(f"matmul {left[0]}x{left[1]}x{right[1]}")
+            return ir.WalkResult.ADVANCE
+
+        op.walk(visit, ir.WalkOrder.PRE_ORDER)
+        head = f"scf.for ({', '.join(inner) or 'no matmul'})"
     return f"{head} -> {types}"
 
 
@@ -181,6 +190,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file", nargs="?", help="an autodiff/linalg .mlir file")
     parser.add_argument("--gmm", help="d,K,n: profile the ADBench GMM program instead")
+    parser.add_argument("--lenet", type=int, metavar="BATCH", help="profile examples/cnn's LeNet-5 (and its gradient) instead")
     parser.add_argument("--function", required=True)
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--top", type=int, default=15)
@@ -189,6 +199,10 @@ def main() -> None:
         from gmm import gmm_program
 
         source = gmm_program(*(int(v) for v in args.gmm.split(",")))
+    elif args.lenet:
+        from lenet import lenet, lenet_gradient
+
+        source = lenet(args.lenet) + lenet_gradient(args.lenet)
     else:
         source = Path(args.file).read_text()
     whole = CpuExecutable(generic_text(lower_to_linalg(source)))

@@ -3,7 +3,9 @@
 `lower_to_llvm` runs these stages on an `mlir.ir.Module` (every textual
 pipeline is a constant below, so it can be replayed with other tools):
 
-1. `inline`, then the tensor stage both backends share
+1. `inline` (except a public function whose whole body calls another public
+   function: it keeps the call, so the callee is compiled once;
+   `forwarding_calls`), then the tensor stage both backends share
    (`mlir_bridge.tensor_stage`: `TENSOR_SCHEDULE`, then
    `ELEMENTWISE_FUSION_PIPELINE` with every named contraction behind a call,
    `outline_contractions`, inlined back after) -- arith/math on whole tensors
@@ -25,7 +27,8 @@ pipeline is a constant below, so it can be replayed with other tools):
    (`mlir_bridge.booleans.select_with_tensor_conditions`).
 2. `BUFFER_PIPELINE` -- one-shot bufferization across function boundaries
    with identity layouts; tensor results become trailing out-parameters
-   (`memref` arguments the caller allocates) and temporaries are freed.
+   (`memref` arguments the caller allocates) and temporaries are freed; a
+   call kept by stage 1 writes into its caller's out-parameters.
    Each `scf.for` state is first made to update one buffer in place
    (`loop_states`). Where MLIR's `eliminate-empty-tensors` makes a valid
    program fail to bufferize, the stage reruns without it (`bufferize`).
@@ -41,9 +44,10 @@ pipeline is a constant below, so it can be replayed with other tools):
    marked reassociative so they vectorise too, and f32 exp/log/tanh/sin/cos
    are rewritten into branch-free arithmetic (`cpu_math_approximation`) instead
    of scalar libm calls.
-5. `mlir_bridge.host_execution.LLVM_PIPELINE` -- every remaining dialect to
-   `llvm`. The data pointer of each memref argument of a public function is
-   marked `noalias`.
+5. `CPU_LLVM_PIPELINE` (`mlir_bridge.host_execution.LLVM_PIPELINE`, buffers
+   allocated with `aligned_alloc`) -- every remaining dialect to `llvm`. The
+   data pointer of each memref argument of a public function is marked
+   `noalias`.
 
 Calling convention of the result: each public function `f` keeps its tensor
 arguments as memref arguments, followed by one memref out-parameter per
@@ -61,6 +65,7 @@ from gradir.cpu_backend.memory_check import refuse_impossible_allocations
 from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
 from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
 from gradir.cpu_backend.conv_matmuls import convolutions_as_matmuls
+from gradir.cpu_backend.forwarding_calls import keep_forwarding_calls, write_call_results_in_place
 from gradir.errors import PipelineError
 from gradir.mlir_bridge.booleans import (
     reject_boolean_buffers,
@@ -141,6 +146,18 @@ LOOP_PIPELINE = (
     "canonicalize, cse,"
     "func.func(math-extend-to-supported-types{target-type=f32})"
 )
+
+CPU_LLVM_PIPELINE = LLVM_PIPELINE.replace(
+    "finalize-memref-to-llvm,", "finalize-memref-to-llvm{use-aligned-alloc=true},"
+)
+"""`LLVM_PIPELINE`, with every buffer from `aligned_alloc`. By default an aligned
+`memref.alloc` becomes `malloc(size + alignment)` and the pointer rounded up
+through `ptrtoint`/`inttoptr`, which hides from LLVM that it points to a fresh
+allocation: every access to a temporary might then alias every other, and LLVM
+left unvectorised (as scalar moves) the copies that gather convolution windows
+between two temporaries, 38% of LeNet-5's gradient (7 ms -> about 4.5; the
+same copies between arguments, `noalias`, were vectorised)."""
+assert CPU_LLVM_PIPELINE != LLVM_PIPELINE
 
 CONTRACTIONS = ("linalg.matmul", "linalg.batch_matmul")
 _OUTLINED_PREFIX = "__gradir_contraction_"
@@ -345,6 +362,7 @@ def fuse_tensors(module: ir.Module) -> None:
     elementwise chains fused, contractions named (and batched ones made loops),
     unit loops dropped and contiguous loops merged (`collapse_dims`)."""
     with module.context, ir.Location.unknown():
+        keep_forwarding_calls(module)
         # `affine.for` on tensors becomes `scf.for` now, so its tensor states
         # are updated in place and bufferize like any scf.for's.
         run_pipeline(module, "lower-affine, inline", "cpu-tensor")
@@ -380,6 +398,7 @@ def lower_to_llvm(module: ir.Module, allocation_limit: int | None = None) -> ir.
         yield_loop_states_in_place(module)
         copy_repeated_results(module)
         bufferize(module)
+        write_call_results_in_place(module)
         if allocation_limit is not None:
             refuse_impossible_allocations(module, allocation_limit)
         store_boolean_buffers_as_bytes(module)
@@ -390,7 +409,7 @@ def lower_to_llvm(module: ir.Module, allocation_limit: int | None = None) -> ir.
         apply_vector_schedule(module)
         run_pipeline(module, LOOP_PIPELINE, "cpu-loops")
         approximate_math(module)
-        run_pipeline(module, LLVM_PIPELINE, "cpu-llvm")
+        run_pipeline(module, CPU_LLVM_PIPELINE, "cpu-llvm")
         _mark_noalias(module, memref_ranks)
         keep_function_names_off_the_c_library(module)
     return module

@@ -19,7 +19,9 @@ left to `convert-linalg-to-loops` and LLVM's loop vectoriser.
 
 Tiles never exceed a loop's extent: a tile larger than its loop would
 vectorise with constant masks, which the vector canonicalisations turn into
-fully unrolled code. Partial tiles at the edges are masked.
+fully unrolled code. A contraction's loops with a partial tile at the edge are
+peeled (`_TILE_AND_PEEL`): every tile then has a static shape and vectorises
+without masks. Other ops' partial tiles are masked.
 """
 from __future__ import annotations
 
@@ -47,6 +49,37 @@ _TILE_AND_VECTORIZE = """
     %{tag}_tile, %{tag}_loops:{rank} = transform.structured.tile_using_for %{tag} tile_sizes {sizes}
         : (!transform.any_op) -> (!transform.any_op{loop_types})
     transform.structured.vectorize %{tag}_tile vector_sizes {sizes} : !transform.any_op
+"""
+
+# A contraction's tile loops whose extent the tile does not divide are peeled,
+# innermost first (each peel copies the loops inside it): the full tiles then
+# have static shapes, and so does the one partial tile per peeled loop, and all
+# of them vectorise without masks once canonicalisation has folded their sizes.
+_TILE_AND_PEEL = """
+    %{tag} = transform.structured.match ops{{["{name}"]}} attributes{{gradir.{tag}}} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %{tag}_tile, %{tag}_loops:{rank} = transform.structured.tile_using_for %{tag} tile_sizes {sizes}
+        : (!transform.any_op) -> (!transform.any_op{loop_types})
+"""
+
+_PEEL = """
+    %{tag}_for{loop} = transform.cast %{tag}_loops#{loop} : !transform.any_op to !transform.op<"scf.for">
+    %{tag}_full{loop}, %{tag}_partial{loop} = transform.loop.peel %{tag}_for{loop}
+        : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+"""
+
+_VECTORIZE_PEELED = """
+    %{tag}_static = transform.structured.match ops{{["{name}"]}} attributes{{gradir.{tag}}} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %{tag}_static : !transform.any_op
+"""
+
+_CANONICALIZE = """
+    %peeled_functions = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %peeled_functions {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
 """
 
 _VECTOR_LOWERING = """
@@ -138,11 +171,13 @@ def _default_matmul_maps(op: ir.Operation) -> bool:
 def _dividing_tile(extent: int, tile: int, smallest: int) -> int:
     """The largest tile from `tile` down to `smallest` that divides `extent`, else `tile`.
 
-    A partial tile at the edge is masked, and MLIR 22's masked vector code is
+    A partial tile at the edge was masked, and MLIR 22's masked vector code is
     several times slower than the full tiles: x @ Q of the GMM (1000x20 @
     20x1000, f64) ran at 14 GFLOP/s with 16-deep K slices (a 4-deep masked
     remainder) and 16-wide columns (8 left over), at 50-80 with 10 and 8.
-    Tiles stay at most the defaults: a 32-deep K slice crashes LLVM."""
+    Contractions now peel partial tiles instead, but each peeled loop is one
+    more copy of the unrolled kernel to compile, so a dividing tile is still
+    preferred. Tiles stay at most the defaults: a 32-deep K slice crashes LLVM."""
     for candidate in range(tile, max(smallest, 1) - 1, -1):
         if extent % candidate == 0:
             return candidate
@@ -216,6 +251,9 @@ def _short_row_tiles(op: ir.Operation) -> list[int] | None:
     return [rows, row]
 
 
+_TILE_RULES_PEELED = ("linalg.matmul", "linalg.batch_matmul")
+"""Contractions: tiled, peeled where a tile is partial, then vectorised (`_TILE_AND_PEEL`)."""
+
 _TILE_RULES = {
     "linalg.matmul": _contraction_tiles,
     "linalg.batch_matmul": _contraction_tiles,
@@ -231,12 +269,21 @@ class ScheduleStep:
     tag: str
     op_name: str
     sizes: tuple[int, ...]
+    peeled: tuple[int, ...] = ()
+    """Tile loops to peel, innermost first (`_partial_loops`); with any, the step's
+    tiles are vectorised after peeling and canonicalisation, else with masks."""
 
     def text(self) -> str:
-        return _TILE_AND_VECTORIZE.format(
+        fields = dict(
             tag=self.tag, name=self.op_name, rank=len(self.sizes), sizes=list(self.sizes),
             loop_types=", !transform.any_op" * len(self.sizes),
         )
+        if not self.peeled:
+            return _TILE_AND_VECTORIZE.format(**fields)
+        return _TILE_AND_PEEL.format(**fields) + "".join(_PEEL.format(tag=self.tag, loop=loop) for loop in self.peeled)
+
+    def vectorize_text(self) -> str:
+        return _VECTORIZE_PEELED.format(tag=self.tag, name=self.op_name) if self.peeled else ""
 
 
 def schedule_steps(module: ir.Module) -> list[ScheduleStep]:
@@ -247,18 +294,36 @@ def schedule_steps(module: ir.Module) -> list[ScheduleStep]:
         sizes = _TILE_RULES[op.name](op)
         if sizes is None:
             continue
-        step = ScheduleStep(f"tile_{len(steps)}", op.name, tuple(sizes))
+        step = ScheduleStep(f"tile_{len(steps)}", op.name, tuple(sizes), _partial_loops(op, sizes))
         op.attributes[f"gradir.{step.tag}"] = ir.UnitAttr.get()
         steps.append(step)
     return steps
 
 
+def _partial_loops(op: ir.Operation, sizes: list[int]) -> tuple[int, ...]:
+    """The tile loops of a contraction whose extent the tile does not divide, innermost
+    first (the order `_PEEL` needs); () for other ops, and where a peeled tile would
+    have a unit extent (MLIR 22's vector lowering of those does not terminate, as for
+    unit-extent contractions: such a contraction keeps masked edge tiles)."""
+    if op.name not in _TILE_RULES_PEELED:
+        return ()
+    output = ir.ShapedType(op.operands[-1].type)
+    extents = [*output.shape, ir.ShapedType(op.operands[0].type).shape[-1]]
+    remainders = [extent % size for extent, size in zip(extents, sizes)]
+    if 1 in remainders:
+        return ()
+    return tuple(loop for loop in reversed(range(len(sizes))) if remainders[loop])
+
+
 def schedule_script(steps: list[ScheduleStep], lowering: bool = True) -> str:
     """The transform script running `steps`, then (with `lowering`) the vector lowering."""
+    peeled = [step for step in steps if step.peeled]
     return (
         "module attributes {transform.with_named_sequence} {\n"
         "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {"
         + "".join(step.text() for step in steps)
+        + (_CANONICALIZE if peeled else "")
+        + "".join(step.vectorize_text() for step in peeled)
         + (_VECTOR_LOWERING if lowering else "")
         + "    transform.yield\n  }\n}\n"
     )
