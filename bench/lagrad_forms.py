@@ -8,7 +8,7 @@ gradir's own autodiff-dialect programs and PyTorch eager (CPU, float64, one thre
 The LAGrad forms are the corpus programs tests/corpus/programs/lagrad_gmm_full.mlir
 and lagrad_lstm.mlir (scf.for over points / time steps, linalg.generic bodies,
 tensor slices), re-instantiated at benchmark sizes from the templates in
-bench/lagrad_templates/ (tests/bench/test_lagrad_templates.py keeps them equal
+bench/lagrad_templates/ (tests/bench/test_lagrad_forms.py keeps them equal
 to the corpus). gradir's own forms are examples/gmm/gmm.py and
 examples/lstm/lstm.py. PyTorch runs the corpus references (tests/corpus/references.py)
 and, for gradir's own LSTM, bench/lstm.py's `torch_lstm`.
@@ -29,8 +29,8 @@ What each computes, on the same inputs:
 Protocol: for each size one set of inputs; every gradient is checked against
 torch.autograd before anything is timed; then the objective and gradient of
 every tool are called in turn, round after round, until the time budget is
-spent, so all see the same background load on a shared machine (minimum and
-median per call). One thread: torch.set_num_threads(1); gradir's runtime is
+spent, so all see the same background load on a shared machine (a fast call is
+repeated to fill 50 ms of its turn; minimum and median per call). One thread: torch.set_num_threads(1); gradir's runtime is
 single-threaded. Compile time is reported apart.
 
 Results: bench/results/lagrad_forms.json and bench/results/lagrad_forms.md.
@@ -55,8 +55,8 @@ RESULTS = ROOT / "bench" / "results"
 for folder in ("examples/gmm", "examples/lstm", "tests/corpus"):
     sys.path.insert(0, str(ROOT / folder))
 
-GMM_SIZES = [(2, 5, 1000), (10, 25, 1000)]
-"""(d, K, n): ADBench's smallest two at n = 1000."""
+GMM_SIZES = [(2, 5, 1000), (10, 25, 1000), (20, 50, 1000)]
+"""(d, K, n): ADBench's smallest three at n = 1000."""
 LSTM_SIZES = [(2, 14, 100), (2, 14, 1024)]
 """(l, b, c): bench/lstm.py's sizes."""
 GRADIENT_RTOL = 1e-8
@@ -126,17 +126,27 @@ def checked(name: str, value: float, gradients, reference_value: float, referenc
     return {"objective_error": objective_error, "gradient_error": worst}
 
 
-def race(contestants: dict, budget_s: float, min_rounds: int = 3, max_rounds: int = 1000) -> dict:
-    """Call every contestant once per round, in turn, until `budget_s` is spent (at
-    least `min_rounds` rounds): all see the same background load, so their ratios
-    hold on a shared machine. Per contestant: min and median seconds per call."""
+def race(
+    contestants: dict, budget_s: float, slice_s: float = 0.05, min_rounds: int = 3, max_rounds: int = 1000
+) -> dict:
+    """Call every contestant in turn, round after round, until `budget_s` is spent (at
+    least `min_rounds` rounds): all see the same background load, so their ratios hold
+    on a shared machine. In a round a contestant is called as many times as fit in
+    `slice_s` (once if slower), each call timed, so that fast ones get many samples
+    while a slow one takes its turn. Per contestant: min and median seconds per call."""
+    repeats = {}
+    for name, function in contestants.items():  # warm up, and size each one's turn
+        before = time.perf_counter()
+        function()
+        repeats[name] = max(1, min(1000, int(slice_s / max(time.perf_counter() - before, 1e-9))))
     times: dict[str, list[float]] = {name: [] for name in contestants}
     start = time.perf_counter()
     for round_index in range(max_rounds):
         for name, function in contestants.items():
-            before = time.perf_counter()
-            function()
-            times[name].append(time.perf_counter() - before)
+            for _ in range(repeats[name]):
+                before = time.perf_counter()
+                function()
+                times[name].append(time.perf_counter() - before)
         if round_index + 1 >= min_rounds and time.perf_counter() - start > budget_s:
             break
     return {
@@ -184,7 +194,7 @@ def gmm_run(d: int, k: int, n: int, budget_s: float) -> dict:
     data = [torch.tensor(instance.x), torch.tensor(gamma), torch.tensor(m)]
     value = references.gmm_full(*parameters, *data)
     d_alphas, d_means, d_log_diagonals, d_lower = (g.numpy() for g in torch.autograd.grad(value, parameters))
-    reference_value = float(value)
+    reference_value = value.item()
     d_icf = np.concatenate([d_log_diagonals, d_lower[:, rows, columns]], axis=1)
 
     checks = {
@@ -266,15 +276,15 @@ def lstm_run(l: int, b: int, c: int, budget_s: float) -> dict:  # noqa: E741 - A
     checks = {
         "lagrad_form": checked(
             "LAGrad form", lagrad.call("mlstm_objective", *lagrad_inputs)[0],
-            lagrad.call("grad_lstm", *lagrad_inputs), float(lagrad_value),
+            lagrad.call("grad_lstm", *lagrad_inputs), lagrad_value.item(),
             [g.numpy() for g in torch.autograd.grad(lagrad_value, lagrad_tensors[:2])],
         ),
         "gradir_own": checked(
             "gradir's own", own.call("lstm_objective", *own_inputs)[0],
-            own.call("lstm_gradient", *own_inputs), float(own_value),
+            own.call("lstm_gradient", *own_inputs), own_value.item(),
             [g.numpy() for g in torch.autograd.grad(own_value, own_tensors[:2])],
         ),
-        "objectives": {"lagrad_form": float(lagrad_value), "gradir_own": float(own_value)},
+        "objectives": {"lagrad_form": lagrad_value.item(), "gradir_own": own_value.item()},
     }  # fmt: skip
 
     def objective(function):
@@ -337,7 +347,9 @@ def markdown(rows: list[dict], env: dict) -> str:
         "# LAGrad's MLIR forms vs gradir's own programs vs PyTorch eager (GMM, LSTM)",
         "",
         f"`python bench/lagrad_forms.py` ({env['date']}; {env['machine']}, {env['cpu_count']} cores, "
-        f"shared; Python {env['python']}, PyTorch {env['torch']}, one thread). Float64. "
+        f"shared, load average {env['load_average_1min']['start']:.1f} at the start and "
+        f"{env['load_average_1min']['end']:.1f} at the end; Python {env['python']}, PyTorch "
+        f"{env['torch']}, one thread). Float64. "
         "*LAGrad form*: LAGrad's own MLIR program (the corpus's lagrad_gmm_full / lagrad_lstm "
         "at these sizes: scf.for loops over points or time steps, linalg.generic bodies, tensor "
         "slices) differentiated by gradir; *gradir own*: gradir's autodiff-dialect program "
@@ -447,7 +459,7 @@ def main() -> None:
     runs = [(gmm_run, size) for size in GMM_SIZES if "gmm" in problems]
     runs += [(lstm_run, size) for size in LSTM_SIZES if "lstm" in problems]
     rows = []
-    started = time.perf_counter()
+    started, load_before = time.perf_counter(), os.getloadavg()
     for run, size in runs:
         row = run(*size, budget_s=args.budget)
         by_min = ratios(row, "min_ms")
@@ -461,6 +473,7 @@ def main() -> None:
         rows.append(row)
     env = environment()
     env["total_s"] = time.perf_counter() - started
+    env["load_average_1min"] = {"start": load_before[0], "end": os.getloadavg()[0]}
     text = markdown(rows, env)
     print(text)
     if not args.no_write:

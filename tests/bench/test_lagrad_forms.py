@@ -1,9 +1,11 @@
-"""bench/lagrad_templates: at the corpus sizes each template is the corpus program, and at
-other sizes (all different, so no placeholder can stand for the wrong one) it still
-computes the corpus reference and its gradir entry the reference's gradient."""
+"""bench/lagrad_forms.py: at the corpus sizes each of its templates (bench/lagrad_templates)
+is the corpus program, and at other sizes (all different, so no placeholder can stand for
+the wrong one) it still computes the corpus reference and its gradir entry the reference's
+gradient; the timing protocol alternates the tools."""
 import importlib.util
 import pathlib
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -81,3 +83,19 @@ def test_the_lstm_template_at_other_sizes_computes_the_reference():
     ]  # fmt: skip
     text = bench.instantiate("lstm", l=l, b=b, c=c)
     _compile_and_compare(torch, text, ("mlstm_objective", "grad_lstm"), arguments, references.lstm_objective, (0, 1))
+
+
+def test_the_race_alternates_contestants_and_gives_fast_ones_more_calls_per_turn():
+    bench = load_bench_module()
+    calls = []
+
+    def slow():
+        calls.append("slow")
+        time.sleep(0.02)
+
+    times = bench.race({"fast": lambda: calls.append("fast"), "slow": slow}, budget_s=0.0, slice_s=0.01)
+    assert calls[:2] == ["fast", "slow"]  # the warm-up
+    turns = [name for index, name in enumerate(calls[2:]) if index == 0 or calls[2 + index - 1] != name]
+    assert turns == ["fast", "slow"] * 3  # three rounds, in turn
+    assert times["slow"]["calls"] == 3 and times["fast"]["calls"] > 3
+    assert 0 <= times["fast"]["min_ms"] <= times["fast"]["median_ms"]
