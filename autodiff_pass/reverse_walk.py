@@ -155,6 +155,10 @@ class ReverseWalk:
             gradient = add.result
         self.gradients[value] = gradient
 
+    def set_gradient(self, value: SSAValue, gradient: SSAValue) -> None:
+        """Make `gradient` the gradient of `value` (it already holds the previous one)."""
+        self.gradients[value] = gradient
+
     def gradient_or_zero(self, value: SSAValue) -> SSAValue:
         gradient = self.gradients.get(value)
         if gradient is None:

@@ -4,14 +4,17 @@
 operands), `autograd_add` sums gradients that meet, `autograd_zero` stands for
 a missing gradient until `autodiff-specialize-zero` folds it away. The fold of
 `autograd_add` with a zero side is the op's canonicalization pattern
-(`FoldAutogradAddOfZero`), used by every pass that folds zeros.
+(`FoldAutogradAddOfZero`), used by every pass that folds zeros; so is the
+rewrite of a sum with a gradient that is zero outside one slice or element into
+a sum on that slice alone (`AccumulateIntoSlice`).
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, StringAttr
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -131,7 +134,7 @@ class YieldOp(IRDLOperation):
 class AutogradAddCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        return (FoldAutogradAddOfZero(),)
+        return (FoldAutogradAddOfZero(), AccumulateIntoSlice())
 
 
 @irdl_op_definition
@@ -187,6 +190,65 @@ class FoldAutogradAddOfZero(RewritePattern):
             rewriter.replace(op, [], [op.b])
         elif isinstance(op.b.owner, AutogradZeroOp):
             rewriter.replace(op, [], [op.a])
+
+
+def is_zero_tensor(value: SSAValue) -> bool:
+    """`autograd_zero`, or an `arith.constant` float tensor of +0.0 everywhere."""
+    owner = value.owner
+    if isinstance(owner, AutogradZeroOp):
+        return True
+    if not isinstance(owner, arith.ConstantOp):
+        return False
+    literal = owner.value
+    return (
+        isinstance(literal, DenseIntOrFPElementsAttr)
+        and isinstance(literal.get_element_type(), AnyFloat)
+        and not any(literal.data.data)
+    )
+
+
+class AccumulateIntoSlice(RewritePattern):
+    """`autograd_add(a, insert_slice(g into zero))` ->
+    `insert_slice(autograd_add(extract_slice(a), g) into a)` at the same slice, and
+    `autograd_add(a, insert(s into zero[i]))` -> `insert(autograd_add(a[i], s) into a[i])`.
+
+    The gradient of `extract_slice` (or `extract`) is zero outside its slice; summed
+    whole, a loop that reads one slice of a weight per iteration (a row of a matrix,
+    one matrix of a batch) pays the weight's full size per iteration in the reversed
+    loop, where the sum on the slice costs the slice's."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AutogradAddOp, rewriter: PatternRewriter) -> None:
+        for accumulated, update in ((op.a, op.b), (op.b, op.a)):
+            owner = update.owner
+            if is_zero_tensor(accumulated):
+                return  # FoldAutogradAddOfZero's case, or both sides sparse on a zero
+            if isinstance(owner, tensor.InsertSliceOp) and is_zero_tensor(owner.dest):
+                slice_properties = {
+                    name: owner.properties[name]
+                    for name in ("static_offsets", "static_sizes", "static_strides")
+                }
+                index_operands = [list(owner.offsets), list(owner.sizes), list(owner.strides)]
+                part = tensor.ExtractSliceOp.build(
+                    operands=[accumulated, *index_operands],
+                    properties=slice_properties,
+                    result_types=[owner.source.type],
+                )
+                summed = AutogradAddOp(part.result, owner.source)
+                inserted = tensor.InsertSliceOp.build(
+                    operands=[summed.result, accumulated, *index_operands],
+                    properties=slice_properties,
+                    result_types=[accumulated.type],
+                )
+                rewriter.replace(op, [part, summed, inserted])
+                return
+            if isinstance(owner, tensor.InsertOp) and is_zero_tensor(owner.dest):
+                indices = list(owner.indices)
+                element = tensor.ExtractOp(accumulated, indices, owner.scalar.type)
+                summed = AutogradAddOp(element.result, owner.scalar)
+                inserted = tensor.InsertOp(summed.result, accumulated, indices)
+                rewriter.replace(op, [element, summed, inserted])
+                return
 
 
 def expect_gradient_type(type_: Attribute, what: str) -> None:

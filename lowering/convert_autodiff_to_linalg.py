@@ -40,7 +40,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from gradir.dialects import autodiff
-from gradir.dialects.ad_ops import FoldAutogradAddOfZero
+from gradir.dialects.ad_ops import AccumulateIntoSlice, FoldAutogradAddOfZero
 from gradir.errors import PipelineError, error_at
 from gradir.lowering.linalg_builders import (
     ScalarBody,
@@ -425,10 +425,14 @@ class ConvertAutodiffToLinalgPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _reject_unlowerable_ops(op)
-        # `autograd_add` with a zero side folds first (the op's canonicalization
-        # pattern), so a zero that only fed additions is never materialised.
+        # `autograd_add` with a zero side folds first, and a sum with a gradient
+        # that is zero outside one slice becomes a sum on that slice (the op's
+        # canonicalization patterns), so a zero that only fed additions is never
+        # materialised.
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([FoldAutogradAddOfZero()], dce_enabled=False)
+            GreedyRewritePatternApplier(
+                [FoldAutogradAddOfZero(), AccumulateIntoSlice()], dce_enabled=False
+            )
         ).rewrite_module(op)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(

@@ -97,6 +97,11 @@ class ReverseContext(Protocol):
         block or around it: an operand or a value captured by a region)."""
         ...
 
+    def set_gradient(self, value: SSAValue, gradient: SSAValue) -> None:
+        """Make `gradient` the gradient of `value`: a sum that already holds the
+        gradient so far (a reversed loop that started summing from it)."""
+        ...
+
     def apply_local_rule(self, rule: DerivativeRule, op: Operation) -> None:
         """The backward of `op` by a local rule, wrapped in a `grad_of`."""
         ...

@@ -12,6 +12,11 @@ seeded with the gradients of the yielded values (the reverse loop's
 iteration arguments); it yields the gradients of the forward iteration
 arguments, and accumulates the gradients of the loop-invariant values the
 body reads (weights, `scf.captured_values`) in further iteration arguments.
+These start from the values' gradients so far, and the body's walk adds to
+them directly: a body that reads one slice of a weight then updates that
+slice of the running sum in place, and a reversed loop nested in another adds
+to the outer loop's sum, where summing from zero would add a whole weight-sized
+result once per outer iteration.
 Then every copied forward value that the backward code reads is either
 *cached* -- pushed in the forward loop onto a stack with one entry per
 iteration (`loop_cache`), and read back in reverse order -- or, when it is not
@@ -37,7 +42,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.autodiff_pass.activity import carries_derivative, op_inputs
-from gradir.autodiff_pass.ir_building import autograd_add, erase_dead_code
+from gradir.autodiff_pass.ir_building import erase_dead_code
 from gradir.autodiff_pass.rules.interface import ForwardContext, ReverseContext, WalkRule
 from gradir.autodiff_pass.rules.loop_cache import (
     Capacity,
@@ -124,7 +129,11 @@ def reverse_loop(
         raise error_at(DifferentiationError, loop, "'scf.for' step must be positive")
     captured = captured_values(loop, walk)
     top = Builder(InsertPoint.at_end(walk.block))
-    accumulators = [zero(top, value.type) for value in captured]
+    so_far = [walk.gradient(value) for value in captured]
+    accumulators = [
+        zero(top, value.type) if gradient is None else gradient
+        for value, gradient in zip(captured, so_far)
+    ]
     # A trip count known only at run time is computed before the loop, where
     # the stacks it sizes are made.
     trips = trip_count(Builder(InsertPoint.before(loop)), loop.lb, loop.ub, loop.step)
@@ -137,7 +146,7 @@ def reverse_loop(
             walk, walk.block, loop, positions, captured, seeds, accumulators, trips, capacity
         )
     for value, gradient in zip(captured, results[len(positions) :]):
-        walk.accumulate(value, gradient)
+        walk.set_gradient(value, gradient)
     return results[: len(positions)]
 
 
@@ -197,20 +206,20 @@ def _cached(
     assert isinstance(terminator, scf.YieldOp)
     yielded = [value_map.get(v, v) for v in terminator.operands]
     iteration_values = [reads[forward.args[1 + k]] for k in positions]
+    accumulator_args = gradient_args[len(positions) :]
     gradients = walk.reverse_ops(
         reverse_body,
         copies,
         [*iteration_values, *captured],
-        [(yielded[k], g) for k, g in zip(positions, gradient_args)],
+        [(yielded[k], g) for k, g in zip(positions, gradient_args)] + list(zip(captured, accumulator_args)),
     )
     b = Builder(InsertPoint.at_end(reverse_body))
     out = []
     for value, argument in zip(iteration_values, gradient_args):
         gradient = gradients.get(value)
         out.append(gradient if gradient is not None else zero(b, argument.type))
-    for value, accumulator in zip(captured, gradient_args[len(positions) :]):
-        gradient = gradients.get(value)
-        out.append(accumulator if gradient is None else b.insert(autograd_add(accumulator, gradient)).result)
+    for value, accumulator in zip(captured, accumulator_args):
+        out.append(gradients.get(value, accumulator))
     reverse_body.add_op(scf.YieldOp(*out))
     # Rules compute the gradients of every operand; those of inactive operands
     # are dead and must not make their inputs look read by the backward.

@@ -268,3 +268,39 @@ func.func @ddynamic(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
 // CKPT:           arith.minui
 // CKPT:           tensor.empty() : tensor<2x3xf32>
 // CKPT:           } {autodiff.cache = {bytes = 24 : i64, values = 1 : i64}}
+
+// -----
+
+// A weight read after the loop too: the reversed loop's sum of its gradient starts
+// from the gradient it already has, and a reversed loop nested in it sums into the
+// outer loop's running sum, which the outer loop yields as it is (no sum from zero
+// added to the running one afterwards, a whole weight's size per outer iteration).
+func.func @running_sum(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %y = scf.for %i = %c0 to %c2 step %c1 iter_args(%outer = %x) -> (tensor<3xf32>) {
+    %z = scf.for %j = %c0 to %c2 step %c1 iter_args(%inner = %outer) -> (tensor<3xf32>) {
+      %a = autodiff.mul %inner, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      %t = autodiff.tanh %a : tensor<3xf32>
+      scf.yield %t : tensor<3xf32>
+    }
+    scf.yield %z : tensor<3xf32>
+  }
+  %b = autodiff.mul %y, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = autodiff.sum %b : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @drunning_sum(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<3xf32> {
+  %g = autodiff.grad @running_sum(%x, %w) {wrt = array<i64: 1>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+// CHECK-LABEL: func.func @running_sum_vjp_1(
+// CHECK:         %[[GY:[^,]*]], %[[GW_AFTER:[^ ]*]] = autodiff.grad_of "autodiff.mul"
+// CHECK:         %{{.*}}, %[[GW:[^ ]*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[GY]], %[[OUTER_SUM:[^ ]*]] = %[[GW_AFTER]])
+// CHECK:           %[[GZ:[^,]*]], %[[INNER_RESULT:[^ ]*]] = scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[INNER_SUM:[^ ]*]] = %[[OUTER_SUM]])
+// CHECK:             %{{.*}}, %[[GWI:[^ ]*]] = autodiff.grad_of "autodiff.mul"
+// CHECK:             %[[SUM:.*]] = autodiff.autograd_add %[[INNER_SUM]], %[[GWI]]
+// CHECK:             scf.yield %{{.*}}, %[[SUM]]
+// CHECK:           scf.yield %[[GZ]], %[[INNER_RESULT]]
+// CHECK:         func.return %{{.*}}, %[[GW]]

@@ -342,6 +342,29 @@ def test_zero_that_only_feeds_additions_is_never_materialised():
     assert [op.name for op in function.walk()] == ["func.func", "func.return"]
 
 
+def test_a_gradient_zero_outside_a_slice_is_added_on_the_slice_alone():
+    text = """
+    func.func @f(%acc: tensor<5x3xf64>, %g: tensor<3xf64>, %s: f64, %i: index) -> tensor<5x3xf64> {
+      %zero = arith.constant dense<0.0> : tensor<5x3xf64>
+      %row = tensor.insert_slice %g into %zero[%i, 0] [1, 3] [1, 1] : tensor<3xf64> into tensor<5x3xf64>
+      %0 = autodiff.autograd_add %acc, %row : tensor<5x3xf64>
+      %c2 = arith.constant 2 : index
+      %element = tensor.insert %s into %zero[%i, %c2] : tensor<5x3xf64>
+      %1 = autodiff.autograd_add %element, %0 : tensor<5x3xf64>
+      return %1 : tensor<5x3xf64>
+    }
+    """
+    module = lower(text)
+    adds = [op for op in module.walk() if op.name == "linalg.generic"]
+    assert [add.results[0].type.get_shape() for add in adds] == [(3,)]  # the row; the element is an addf
+    acc, g = np.arange(15.0).reshape(5, 3), np.array([10.0, 20.0, 30.0])
+    (total,) = CpuExecutable(module).call("f", acc, g, 100.0, 3)
+    expected = acc.copy()
+    expected[3] += g
+    expected[3, 2] += 100.0
+    np.testing.assert_array_equal(total, expected)
+
+
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_broadcasting_add_matches_numpy(data):

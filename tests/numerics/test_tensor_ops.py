@@ -168,7 +168,7 @@ func.func @loop_gather_and_scatter_add(%x: tensor<5xf32>, %w: tensor<4xf32>) -> 
   %t = math.tanh %acc : tensor<3xf32>
   %s = autodiff.sum %t : tensor<3xf32> -> tensor<f32>
   return %s : tensor<f32>
-}""", [(5,), (4,)], gpu=False),
+}""", [(5,), (4,)]),  # the reversed loop is scalar code (AccumulateIntoSlice): a one-thread kernel
     Case("alloc_tensor_copy_and_fresh", """
 func.func @alloc_tensor_copy_and_fresh(%x: tensor<4xf32>) -> tensor<f32> {
   %c = bufferization.alloc_tensor() copy(%x) : tensor<4xf32>
