@@ -141,6 +141,33 @@ def inputs_compute_err(rng, specs):
     return [_signed(rng, (5, 3)), _signed(rng, (2, 3)), np.array([3, 1], dtype=np.int32)]
 
 
+def inputs_hand_objective(rng, specs):
+    """(theta, parents, base_relatives, inverse_base_absolutes, base_positions,
+    weights, correspondences, points). Parents form a tree (each bone's parent
+    is -1 or an earlier bone: the absolutes loop reads the parent's slot it has
+    already written), the bone transforms are near-rigid 4x4s (identity plus
+    small noise, last row 0 0 0 1) so products along a chain stay O(1), the
+    base positions are homogeneous (last coordinate 1), the skinning weights
+    positive with rows summing to 1, and the correspondences valid vertices."""
+    (_, _), (parents_shape, _), (bones_shape, _), _, (verts_shape, _), _, (corr_shape, _), (points_shape, _) = specs
+    nbones, nverts = parents_shape[0], verts_shape[0]
+    parents = np.array([-1] + [rng.integers(-1, b) for b in range(1, nbones)], dtype=np.int32)
+
+    def transforms():
+        t = np.eye(4) + 0.2 * _signed(rng, bones_shape)
+        t[:, 3, :] = [0.0, 0.0, 0.0, 1.0]
+        return t
+
+    base_positions = _signed(rng, verts_shape)
+    base_positions[:, 3] = 1.0
+    weights = _positive(rng, (nverts, nbones))
+    weights /= weights.sum(axis=1, keepdims=True)
+    return [
+        _signed(rng, (26,)), parents, transforms(), transforms(), base_positions, weights,
+        rng.integers(0, nverts, size=corr_shape).astype(np.int32), _signed(rng, points_shape),
+    ]
+
+
 def inputs_pooling_max(rng, specs):
     # (input, window, init): the init far below the inputs, so each window's max is an input.
     return [_signed(rng, (2, 1, 5, 3)), np.zeros((1, 2)), np.full((2, 1, 4, 3), -10.0)]
@@ -182,6 +209,7 @@ INPUTS = {
     "lstm": inputs_lstm,
     "ba": inputs_ba,
     "compute_err": inputs_compute_err,
+    "hand_objective": inputs_hand_objective,
     "pooling_max": inputs_pooling_max,
     "resnet_stem": _signed_with_positive([5]),
     "resnet_block": _signed_with_positive([5, 10]),
@@ -456,6 +484,37 @@ def apply_global_transform(pose_params, positions):
 
 def compute_err(vertices, points, correspondences):
     return points - vertices[correspondences.long()]
+
+
+def _rotation_from_euler_angles(xyz):
+    """LAGrad's euler_angles_to_rotation_matrix: Rx(xyz[0]) @ Ry(xyz[2]) @ Rz(xyz[1]),
+    each elementary rotation laid out transposed (upstream: "transposed relative to ADBench")."""
+    zero, one = xyz.new_zeros(()), xyz.new_ones(())
+    cx, sx = torch.cos(xyz[0]), torch.sin(xyz[0])
+    cy, sy = torch.cos(xyz[2]), torch.sin(xyz[2])
+    cz, sz = torch.cos(xyz[1]), torch.sin(xyz[1])
+    Rx = torch.stack([torch.stack([one, zero, zero]), torch.stack([zero, cx, sx]), torch.stack([zero, -sx, cx])])
+    Ry = torch.stack([torch.stack([cy, zero, sy]), torch.stack([zero, one, zero]), torch.stack([-sy, zero, cy])])
+    Rz = torch.stack([torch.stack([cz, sz, zero]), torch.stack([-sz, cz, zero]), torch.stack([zero, zero, one])])
+    return Rx @ (Ry @ Rz)
+
+
+def hand_objective(theta, parents, base_relatives, inverse_base_absolutes, base_positions, weights, correspondences, points):
+    """ADBench Hand residuals (LAGrad's layout: matrices act on row vectors from the right)."""
+    pose_params = to_pose_params(theta)
+    nbones = base_relatives.shape[0]
+    absolutes = []
+    for b in range(nbones):
+        tr = torch.zeros(4, 4, dtype=theta.dtype)
+        tr[:3, :3] = _rotation_from_euler_angles(pose_params[b + 3])
+        tr[3, 3] = 1.0
+        relative = tr @ base_relatives[b]
+        parent = int(parents[b])
+        absolutes.append(relative if parent == -1 else relative @ absolutes[parent])
+    transforms = inverse_base_absolutes @ torch.stack(absolutes)
+    positions = skinned_vertex_subset(transforms, base_positions, weights)
+    vertices = apply_global_transform(pose_params, positions)
+    return compute_err(vertices, points, correspondences)
 
 
 # ---------------------------------------------------------------- Enzyme
