@@ -52,14 +52,6 @@ _SCALAR_RESULT = "must return only float tensors to be gradchecked"
 
 # name -> (category, one-line reason, substring of the first error line)
 EXPECTED = {
-    'mlir_conv_2d': ('conv-pool-unregistered', 'linalg.conv_2d', 'linalg.conv_2d is not registered'),
-    'mlir_conv_2d_nhwc_hwcf': ('conv-pool-no-rule', 'linalg.conv_2d_nhwc_hwcf', "differentiation of 'linalg.conv_2d_nhwc_hwcf' is not supported"),
-    'mlir_depthwise_conv_2d': ('conv-pool-unregistered', 'linalg.depthwise_conv_2d_nhwc_hwc', 'linalg.depthwise_conv_2d_nhwc_hwc is not registered'),
-    'mlir_pooling_nhwc_max': ('conv-pool-unregistered', 'linalg.pooling_nhwc_max', 'linalg.pooling_nhwc_max is not registered'),
-    'mlir_pooling_nhwc_sum': ('conv-pool-unregistered', 'linalg.pooling_nhwc_sum', 'linalg.pooling_nhwc_sum is not registered'),
-    'torchmlir_resnet_block': ('conv-pool-no-rule', 'ReLU/residual generics with `(0, d1, d2, d3)` maps', "differentiation of 'linalg.conv_2d_nchw_fchw' is not supported"),
-    'torchmlir_resnet_head': ('conv-pool-unregistered', 'linalg.pooling_nchw_sum as global average pooling', 'linalg.pooling_nchw_sum is not registered'),
-    'torchmlir_resnet_stem': ('conv-pool-no-rule', 'linalg.pooling_nchw_max (also: conv_2d_nchw_fchw, `(0, d1, d2, d3)` maps)', "differentiation of 'linalg.pooling_nchw_max' is not supported"),
 }
 
 PROGRAMS = run_corpus.discover()
