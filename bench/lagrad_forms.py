@@ -26,34 +26,43 @@ What each computes, on the same inputs:
     the stable log-sum-exp. Same op counts; each form is checked against, and
     timed with, the PyTorch function that computes it.
 
-Protocol: for each size one set of inputs; every gradient is checked against
-torch.autograd before anything is timed; then the objective and gradient of
-every tool are called in turn, round after round, until the time budget is
-spent, so all see the same background load on a shared machine (a fast call is
-repeated to fill 50 ms of its turn; minimum and median per call). One thread: torch.set_num_threads(1); gradir's runtime is
+Protocol: for each size one set of inputs; each tool and program runs in a
+process of its own (sharing one with PyTorch slowed gradir's LSTM gradient 3x);
+every gradient is checked against torch.autograd before anything is timed; then
+the objective and gradient of every tool take turns, round after round, until the
+time budget is spent, so all see the same background load on a shared machine (a
+turn's first call is timed apart: it pays for the caches the other turns left; a
+fast call is repeated to fill 0.2 s of its turn; minimum and median per call, of
+the thread's CPU time, which leaves out the time other processes hold the core,
+and of the wall-clock time). One thread: torch.set_num_threads(1); gradir's runtime is
 single-threaded. Compile time is reported apart.
 
-Results: bench/results/lagrad_forms.json and bench/results/lagrad_forms.md.
+Results: bench/results/lagrad_forms.json and bench/results/lagrad_forms.md (written by
+bench/lagrad_forms_report.py).
 """
 from __future__ import annotations
 
 import argparse
 import importlib.util
 import json
+import multiprocessing
 import os
 import pathlib
 import platform
 import re
 import sys
 import time
+import traceback
 
 import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "bench" / "lagrad_templates"
 RESULTS = ROOT / "bench" / "results"
-for folder in ("examples/gmm", "examples/lstm", "tests/corpus"):
+for folder in ("bench", "examples/gmm", "examples/lstm", "tests/corpus"):
     sys.path.insert(0, str(ROOT / folder))
+
+from lagrad_forms_report import markdown, ratios, size_text  # noqa: E402
 
 GMM_SIZES = [(2, 5, 1000), (10, 25, 1000), (20, 50, 1000)]
 """(d, K, n): ADBench's smallest three at n = 1000."""
@@ -106,7 +115,7 @@ def instantiate(template: str, **sizes: int) -> str:
 
 
 # ----------------------------------------------------------------------------
-# Checking and timing
+# Checking
 # ----------------------------------------------------------------------------
 
 
@@ -126,33 +135,64 @@ def checked(name: str, value: float, gradients, reference_value: float, referenc
     return {"objective_error": objective_error, "gradient_error": worst}
 
 
-def race(
-    contestants: dict, budget_s: float, slice_s: float = 0.05, min_rounds: int = 3, max_rounds: int = 1000
-) -> dict:
-    """Call every contestant in turn, round after round, until `budget_s` is spent (at
-    least `min_rounds` rounds): all see the same background load, so their ratios hold
-    on a shared machine. In a round a contestant is called as many times as fit in
-    `slice_s` (once if slower), each call timed, so that fast ones get many samples
-    while a slow one takes its turn. Per contestant: min and median seconds per call."""
-    repeats = {}
-    for name, function in contestants.items():  # warm up, and size each one's turn
-        before = time.perf_counter()
+# ----------------------------------------------------------------------------
+# Timing
+# ----------------------------------------------------------------------------
+
+
+def take_turn(function, slice_s: float) -> tuple[float, list[float], list[float]]:
+    """One turn of `function`: a first call timed apart (it pays for what the other
+    turns left in the caches), then calls until the turn has lasted `slice_s` (at
+    least one), so that a fast function gets many samples while a slow one takes its
+    turn. Returns the first call's CPU seconds, then each later call's CPU and
+    wall-clock seconds. CPU time is the calling thread's: every tool runs on it, and
+    it leaves out the time other processes hold the core."""
+    cpu_before = time.thread_time()
+    function()
+    first = time.thread_time() - cpu_before
+    cpu: list[float] = []
+    wall: list[float] = []
+    turn_start = time.perf_counter()
+    while not wall or time.perf_counter() - turn_start < slice_s:
+        wall_before, cpu_before = time.perf_counter(), time.thread_time()
         function()
-        repeats[name] = max(1, min(1000, int(slice_s / max(time.perf_counter() - before, 1e-9))))
-    times: dict[str, list[float]] = {name: [] for name in contestants}
+        cpu.append(time.thread_time() - cpu_before)
+        wall.append(time.perf_counter() - wall_before)
+    return first, cpu, wall
+
+
+def race(turns: dict, budget_s: float, slice_s: float = 0.2, min_rounds: int = 3, max_rounds: int = 1000) -> dict:
+    """Let every contestant take its turn (`turns[name](slice_s)`, as `take_turn`
+    returns), one after another, round after round, until `budget_s` is spent (at least
+    `min_rounds` rounds): all see the same background load, so their ratios hold on a
+    shared machine. Per contestant, in ms per call: minimum and median CPU time
+    (`min_ms`, `median_ms`) and wall-clock time (`wall_min_ms`, `wall_median_ms`) of the
+    calls after each turn's first, and of those first calls (`first_min_ms`, ...)."""
+    first: dict[str, list[float]] = {name: [] for name in turns}
+    cpu: dict[str, list[float]] = {name: [] for name in turns}
+    wall: dict[str, list[float]] = {name: [] for name in turns}
     start = time.perf_counter()
     for round_index in range(max_rounds):
-        for name, function in contestants.items():
-            for _ in range(repeats[name]):
-                before = time.perf_counter()
-                function()
-                times[name].append(time.perf_counter() - before)
+        for name, turn in turns.items():
+            first_s, cpu_s, wall_s = turn(slice_s)
+            first[name].append(first_s)
+            cpu[name] += cpu_s
+            wall[name] += wall_s
         if round_index + 1 >= min_rounds and time.perf_counter() - start > budget_s:
             break
+
+    def ms(samples: list[float], prefix: str) -> dict:
+        return {f"{prefix}min_ms": min(samples) * 1e3, f"{prefix}median_ms": float(np.median(samples)) * 1e3}
+
     return {
-        name: {"min_ms": min(ts) * 1e3, "median_ms": float(np.median(ts)) * 1e3, "calls": len(ts)}
-        for name, ts in times.items()
+        name: {**ms(cpu[name], ""), **ms(wall[name], "wall_"), **ms(first[name], "first_"), "calls": len(cpu[name])}
+        for name in turns
     }
+
+
+# ----------------------------------------------------------------------------
+# Contestants: each tool and program in a process of its own
+# ----------------------------------------------------------------------------
 
 
 def compiled(text: str) -> tuple[object, dict]:
@@ -164,80 +204,74 @@ def compiled(text: str) -> tuple[object, dict]:
     return executable, {"compile_s": seconds, "mlir_llvm_s": executable.compile_seconds}
 
 
-# ----------------------------------------------------------------------------
-# GMM
-# ----------------------------------------------------------------------------
+def gradir_functions(executable, objective: str, gradient: str, arguments: list, constant: float = 0.0) -> dict:
+    """The objective and gradient calls of a compiled program, and `values`: the objective
+    (less `constant`) and the gradients, for the check."""
+
+    def values():
+        value = float(executable.call(objective, *arguments)[0]) - constant
+        return value, [np.asarray(g) for g in executable.call(gradient, *arguments)]
+
+    return {
+        "objective": lambda: executable.call(objective, *arguments),
+        "gradient": lambda: executable.call(gradient, *arguments),
+        "values": values,
+    }
 
 
-def gmm_run(d: int, k: int, n: int, budget_s: float) -> dict:
+def torch_functions(loss, parameters: list) -> dict:
+    """The same for a PyTorch loss: objective without autograd, gradient by torch.autograd."""
     import torch
 
-    import references
-    from gmm import gmm_program
+    def objective():
+        with torch.no_grad():
+            return loss()
+
+    def values():
+        value = loss()
+        return value.item(), [g.numpy() for g in torch.autograd.grad(value, parameters)]
+
+    return {"objective": objective, "gradient": lambda: torch.autograd.grad(loss(), parameters), "values": values}
+
+
+def gmm_inputs(d: int, k: int, n: int) -> dict:
+    """ADBench's instance (seeded: the same in every process), with LAGrad's Qs and Ls."""
     from gmm_data import generate_gmm_instance
-    from gmm_reference import lower_triangle_indices, objective_constant
+    from gmm_reference import lower_triangle_indices
 
     instance = generate_gmm_instance(d, k, n)
     rows, columns = lower_triangle_indices(d)
-    log_diagonals = instance.icf[:, :d].copy()
     lower = np.zeros((k, d, d))
     lower[:, rows, columns] = instance.icf[:, d:]
-    gamma, m = float(instance.gamma), int(instance.m)
-    lagrad_inputs = [instance.alphas, instance.means, log_diagonals, lower, instance.x, gamma, m]
-    own_inputs = [instance.alphas, instance.means, instance.icf, instance.x]
-    constant = objective_constant(d, k, n, gamma, m)
-
-    lagrad, lagrad_compile = compiled(instantiate("gmm_full", k=k, d=d, n=n))
-    own, own_compile = compiled(gmm_program(d, k, n, gamma, m))
-
-    parameters = [torch.tensor(a, requires_grad=True) for a in lagrad_inputs[:4]]
-    data = [torch.tensor(instance.x), torch.tensor(gamma), torch.tensor(m)]
-    value = references.gmm_full(*parameters, *data)
-    d_alphas, d_means, d_log_diagonals, d_lower = (g.numpy() for g in torch.autograd.grad(value, parameters))
-    reference_value = value.item()
-    d_icf = np.concatenate([d_log_diagonals, d_lower[:, rows, columns]], axis=1)
-
-    checks = {
-        "lagrad_form": checked(
-            "LAGrad form", lagrad.call("mlir_gmm_opt_full", *lagrad_inputs)[0],
-            lagrad.call("grad_gmm", *lagrad_inputs), reference_value,
-            [d_alphas, d_means, d_log_diagonals, d_lower],
-        ),
-        "gradir_own": checked(
-            "gradir's own", float(own.call("gmm_objective", *own_inputs)[0]) - constant,
-            own.call("gmm_gradient", *own_inputs), reference_value, [d_alphas, d_means, d_icf],
-        ),
-    }  # fmt: skip
-
-    def torch_objective():
-        with torch.no_grad():
-            return references.gmm_full(*parameters, *data)
-
-    def torch_gradient():
-        return torch.autograd.grad(references.gmm_full(*parameters, *data), parameters)
-
-    times = race(
-        {
-            "lagrad_form_gradient": lambda: lagrad.call("grad_gmm", *lagrad_inputs),
-            "gradir_own_gradient": lambda: own.call("gmm_gradient", *own_inputs),
-            "torch_gradient": torch_gradient,
-            "lagrad_form_objective": lambda: lagrad.call("mlir_gmm_opt_full", *lagrad_inputs),
-            "gradir_own_objective": lambda: own.call("gmm_objective", *own_inputs),
-            "torch_objective": torch_objective,
-        },
-        budget_s,
-    )
     return {
-        "problem": "gmm", "size": {"d": d, "k": k, "n": n},
-        "checks": checks, "times": times,
-        "compile": {"lagrad_form": lagrad_compile, "gradir_own": own_compile},
-        "torch_for": {"lagrad_form": "torch_gradient", "gradir_own": "torch_gradient"},
+        "alphas": instance.alphas, "means": instance.means, "icf": instance.icf, "x": instance.x,
+        "log_diagonals": instance.icf[:, :d].copy(), "lower": lower, "rows": rows, "columns": columns,
+        "gamma": float(instance.gamma), "m": int(instance.m),
     }  # fmt: skip
 
 
-# ----------------------------------------------------------------------------
-# LSTM
-# ----------------------------------------------------------------------------
+def gmm_functions(tool: str, form: str, size: tuple[int, int, int]) -> tuple[dict, dict]:
+    from gmm import gmm_program
+    from gmm_reference import objective_constant
+
+    d, k, n = size
+    given = gmm_inputs(d, k, n)
+    lagrad_arguments = [given[name] for name in ("alphas", "means", "log_diagonals", "lower", "x", "gamma", "m")]
+    if tool == "torch":  # LAGrad's form, which with Ls lower triangular is gradir's function too
+        import torch
+
+        import references
+
+        parameters = [torch.tensor(a, requires_grad=True) for a in lagrad_arguments[:4]]
+        data = [torch.tensor(given["x"]), torch.tensor(given["gamma"]), torch.tensor(given["m"])]
+        return torch_functions(lambda: references.gmm_full(*parameters, *data), parameters), {}
+    if form == "lagrad_form":
+        executable, info = compiled(instantiate("gmm_full", k=k, d=d, n=n))
+        return gradir_functions(executable, "mlir_gmm_opt_full", "grad_gmm", lagrad_arguments), info
+    executable, info = compiled(gmm_program(d, k, n, given["gamma"], given["m"]))
+    own_arguments = [given[name] for name in ("alphas", "means", "icf", "x")]
+    constant = objective_constant(d, k, n, given["gamma"], given["m"])
+    return gradir_functions(executable, "gmm_objective", "gmm_gradient", own_arguments, constant), info
 
 
 def bench_lstm_module():
@@ -248,200 +282,152 @@ def bench_lstm_module():
     return module
 
 
-def lstm_run(l: int, b: int, c: int, budget_s: float) -> dict:  # noqa: E741 - ADBench's name
+def lstm_functions(tool: str, form: str, size: tuple[int, int, int]) -> tuple[dict, dict]:
+    from lstm import lstm_inputs, lstm_program
+
+    l, b, c = size  # noqa: E741 - ADBench's name
+    main, extra, state, sequence = lstm_inputs(l, c, b)
+    if form == "lagrad_form":  # the same numbers in LAGrad's layout
+        arguments = [main.reshape(l, 2, 4, b), extra, state.reshape(l, 2, b), sequence]
+    else:
+        arguments = [main, extra, state, sequence]
+    if tool == "gradir" and form == "lagrad_form":
+        executable, info = compiled(instantiate("lstm", l=l, b=b, c=c))
+        return gradir_functions(executable, "mlstm_objective", "grad_lstm", arguments), info
+    if tool == "gradir":
+        executable, info = compiled(lstm_program(l, c, b))
+        return gradir_functions(executable, "lstm_objective", "lstm_gradient", arguments), info
     import torch
 
     import references
-    from lstm import lstm_inputs, lstm_program
 
+    tensors = [torch.tensor(a, requires_grad=i < 2) for i, a in enumerate(arguments)]
+    if form == "lagrad_form":
+        return torch_functions(lambda: references.lstm_objective(*tensors), tensors[:2]), {}
     torch_lstm = bench_lstm_module().torch_lstm
-    main, extra, state, sequence = lstm_inputs(l, c, b)
-    # The same numbers in LAGrad's layout: main[layer, weight or bias, gate], state[layer, hidden or cell].
-    lagrad_inputs = [main.reshape(l, 2, 4, b), extra, state.reshape(l, 2, b), sequence]
-    own_inputs = [main, extra, state, sequence]
+    return torch_functions(lambda: torch_lstm(torch, *tensors), tensors[:2]), {}
 
-    lagrad, lagrad_compile = compiled(instantiate("lstm", l=l, b=b, c=c))
-    own, own_compile = compiled(lstm_program(l, c, b))
 
-    lagrad_tensors = [torch.tensor(a, requires_grad=i < 2) for i, a in enumerate(lagrad_inputs)]
-    own_tensors = [torch.tensor(a, requires_grad=i < 2) for i, a in enumerate(own_inputs)]
+FUNCTIONS = {"gmm": gmm_functions, "lstm": lstm_functions}
+CONTESTANTS = {
+    "gmm": [("gradir", "lagrad_form"), ("gradir", "gradir_own"), ("torch", "gmm_full")],
+    "lstm": [("gradir", "lagrad_form"), ("gradir", "gradir_own"), ("torch", "lagrad_form"), ("torch", "gradir_own")],
+}
+"""(tool, program) pairs per problem; PyTorch's GMM is one function for both forms."""
 
-    def lagrad_torch():
-        return references.lstm_objective(*lagrad_tensors)
 
-    def own_torch():
-        return torch_lstm(torch, *own_tensors)
+def contestant_name(problem: str, tool: str, form: str, function: str) -> str:
+    if tool == "gradir":
+        return f"{form}_{function}"
+    return f"torch_{function}" if problem == "gmm" else f"torch_{form}_{function}"
 
-    lagrad_value, own_value = lagrad_torch(), own_torch()
-    checks = {
-        "lagrad_form": checked(
-            "LAGrad form", lagrad.call("mlstm_objective", *lagrad_inputs)[0],
-            lagrad.call("grad_lstm", *lagrad_inputs), lagrad_value.item(),
-            [g.numpy() for g in torch.autograd.grad(lagrad_value, lagrad_tensors[:2])],
-        ),
-        "gradir_own": checked(
-            "gradir's own", own.call("lstm_objective", *own_inputs)[0],
-            own.call("lstm_gradient", *own_inputs), own_value.item(),
-            [g.numpy() for g in torch.autograd.grad(own_value, own_tensors[:2])],
-        ),
-        "objectives": {"lagrad_form": lagrad_value.item(), "gradir_own": own_value.item()},
-    }  # fmt: skip
 
-    def objective(function):
-        def run():
-            with torch.no_grad():
-                return function()
+def serve(problem: str, tool: str, form: str, size: tuple[int, int, int], connection) -> None:
+    """A contestant's process: build its functions, send their compile times, then
+    answer ("values",) and ("turn", function, slice_s) until ("stop",)."""
+    try:
+        if tool == "torch":
+            import torch
 
-        return run
+            torch.set_num_threads(1)
+        functions, info = FUNCTIONS[problem](tool, form, size)
+        connection.send(info)
+        while (request := connection.recv())[0] != "stop":
+            if request[0] == "values":
+                connection.send(functions["values"]())
+            else:
+                _, function, slice_s = request
+                connection.send(take_turn(functions[function], slice_s))
+    except Exception:  # noqa: BLE001 - any failure goes back to the parent, which raises it
+        connection.send(RuntimeError(f"{problem} {tool} {form} {size}:\n{traceback.format_exc()}"))
 
-    times = race(
-        {
-            "lagrad_form_gradient": lambda: lagrad.call("grad_lstm", *lagrad_inputs),
-            "gradir_own_gradient": lambda: own.call("lstm_gradient", *own_inputs),
-            "torch_lagrad_form_gradient": lambda: torch.autograd.grad(lagrad_torch(), lagrad_tensors[:2]),
-            "torch_gradir_own_gradient": lambda: torch.autograd.grad(own_torch(), own_tensors[:2]),
-            "lagrad_form_objective": lambda: lagrad.call("mlstm_objective", *lagrad_inputs),
-            "gradir_own_objective": lambda: own.call("lstm_objective", *own_inputs),
-            "torch_lagrad_form_objective": objective(lagrad_torch),
-            "torch_gradir_own_objective": objective(own_torch),
+
+class Contestant:
+    """One tool and program in a process of its own (started with `spawn`): tools that
+    share a process share its heap, and a gradir gradient called after PyTorch's LSTM
+    gradient ran 3x slower for as long as the two alternated."""
+
+    def __init__(self, problem: str, tool: str, form: str, size: tuple[int, int, int]):
+        context = multiprocessing.get_context("spawn")
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=serve, args=(problem, tool, form, size, child), daemon=True)
+        self.process.start()
+        child.close()
+        self.compile_info = self._reply()  # waits until built: compilations do not overlap
+
+    def _reply(self):
+        reply = self.connection.recv()
+        if isinstance(reply, BaseException):
+            raise reply
+        return reply
+
+    def ask(self, *request):
+        self.connection.send(request)
+        return self._reply()
+
+    def turn(self, function: str):
+        return lambda slice_s: self.ask("turn", function, slice_s)
+
+    def close(self) -> None:
+        if self.process.is_alive():
+            self.connection.send(("stop",))
+        self.process.join(timeout=60)
+
+
+def check_all(problem: str, size: tuple[int, int, int], values: dict) -> dict:
+    """Both gradir programs against the PyTorch function each computes."""
+    if problem == "gmm":
+        reference_value, (d_alphas, d_means, d_log_diagonals, d_lower) = values[("torch", "gmm_full")]
+        given = gmm_inputs(*size)
+        d_icf = np.concatenate([d_log_diagonals, d_lower[:, given["rows"], given["columns"]]], axis=1)
+        references = {"lagrad_form": values[("torch", "gmm_full")], "gradir_own": (reference_value, [d_alphas, d_means, d_icf])}
+    else:
+        references = {form: values[("torch", form)] for form in ("lagrad_form", "gradir_own")}
+    checks = {}
+    for form, (reference_value, reference_gradients) in references.items():
+        value, gradients = values[("gradir", form)]
+        checks[form] = checked(form, value, gradients, reference_value, reference_gradients)
+        checks[form]["objective"] = reference_value
+    return checks
+
+
+def run(problem: str, size: tuple[int, int, int], budget_s: float) -> dict:
+    """Check, then time, every contestant of `problem` at `size`."""
+    contestants: dict[tuple[str, str], Contestant] = {}
+    try:
+        for tool, form in CONTESTANTS[problem]:
+            contestants[(tool, form)] = Contestant(problem, tool, form, size)
+        checks = check_all(problem, size, {key: c.ask("values") for key, c in contestants.items()})
+        turns = {
+            contestant_name(problem, tool, form, function): contestants[(tool, form)].turn(function)
+            for function in ("gradient", "objective")
+            for tool, form in CONTESTANTS[problem]
+        }  # fmt: skip
+        times = race(turns, budget_s)
+    finally:
+        for contestant in contestants.values():
+            contestant.close()
+    names = ("d", "k", "n") if problem == "gmm" else ("l", "b", "c")
+    return {
+        "problem": problem, "size": dict(zip(names, size)), "checks": checks, "times": times,
+        "compile": {form: contestants[("gradir", form)].compile_info for form in ("lagrad_form", "gradir_own")},
+        "torch_for": {
+            form: contestant_name(problem, "torch", "gmm_full" if problem == "gmm" else form, "gradient")
+            for form in ("lagrad_form", "gradir_own")
         },
-        budget_s,
-    )
-    return {
-        "problem": "lstm", "size": {"l": l, "b": b, "c": c},
-        "checks": checks, "times": times,
-        "compile": {"lagrad_form": lagrad_compile, "gradir_own": own_compile},
-        "torch_for": {"lagrad_form": "torch_lagrad_form_gradient", "gradir_own": "torch_gradir_own_gradient"},
     }  # fmt: skip
-
-
-# ----------------------------------------------------------------------------
-# Report
-# ----------------------------------------------------------------------------
-
-
-def ratios(row: dict, statistic: str) -> dict:
-    """The three gradient-time ratios of one row, from `statistic` (min_ms or median_ms)."""
-    times = row["times"]
-
-    def ms(name: str) -> float:
-        return times[name][statistic]
-
-    lagrad, own = ms("lagrad_form_gradient"), ms("gradir_own_gradient")
-    return {
-        "lagrad_form_over_gradir_own": lagrad / own,
-        "lagrad_form_over_torch": lagrad / ms(row["torch_for"]["lagrad_form"]),
-        "gradir_own_over_torch": own / ms(row["torch_for"]["gradir_own"]),
-    }
-
-
-def size_text(row: dict) -> str:
-    return ", ".join(f"{name}={value}" for name, value in row["size"].items())
-
-
-def markdown(rows: list[dict], env: dict) -> str:
-    def pair(timing: dict) -> str:
-        return f"{timing['min_ms']:.3f} ({timing['median_ms']:.3f})"
-
-    lines = [
-        "# LAGrad's MLIR forms vs gradir's own programs vs PyTorch eager (GMM, LSTM)",
-        "",
-        f"`python bench/lagrad_forms.py` ({env['date']}; {env['machine']}, {env['cpu_count']} cores, "
-        f"shared, load average {env['load_average_1min']['start']:.1f} at the start and "
-        f"{env['load_average_1min']['end']:.1f} at the end; Python {env['python']}, PyTorch "
-        f"{env['torch']}, one thread). Float64. "
-        "*LAGrad form*: LAGrad's own MLIR program (the corpus's lagrad_gmm_full / lagrad_lstm "
-        "at these sizes: scf.for loops over points or time steps, linalg.generic bodies, tensor "
-        "slices) differentiated by gradir; *gradir own*: gradir's autodiff-dialect program "
-        "(examples/gmm, examples/lstm) of the same objective; *PyTorch*: eager autograd. Every "
-        "gradient is checked against torch.autograd first; then all calls alternate, round after "
-        "round, on the same inputs. Read the ratios: the machine is shared and noisy.",
-        "",
-        "Gradient time, ms, minimum (median):",
-        "",
-        "| problem | size | LAGrad form | gradir own | PyTorch (for LAGrad form) | PyTorch (for gradir own) "
-        "| LAGrad form / gradir own | LAGrad form / PyTorch | gradir own / PyTorch |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
-    for row in rows:
-        times, torch_for = row["times"], row["torch_for"]
-        by_min, by_median = ratios(row, "min_ms"), ratios(row, "median_ms")
-        cells = [
-            row["problem"].upper(), size_text(row), pair(times["lagrad_form_gradient"]),
-            pair(times["gradir_own_gradient"]), pair(times[torch_for["lagrad_form"]]),
-            pair(times[torch_for["gradir_own"]]),
-        ]  # fmt: skip
-        for key in ("lagrad_form_over_gradir_own", "lagrad_form_over_torch", "gradir_own_over_torch"):
-            cells.append(f"{by_min[key]:.3g} ({by_median[key]:.3g})")
-        lines.append("| " + " | ".join(cells) + " |")
-    lines += [
-        "",
-        "Objective time (ms, minimum) and gradient/objective, the ADBench metric; compile time "
-        "(`gradir.compile`, s; in parentheses its MLIR 22 + LLVM part):",
-        "",
-        "| problem | size | LAGrad form obj | grad/obj | gradir own obj | grad/obj | PyTorch obj "
-        "(LAGrad form; gradir own) | LAGrad form compile s | gradir own compile s |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
-    for row in rows:
-        times, compile_ = row["times"], row["compile"]
-
-        def obj(name: str) -> float:
-            return times[name]["min_ms"]
-
-        torch_objectives = (
-            f"{obj('torch_objective'):.3f}" if "torch_objective" in times
-            else f"{obj('torch_lagrad_form_objective'):.3f}; {obj('torch_gradir_own_objective'):.3f}"
-        )  # fmt: skip
-        lines.append(
-            f"| {row['problem'].upper()} | {size_text(row)} | {obj('lagrad_form_objective'):.3f} "
-            f"| {obj('lagrad_form_gradient') / obj('lagrad_form_objective'):.2f} "
-            f"| {obj('gradir_own_objective'):.3f} "
-            f"| {obj('gradir_own_gradient') / obj('gradir_own_objective'):.2f} | {torch_objectives} "
-            f"| {compile_['lagrad_form']['compile_s']:.1f} ({compile_['lagrad_form']['mlir_llvm_s']:.1f}) "
-            f"| {compile_['gradir_own']['compile_s']:.1f} ({compile_['gradir_own']['mlir_llvm_s']:.1f}) |"
-        )
-    lines += ["", NOTES.strip(), ""]
-    return "\n".join(lines)
-
-
-NOTES = """
-## What is compared
-
-- **GMM**: one function. LAGrad's program takes the log-diagonals `Qs` (K x d) and full
-  matrices `Ls` (K x d x d); gradir's takes ADBench's packed `icf`. The inputs are
-  ADBench's (generator and seed of bench/adbench_gmm.py) with `Ls` the strictly lower
-  triangle of `icf` and zeros elsewhere: LAGrad's objective is then gradir's minus its
-  constant terms (checked to 1e-10), and its gradients w.r.t. `Qs` and the lower part of
-  `Ls` are gradir's `d icf` (checked to 1e-8). PyTorch runs the corpus reference
-  `gmm_full` (vectorised: one einsum for all points and components). LAGrad's `d Ls` is
-  a full K x d x d tensor, d^2 per component where `icf` has d(d-1)/2.
-- **LSTM**: two functions of the same inputs (the same numbers in each program's layout).
-  LAGrad's program is ADBench's objective as ADBench's C++ and PyTorch write it: the input
-  gate and the change read the layer's hidden state (`hidden * w + b`), the others the
-  layer input, and the prediction is normalised by `log(sum(exp(y)) + 2)`.
-  examples/lstm/lstm.py (gradir's own, and bench/lstm.py) feeds the layer input to all four
-  gates and normalises by the stable log-sum-exp `log(sum(exp(y - max))) + max`. The op
-  counts are the same; each form is checked against and timed with the PyTorch function
-  that computes it (the corpus reference `lstm_objective` for LAGrad's, bench/lstm.py's
-  `torch_lstm` for gradir's own), so "LAGrad form / gradir own" compares two functions of
-  equal work, not one.
-- One process: gradir's runtime keeps freed memory for reuse (glibc `mallopt`, see
-  cpu_backend/cpu_runtime.py), which applies to PyTorch's allocations in the same process
-  too.
-"""
 
 
 def environment() -> dict:
-    import torch
+    from importlib.metadata import version
 
     return {
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),
         "python": platform.python_version(),
         "numpy": np.__version__,
-        "torch": torch.__version__,
-        "threads": torch.get_num_threads(),
+        "torch": version("torch"),
+        "threads": 1,
         "date": time.strftime("%Y-%m-%d %H:%M"),
     }
 
@@ -452,24 +438,21 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=20.0, help="seconds of timing per size")
     parser.add_argument("--no-write", action="store_true", help="print only; leave bench/results alone")
     args = parser.parse_args()
-    import torch
-
-    torch.set_num_threads(1)
     problems = args.problem or ["gmm", "lstm"]
-    runs = [(gmm_run, size) for size in GMM_SIZES if "gmm" in problems]
-    runs += [(lstm_run, size) for size in LSTM_SIZES if "lstm" in problems]
+    sizes = [("gmm", size) for size in GMM_SIZES if "gmm" in problems]
+    sizes += [("lstm", size) for size in LSTM_SIZES if "lstm" in problems]
     rows = []
     started, load_before = time.perf_counter(), os.getloadavg()
-    for run, size in runs:
-        row = run(*size, budget_s=args.budget)
-        by_min = ratios(row, "min_ms")
+    for problem, size in sizes:
+        row = run(problem, size, args.budget)
+        row["ratios_min"], row["ratios_median"] = ratios(row, "min_ms"), ratios(row, "median_ms")
+        row["ratios_wall_min"] = ratios(row, "wall_min_ms")
         print(
-            f"{row['problem']} {size_text(row)}: LAGrad form {row['times']['lagrad_form_gradient']['min_ms']:.3f} ms, "
+            f"{problem} {size_text(row)}: LAGrad form {row['times']['lagrad_form_gradient']['min_ms']:.3f} ms, "
             f"gradir own {row['times']['gradir_own_gradient']['min_ms']:.3f} ms; "
-            + ", ".join(f"{key} {value:.3g}" for key, value in by_min.items()),
+            + ", ".join(f"{key} {value:.3g}" for key, value in row["ratios_min"].items()),
             flush=True,
         )
-        row["ratios_min"], row["ratios_median"] = by_min, ratios(row, "median_ms")
         rows.append(row)
     env = environment()
     env["total_s"] = time.perf_counter() - started

@@ -85,7 +85,7 @@ def test_the_lstm_template_at_other_sizes_computes_the_reference():
     _compile_and_compare(torch, text, ("mlstm_objective", "grad_lstm"), arguments, references.lstm_objective, (0, 1))
 
 
-def test_the_race_alternates_contestants_and_gives_fast_ones_more_calls_per_turn():
+def test_the_race_alternates_contestants_times_each_turns_first_call_apart_and_repeats_fast_ones():
     bench = load_bench_module()
     calls = []
 
@@ -93,9 +93,13 @@ def test_the_race_alternates_contestants_and_gives_fast_ones_more_calls_per_turn
         calls.append("slow")
         time.sleep(0.02)
 
-    times = bench.race({"fast": lambda: calls.append("fast"), "slow": slow}, budget_s=0.0, slice_s=0.01)
-    assert calls[:2] == ["fast", "slow"]  # the warm-up
-    turns = [name for index, name in enumerate(calls[2:]) if index == 0 or calls[2 + index - 1] != name]
+    def fast():
+        calls.append("fast")
+
+    turns = {"fast": lambda slice_s: bench.take_turn(fast, slice_s), "slow": lambda slice_s: bench.take_turn(slow, slice_s)}
+    times = bench.race(turns, budget_s=0.0, slice_s=0.01)
+    turns = [name for index, name in enumerate(calls) if index == 0 or calls[index - 1] != name]
     assert turns == ["fast", "slow"] * 3  # three rounds, in turn
+    assert calls.count("slow") == 2 * 3  # per turn: a first call timed apart, then one fills the slice
     assert times["slow"]["calls"] == 3 and times["fast"]["calls"] > 3
     assert 0 <= times["fast"]["min_ms"] <= times["fast"]["median_ms"]
