@@ -40,8 +40,8 @@ pipeline is a constant below, so it can be replayed with other tools):
    and vectorised (register-blocked FMA matmuls, shuffled 16x16 transposes); an
    op MLIR's transforms fail on is left to the loops of stage 4 instead.
 4. `LOOP_PIPELINE` -- everything else becomes `scf.for` loops that LLVM's
-   loop vectoriser handles at `opt_level=3`. The combiners of reductions are
-   marked reassociative so they vectorise too, and f32 exp/log/tanh/sin/cos
+   loop vectoriser handles (at `cpu_runtime.DEFAULT_OPT_LEVEL`). The combiners
+   of reductions are marked reassociative so they vectorise too, and f32 exp/log/tanh/sin/cos
    are rewritten into branch-free arithmetic (`cpu_math_approximation`) instead
    of scalar libm calls.
 5. `CPU_LLVM_PIPELINE` (`mlir_bridge.host_execution.LLVM_PIPELINE`, buffers
