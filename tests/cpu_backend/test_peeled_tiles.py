@@ -41,3 +41,10 @@ def test_peeled_matmuls_compute_the_product(shape):
     b = rng.standard_normal((k, n)).astype(np.float32)
     (c,) = gradir.compile(matmul(m, k, n), target="cpu").mm(a, b)
     np.testing.assert_allclose(c, a @ b, rtol=1e-4, atol=1e-4)
+
+
+def test_columns_between_one_and_two_vectors_are_one_vector_and_a_peeled_rest():
+    # 25 f32 columns tiled whole were vector<25>: 16 + 8 + one scalar lane per row.
+    text = lower_to_llvm_text(matmul(6, 64, 25))
+    assert "vector<25xf32>" not in text
+    assert "vector<16xf32>" in text and "vector<9xf32>" in text
