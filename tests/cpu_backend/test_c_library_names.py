@@ -36,7 +36,7 @@ def test_function_bodies_get_a_prefix_and_the_c_wrappers_keep_the_name():
         assert f"llvm.func @{name}(" not in text
 
 
-def test_functions_named_like_the_c_library_compute_their_own_results():
+def test_functions_named_like_the_c_library_compute_their_own_results(tmp_path):
     script = textwrap.dedent(
         f"""
         import numpy as np, gradir
@@ -48,7 +48,9 @@ def test_functions_named_like_the_c_library_compute_their_own_results():
         print(float(np.abs(a - x).max() + np.abs(b - x).max()))
         """
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    # cwd: `python -c` puts its working directory first on sys.path, where a checkout's
+    # gradir/ folder would hide the installed package (CI installs it non-editable).
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     log2, atan, copy_error = done.stdout.strip().splitlines()
     assert float(log2) == np.log2(0.7)

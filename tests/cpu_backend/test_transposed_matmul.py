@@ -40,7 +40,9 @@ print("ok")
 
 @pytest.mark.parametrize("transposed", ["a", "b"])
 @pytest.mark.parametrize("n, element", [(256, "f32"), (48, "f64")])
-def test_transposed_matmul_runs(n, element, transposed):
+def test_transposed_matmul_runs(n, element, transposed, tmp_path):
     code = PROGRAM.format(n=n, element=element, transposed=transposed, maps=MAPS[transposed])
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    # cwd: `python -c` puts its working directory first on sys.path, where a checkout's
+    # gradir/ folder would hide the installed package (CI installs it non-editable).
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert run.returncode == 0 and run.stdout.strip() == "ok", (run.returncode, run.stderr[-2000:])

@@ -27,7 +27,7 @@ def test_no_stack_allocation_in_the_lowered_matmul():
     assert "llvm.alloca" not in lower_to_llvm_text(MATMUL)
 
 
-def test_a_long_matmul_with_six_row_tiles_runs():
+def test_a_long_matmul_with_six_row_tiles_runs(tmp_path):
     script = textwrap.dedent(f"""
         import numpy as np, gradir
         a = np.random.default_rng(0).standard_normal((150, 6400)).astype(np.float32)
@@ -36,5 +36,7 @@ def test_a_long_matmul_with_six_row_tiles_runs():
         np.testing.assert_allclose(c, a @ b, rtol=1e-3, atol=1e-3)
     """)
     # A segmentation fault would end the test session: run it in a child process.
-    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    # cwd: `python -c` puts its working directory first on sys.path, where a checkout's
+    # gradir/ folder would hide the installed package (CI installs it non-editable).
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert completed.returncode == 0, completed.stderr[-2000:] or f"exit status {completed.returncode}"
