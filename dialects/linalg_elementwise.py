@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.dialects.utils import EnumAttribute
@@ -189,7 +190,10 @@ class ElementwiseOp(NamedStructuredOp):
         if indexing_maps is None:
             indexing_maps = _identity_maps(outputs, len(inputs) + len(outputs))
         properties["indexing_maps"] = indexing_maps
-        super().__init__(
+        # Not NamedStructuredOp's constructor: this body depends on the `kind` property,
+        # which `get_hidden_region` does not see.
+        NamedOperation.__init__(
+            self,
             ins=inputs,
             outs=outputs,
             result_types=[list(result_types)],

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -104,16 +104,8 @@ class _MapsContraction(IndexingMapsPrefix):
         attributes: Mapping[str, Attribute] | None = None,
         indexing_maps: ArrayAttr[AffineMapAttr] | None = None,
     ):
-        if res is None:
-            res = [v.type for v in outputs if isinstance(v.type, TensorType)]
-        super().__init__(
-            ins=inputs,
-            outs=outputs,
-            result_types=[list(res)],
-            properties={"indexing_maps": indexing_maps} if indexing_maps is not None else None,
-            attributes=attributes,
-            hidden_region=self.get_hidden_region(inputs, outputs),
-        )
+        properties = {"indexing_maps": indexing_maps} if indexing_maps is not None else None
+        super().__init__(inputs, outputs, res, attributes, properties)
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return tuple(m.data for m in self.indexing_maps.data)  # type: ignore[attr-defined]
@@ -253,16 +245,7 @@ class ContractOp(IndexingMapsPrefix):
         result_types: Sequence[Attribute] | None = None,
         attributes: Mapping[str, Attribute] | None = None,
     ):
-        if result_types is None:
-            result_types = [v.type for v in outputs if isinstance(v.type, TensorType)]
-        super().__init__(
-            ins=inputs,
-            outs=outputs,
-            result_types=[list(result_types)],
-            properties={"indexing_maps": indexing_maps},
-            attributes=attributes,
-            hidden_region=self.get_hidden_region(inputs, outputs),
-        )
+        super().__init__(inputs, outputs, result_types, attributes, {"indexing_maps": indexing_maps})
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return tuple(m.data for m in self.indexing_maps.data)

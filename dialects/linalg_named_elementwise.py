@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, IntegerType, ShapedType, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, IntegerType, ShapedType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.ir import Attribute, Region, SSAValue
+from xdsl.ir import Attribute, Region
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition
 from xdsl.utils.exceptions import VerifyException
@@ -48,23 +48,6 @@ class NamedElementwiseOperation(NamedStructuredOp):
     """The scalar function, as `linalg.elementwise` names it."""
     ELEMENTS: ClassVar[str] = FLOATS
     """The element types MLIR accepts: `FLOATS`, `INTEGERS` or `BOTH`."""
-
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue],
-        outputs: Sequence[SSAValue],
-        result_types: Sequence[Attribute] | None = None,
-        attributes: Mapping[str, Attribute] | None = None,
-    ):
-        if result_types is None:
-            result_types = [v.type for v in outputs if isinstance(v.type, TensorType)]
-        super().__init__(
-            ins=inputs,
-            outs=outputs,
-            result_types=[list(result_types)],
-            attributes=attributes,
-            hidden_region=self.get_hidden_region(inputs, outputs),
-        )
 
     @classmethod
     def body_region(

@@ -153,6 +153,26 @@ class NamedStructuredOp(NamedOperation, ABC):
     )
     """Never printed in the attribute dictionary."""
 
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue],
+        result_types: Sequence[Attribute] | None = None,
+        attributes: Mapping[str, Attribute] | None = None,
+        properties: Mapping[str, Attribute] | None = None,
+    ):
+        """Results: the tensor outputs' types unless given; body: `get_hidden_region`'s."""
+        if result_types is None:
+            result_types = [v.type for v in outputs if isinstance(v.type, TensorType)]
+        super().__init__(
+            ins=inputs,
+            outs=outputs,
+            result_types=[list(result_types)],
+            properties=properties,
+            attributes=attributes,
+            hidden_region=self.get_hidden_region(inputs, outputs),
+        )
+
     @classmethod
     def body_region(
         cls, input_types: Sequence[Attribute], output_types: Sequence[Attribute], properties: Mapping[str, Attribute]
@@ -239,23 +259,6 @@ class FixedMapsContractionOp(NamedStructuredOp, ABC):
     MAPS: ClassVar[tuple[AffineMap, ...]]
     ITERATORS: ClassVar[str]
     """One letter per loop: `p`arallel or `r`eduction."""
-
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue],
-        outputs: Sequence[SSAValue],
-        result_types: Sequence[Attribute] | None = None,
-        attributes: Mapping[str, Attribute] | None = None,
-    ):
-        if result_types is None:
-            result_types = [v.type for v in outputs if isinstance(v.type, TensorType)]
-        super().__init__(
-            ins=inputs,
-            outs=outputs,
-            result_types=[list(result_types)],
-            attributes=attributes,
-            hidden_region=self.get_hidden_region(inputs, outputs),
-        )
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return self.MAPS
@@ -406,14 +409,6 @@ class FillRng2DOp(NamedStructuredOp):
     `min` and `max` (f64 scalars; the seed is an i32)."""
 
     name = "linalg.fill_rng_2d"
-
-    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]):
-        super().__init__(
-            ins=inputs,
-            outs=outputs,
-            result_types=[[v.type for v in outputs if isinstance(v.type, TensorType)]],
-            hidden_region=self.get_hidden_region(inputs, outputs),
-        )
 
     @classmethod
     def body_region(
