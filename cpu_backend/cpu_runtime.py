@@ -39,9 +39,10 @@ from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 from xdsl.dialects.builtin import ModuleOp
 
-from gradir.cpu_backend.memory_check import available_memory
+from gradir.cpu_backend.checked_allocations import check_allocations
+from gradir.cpu_backend.memory_check import available_memory, human_bytes
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
-from gradir.errors import ArgumentError, NoFunctionError, PipelineError
+from gradir.errors import AllocationError, ArgumentError, NoFunctionError, PipelineError
 from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_module
 from gradir.mlir_bridge.host_execution import (
     PACKED_ENTRY_POINT,
@@ -116,7 +117,10 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
     context = new_context()
     module = to_mlir_module(text, context)
     signatures = read_signatures(module)
-    lower_to_llvm(module, allocation_limit=available_memory())
+    _ALLOCATION_LIMIT.value = available_memory()
+    lower_to_llvm(module, allocation_limit=_ALLOCATION_LIMIT.value)
+    with context:
+        checked = guarded("cpu-llvm", context, lambda: check_allocations(module, list(signatures)))
     library = runner_utils_library()
     with context:
         engine = guarded(
@@ -124,16 +128,34 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
             context,
             lambda: ExecutionEngine(module, opt_level=opt_level, shared_libs=[library] if library else []),
         )
+        engine.raw_register_runtime(checked.key_symbol, ctypes.c_void_p(ctypes.addressof(_allocation_key())))
+        engine.raw_register_runtime(checked.limit_symbol, ctypes.c_void_p(ctypes.addressof(_ALLOCATION_LIMIT)))
         entry_points = {}
         for name in signatures:
             # The first lookup runs LLVM's code generation for the whole module.
-            address = guarded("cpu-jit", context, lambda: engine.raw_lookup(f"_mlir_ciface_{name}"))
+            address = guarded("cpu-jit", context, lambda: engine.raw_lookup(checked.guards[name]))
             if not address:
                 raise PipelineError(f"cpu-jit: no machine code for public function '{name}'")
             entry_points[name] = PACKED_ENTRY_POINT(address)
     return _CompiledModule(
         context, engine, signatures, entry_points, str(module), time.perf_counter() - start
     )
+
+
+_ALLOCATION_LIMIT = ctypes.c_int64(2**63 - 1)
+"""Bytes one allocation of compiled code may ask for (`memory_check.available_memory`,
+re-read at every compilation); shared by every module, read by their checked allocators."""
+
+
+@functools.cache
+def _allocation_key() -> ctypes.c_uint32:
+    """The pthread key under which a guarded call keeps where to jump when an allocation
+    fails (`checked_allocations`); one per process, never deleted."""
+    key = ctypes.c_uint32(0)
+    status = ctypes.CDLL(None).pthread_key_create(ctypes.byref(key), None)
+    if status != 0:
+        raise PipelineError(f"cpu-jit: pthread_key_create failed (error {status})")
+    return key
 
 
 DEFAULT_OPT_LEVEL = 2
@@ -166,6 +188,17 @@ def clear_cache() -> None:
     """Forget every compiled module (their machine code is freed once unreferenced)."""
     with _CACHE_LOCK:
         _CACHE.clear()
+
+
+def _allocation_error(name: str, size: int) -> AllocationError:
+    if size > _ALLOCATION_LIMIT.value:
+        why = f"more than this process can ever hold ({human_bytes(_ALLOCATION_LIMIT.value)})"
+    else:
+        why = "the C library refused it (out of memory, or over `ulimit -v`)"
+    return AllocationError(
+        f"cpu-run: @{name} needed a buffer of {human_bytes(size)} ({size} bytes) at run time, {why}; "
+        f"the call was abandoned and the buffers it had allocated are not freed"
+    )
 
 
 class CpuExecutable:
@@ -206,7 +239,10 @@ class CpuExecutable:
         signature = find_signature(self._compiled.signatures, name)
         inputs = checked_arguments(signature, arguments)
         results = result_arrays(signature)
-        call_packed(self._compiled.entry_points[name], signature, inputs, results)
+        failed_bytes = ctypes.c_int64(0)
+        call_packed(self._compiled.entry_points[name], signature, inputs, results, failed_bytes=failed_bytes)
+        if failed_bytes.value:
+            raise _allocation_error(name, failed_bytes.value)
         return returned_values(signature, results)
 
     def __getattr__(self, name: str):

@@ -1,12 +1,12 @@
 """Allocations that cannot succeed, refused before the code runs.
 
-The compiled code calls `malloc` without checking its result: a buffer larger than the
+Unchecked, a `malloc` that fails returns NULL and the compiled code stores into it: a buffer larger than the
 machine can give (a 640 GB temporary, a loop cache of terabytes) ends the process with a
 segmentation fault on the first store. After bufferization every buffer of static shape
 is a `memref.alloc` whose size is known, so one larger than this process may ever hold
 (physical memory, or `ulimit -v` where lower) is a `PipelineError` naming the function and
-the size instead. Buffers sized at run time, and many buffers that together exceed
-memory, are not caught here.
+the size instead. Buffers sized at run time are checked when allocated
+(`checked_allocations`); many buffers that together exceed memory are not caught here.
 """
 from __future__ import annotations
 

@@ -12,6 +12,7 @@
 Heavy dependencies (MLIR) load only when first needed.
 """
 from gradir.errors import (
+    AllocationError,
     ArgumentError,
     DifferentiationError,
     GradirError,
@@ -40,7 +41,7 @@ _EXPORTS = {
 __all__ = [
     *_EXPORTS,
     "GradirError", "SourceError", "DifferentiationError", "RuleError", "PipelineError",
-    "ArgumentError", "NoFunctionError", "TargetError",
+    "ArgumentError", "NoFunctionError", "TargetError", "AllocationError",
 ]  # fmt: skip
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

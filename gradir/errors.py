@@ -39,6 +39,10 @@ class PipelineError(GradirError):
     """An unknown pass or pipeline, or a lowering stage that failed."""
 
 
+class AllocationError(GradirError, MemoryError):
+    """Compiled code asked for memory the C library would not give (at run time)."""
+
+
 class ArgumentError(GradirError):
     """Wrong number, shape or dtype of arguments passed to a compiled function."""
 

@@ -287,6 +287,7 @@ def call_packed(
     inputs: Sequence[np.ndarray],
     results: Sequence[np.ndarray],
     addresses: Sequence[int] | None = None,
+    failed_bytes: ctypes.c_int64 | None = None,
 ) -> None:
     """Call the packed entry point of `signature`'s function; the results land in `results`.
 
@@ -302,6 +303,9 @@ def call_packed(
 
     The descriptors view the tensor arrays themselves (inputs, then results), or the memory at
     `addresses` (device buffers of the arrays' shapes, one per tensor) when given.
+
+    `failed_bytes`, when given, is where a guarded entry point (`cpu_backend.checked_allocations`,
+    one more leading pointer argument) writes the size of an allocation that failed.
     """
     arguments = list(zip(signature.arguments, inputs))
     tensors = [array for spec, array in arguments if not spec.is_scalar]
@@ -316,6 +320,9 @@ def call_packed(
     # (or the result struct's) address. Everything referenced must outlive the call.
     descriptor_pointers = [ctypes.pointer(descriptor) for descriptor in descriptors]
     slots: list[int] = []
+    if failed_bytes is not None:
+        failure_pointer = ctypes.c_void_p(ctypes.addressof(failed_bytes))
+        slots.append(ctypes.addressof(failure_pointer))
     scalar_results = [results[index] for index in signature.scalar_results]
     struct = None
     if len(scalar_results) > 1:

@@ -233,6 +233,44 @@ func.func @f(%x: tensor<1000xf32>) -> tensor<f32> {
 }
 """
 
+RUNTIME_LOOP_CACHE = """\
+func.func @f(%x: tensor<1000xf32>, %n: index) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> tensor<1000xf32> {
+    %s = autodiff.sin %a : tensor<1000xf32>
+    scf.yield %s : tensor<1000xf32>
+  }
+  %l = autodiff.sum %r : tensor<1000xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+func.func @g(%x: tensor<1000xf32>, %n: index) -> tensor<1000xf32> {
+  %g = autodiff.grad @f(%x, %n) {wrt = array<i64: 0>} : (tensor<1000xf32>, index) -> tensor<1000xf32>
+  return %g : tensor<1000xf32>
+}
+"""
+"""The reverse loop's cache holds `n` states of 4,000 bytes: its size is known only at run time."""
+
+RUNTIME_TEMPORARY = """\
+func.func @f(%x: tensor<3xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %v = tensor.extract %x[%c0] : tensor<3xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %filled = linalg.fill ins(%v : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %init = tensor.empty() : tensor<f32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<f32>) -> tensor<f32>
+  %sum = linalg.reduce ins(%filled : tensor<?xf32>) outs(%acc : tensor<f32>) dimensions = [0]
+    (%a: f32, %b: f32) {
+      %r = arith.addf %a, %b : f32
+      linalg.yield %r : f32
+    }
+  %s = tensor.extract %sum[] : tensor<f32>
+  return %s : f32
+}
+"""
+"""`n` x[0]s summed, through a temporary of `4 n` bytes."""
+
 GIB = 2**30
 
 
@@ -256,8 +294,31 @@ def _memory() -> list[CliCase]:
     ]  # fmt: skip
 
 
+def _memory_at_run_time() -> list[CliCase]:
+    """Buffers whose size only the run knows: the compiled code's allocations are checked,
+    and a failed one ends the call with an error instead of the process with a crash."""
+    files = {
+        "cache.mlir": RUNTIME_LOOP_CACHE, "temp.mlir": RUNTIME_TEMPORARY,
+        "x3.npy": npy(np.ones(3, np.float32)), "x1000.npy": npy(np.full(1000, 0.5, np.float32)),
+        "billion.npy": npy(np.array(10**9)), "near_cap.npy": npy(np.array(2_100_000_000)),
+    }  # fmt: skip
+    return [
+        CliCase("run-memory-runtime-loop-cache", "run", ("cache.mlir", "--entry", "g", "--inputs", "x1000.npy",
+                "billion.npy"), "cpu-run: @g needed a buffer of 3.64 TiB (4000000000000 bytes) at run time, "
+                "more than this process can ever hold (8 GiB)", files=files, isolated=True, memory_cap=8 * GIB),
+        CliCase("run-memory-runtime-loop-cache-no-cap", "run", ("cache.mlir", "--entry", "g", "--inputs",
+                "x1000.npy", "billion.npy"), "needed a buffer of 3.64 TiB (4000000000000 bytes) at run time",
+                files=files, isolated=True),
+        # Under the limit, but more than the address space the process has left under its cap.
+        CliCase("run-memory-runtime-refused", "run", ("temp.mlir", "--entry", "f", "--inputs", "x3.npy",
+                "near_cap.npy"), "cpu-run: @f needed a buffer of 7.82 GiB (8400000000 bytes) at run time, "
+                "the C library refused it", files=files, isolated=True, memory_cap=8 * GIB),
+    ]  # fmt: skip
+
+
 RUN_CASES: list[CliCase] = [
     *_memory(),
+    *_memory_at_run_time(),
     *_recursion(),
     *_bad_inputs(),
     *_outputs(),
