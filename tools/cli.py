@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -21,9 +22,13 @@ def run_cli(body: Callable[[list[str]], int | None], argv: Sequence[str] | None)
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
-        return body(argv) or 0
+        status = body(argv) or 0
+        sys.stdout.flush()  # a closed pipe shows here, not in Python's shutdown
+        return status
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_went_away()
     except SystemExit:
         raise
     except BaseException as error:  # xDSL raises some errors outside `Exception`'s family
@@ -31,6 +36,22 @@ def run_cli(body: Callable[[list[str]], int | None], argv: Sequence[str] | None)
             traceback.print_exc()
         print(one_line_message(error), file=sys.stderr)
         return 1
+
+
+SIGPIPE_STATUS = 141
+"""What a shell reports for a program that SIGPIPE ended (128 + 13), as `mlir-opt | head` does."""
+
+
+def _reader_went_away() -> int:
+    """The reader of stdout closed it (`autodiff-opt f.mlir | head`): stop quietly, as programs
+    that die of SIGPIPE do, instead of an error line and Python's "Exception ignored" note when
+    it flushes stdout at exit (which this prevents by pointing stdout at /dev/null)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    return SIGPIPE_STATUS
 
 
 def one_line_message(error: BaseException) -> str:

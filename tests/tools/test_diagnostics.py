@@ -362,3 +362,15 @@ def test_a_verifier_that_crashes_is_a_located_error():
         "error: 'test.crashing' op does not verify (IndexError in its verifier: tuple index out of range)"
     )
     assert "\n" not in str(error.value)
+
+
+def test_a_reader_that_stops_early_ends_the_cli_quietly(scale_file):
+    """`autodiff-opt f.mlir | head -0`: the closed pipe is no error line ("[Errno 32] Broken
+    pipe") and no "Exception ignored ... BrokenPipeError"; the status is SIGPIPE's, as mlir-opt's."""
+    path, x, s = scale_file
+    for argv in (["autodiff-opt", str(path)], ["autodiff-run", str(path), "--entry", "scale", "--inputs", str(x), str(s)]):
+        process = subprocess.Popen([str(BIN / argv[0]), *argv[1:]], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        process.stdout.close()  # before the tool has started, let alone written
+        error = process.stderr.read().decode()
+        process.wait(timeout=600)
+        assert (process.returncode, error) == (141, ""), argv[0]
