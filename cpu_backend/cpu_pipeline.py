@@ -99,8 +99,15 @@ BUFFER_PIPELINE = (
     " function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
     "canonicalize, cse,"
+    "func.func(buffer-loop-hoisting),"
     "buffer-deallocation-pipeline"
 )
+"""Bufferization. `buffer-loop-hoisting` allocates each temporary of a loop body once, before
+the loop, when its size does not change between iterations and it is not carried to the next
+one (MLIR's pass checks both): allocated and freed in every iteration, the temporaries made
+`malloc` the cost of the ADBench LSTM gradient (c = 1024: 4.0 ms, 1.85 ms hoisted), and of
+every call made after the heap was fragmented by other code (9.5 ms after one PyTorch backward
+pass in the same process; 1.85 ms hoisted)."""
 
 BUFFER_PIPELINE_KEEPING_EMPTIES = BUFFER_PIPELINE.replace(" eliminate-empty-tensors,", "")
 assert BUFFER_PIPELINE_KEEPING_EMPTIES != BUFFER_PIPELINE
