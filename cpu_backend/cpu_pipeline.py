@@ -391,6 +391,18 @@ def fuse_tensors(module: ir.Module) -> None:
         run_pipeline(module, "canonicalize, cse", "cpu-tensor")
 
 
+def to_buffers(module: ir.Module) -> None:
+    """Stages 1 and 2 in place: fused tensors, then buffers (`memref`), temporaries freed."""
+    with module.context, ir.Location.unknown():
+        _prepare_public_functions(module)
+        fuse_tensors(module)
+        store_booleans_as_bytes(module)
+        yield_loop_states_in_place(module)
+        copy_repeated_results(module)
+        bufferize(module)
+        write_call_results_in_place(module)
+
+
 def lower_to_llvm(module: ir.Module, allocation_limit: int | None = None) -> ir.Module:
     """Lower a linalg-on-tensors module to the LLVM dialect, in place; returns it.
 
@@ -400,13 +412,7 @@ def lower_to_llvm(module: ir.Module, allocation_limit: int | None = None) -> ir.
     size exceeds `allocation_limit` bytes (given when the code is to run here).
     """
     with module.context, ir.Location.unknown():
-        _prepare_public_functions(module)
-        fuse_tensors(module)
-        store_booleans_as_bytes(module)
-        yield_loop_states_in_place(module)
-        copy_repeated_results(module)
-        bufferize(module)
-        write_call_results_in_place(module)
+        to_buffers(module)
         if allocation_limit is not None:
             refuse_impossible_allocations(module, allocation_limit)
         store_boolean_buffers_as_bytes(module)
