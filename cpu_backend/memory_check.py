@@ -5,11 +5,13 @@ machine can give (a 640 GB temporary, a loop cache of terabytes) ends the proces
 segmentation fault on the first store. After bufferization every buffer of static shape
 is a `memref.alloc` whose size is known, so one larger than this process may ever hold
 (physical memory, or `ulimit -v` where lower) is a `PipelineError` naming the function and
-the size instead. Buffers sized at run time are checked when allocated
-(`checked_allocations`); many buffers that together exceed memory are not caught here.
+the size instead; so are buffers that are each small enough but must be live together
+(`_peak_lower_bound`). Buffers sized at run time are checked when allocated
+(`checked_allocations`).
 """
 from __future__ import annotations
 
+import heapq
 import math
 import os
 import resource
@@ -21,13 +23,26 @@ from gradir.mlir_bridge import walk_ops
 
 
 def available_memory() -> int:
-    """Bytes this process may at most allocate: physical memory, or its address-space limit."""
+    """Bytes this process may at most allocate: physical memory and swap, or its
+    address-space limit (`ulimit -v`) where lower."""
     try:
-        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") + _swap_bytes()
     except (ValueError, OSError, AttributeError):
         physical = 2**63 - 1
     soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
     return physical if soft in (resource.RLIM_INFINITY, -1) else min(physical, soft)
+
+
+def _swap_bytes() -> int:
+    """Linux's SwapTotal (0 where /proc/meminfo is missing or says nothing)."""
+    try:
+        with open("/proc/meminfo") as stream:
+            for line in stream:
+                if line.startswith("SwapTotal:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def _element_bytes(element: ir.Type) -> int:
@@ -54,16 +69,81 @@ def human_bytes(count: float) -> str:
     raise AssertionError("unreachable")
 
 
+def _static_bytes(op: ir.Operation) -> int | None:
+    memref = ir.MemRefType(op.results[0].type)
+    if not memref.has_static_shape:
+        return None
+    return math.prod(memref.shape) * _element_bytes(memref.element_type)
+
+
 def refuse_impossible_allocations(module: ir.Module, limit: int) -> None:
-    """A `PipelineError` at the first static `memref.alloc` of more than `limit` bytes."""
+    """A `PipelineError` at the first static `memref.alloc` of more than `limit` bytes, or
+    at the first function whose static buffers must hold more than `limit` bytes at once."""
     for op in walk_ops(module, {"memref.alloc", "memref.alloca"}):
-        memref = ir.MemRefType(op.results[0].type)
-        if not memref.has_static_shape:
-            continue
-        size = math.prod(memref.shape) * _element_bytes(memref.element_type)
-        if size > limit:
+        size = _static_bytes(op)
+        if size is not None and size > limit:
             raise PipelineError(
-                f"cpu-memory: @{_function_name(op)} allocates a buffer {memref} of "
+                f"cpu-memory: @{_function_name(op)} allocates a buffer {op.results[0].type} of "
                 f"{human_bytes(size)}, more than this process can ever hold "
                 f"({human_bytes(limit)}); it would crash when run"
             )
+    for function in walk_ops(module, {"func.func"}):
+        if not function.regions[0].blocks:
+            continue
+        peak, buffers = _peak_lower_bound(function.regions[0].blocks[0])
+        if peak > limit:
+            largest = max(buffers, key=_static_bytes)
+            raise PipelineError(
+                f"cpu-memory: @{ir.StringAttr(function.attributes['sym_name']).value} needs at least "
+                f"{human_bytes(peak)} at once ({len(buffers)} buffers live together, the largest "
+                f"{largest.results[0].type} of {human_bytes(_static_bytes(largest))}), more than this "
+                f"process can ever hold ({human_bytes(limit)}); it would fail when run"
+            )
+
+
+def _top_level_position(op: ir.Operation, block_ops: dict) -> int | None:
+    while op is not None:
+        position = block_ops.get(op)
+        if position is not None:
+            return position
+        op = op.parent
+    return None
+
+
+def _peak_lower_bound(block: ir.Block) -> tuple[int, list[ir.Operation]]:
+    """Bytes the static `memref.alloc`s of `block` (a function body) must hold at once, and
+    which buffers do at that moment.
+
+    A buffer is live from its allocation to its last use (its `memref.dealloc` aside), whatever
+    the deallocation pipeline decided: however early it is freed, it exists until then. Uses are
+    counted at the op of `block` that holds them, buffers allocated inside loops and branches,
+    uses through views and the callees' own buffers not at all, so the result is a lower bound
+    of the peak: a function over the limit cannot run, one under it still may not."""
+    operations = list(block.operations)
+    block_ops = {op: position for position, op in enumerate(operations)}
+    intervals: list[tuple[int, int, ir.Operation]] = []
+    for start, op in enumerate(operations):
+        if op.name != "memref.alloc" or _static_bytes(op) is None:
+            continue
+        end = start
+        for use in op.results[0].uses:
+            user = use.owner
+            if user.name == "memref.dealloc":
+                continue
+            position = _top_level_position(user, block_ops)
+            if position is not None:
+                end = max(end, position)
+        intervals.append((start, end, op))
+    # Sweep the allocations in order (the peak is reached at one of them), dropping the
+    # buffers whose last use came before.
+    peak, peak_start, total, ending = 0, -1, 0, []
+    for start, end, op in intervals:
+        while ending and ending[0][0] < start:
+            total -= heapq.heappop(ending)[1]
+        size = _static_bytes(op)
+        heapq.heappush(ending, (end, size))
+        total += size
+        if total > peak:
+            peak, peak_start = total, start
+    live_at_peak = [op for start, end, op in intervals if start <= peak_start <= end]
+    return peak, live_at_peak

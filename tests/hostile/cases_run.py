@@ -233,6 +233,19 @@ func.func @f(%x: tensor<1000xf32>) -> tensor<f32> {
 }
 """
 
+TOGETHER_TOO_LARGE = """\
+func.func @f(%x: tensor<36000xf32>) -> tensor<36000x36000xf32> {
+  %e = tensor.empty() : tensor<36000x36000xf32>
+  %zero = arith.constant 0.0 : f32
+  %rows = linalg.broadcast ins(%x : tensor<36000xf32>) outs(%e : tensor<36000x36000xf32>) dimensions = [0]
+  %columns = linalg.broadcast ins(%x : tensor<36000xf32>) outs(%e : tensor<36000x36000xf32>) dimensions = [1]
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<36000x36000xf32>) -> tensor<36000x36000xf32>
+  %p = linalg.matmul ins(%rows, %columns : tensor<36000x36000xf32>, tensor<36000x36000xf32>) outs(%f : tensor<36000x36000xf32>) -> tensor<36000x36000xf32>
+  return %p : tensor<36000x36000xf32>
+}
+"""
+"""Two 4.83 GiB operands of a matmul: each fits under an 8 GiB cap, both at once do not."""
+
 RUNTIME_LOOP_CACHE = """\
 func.func @f(%x: tensor<1000xf32>, %n: index) -> tensor<f32> {
   %c0 = arith.constant 0 : index
@@ -278,7 +291,8 @@ def _memory() -> list[CliCase]:
     """Static buffers larger than the process may hold: malloc's failure went unchecked and
     the first store crashed. Run apart, under a memory cap."""
     files = {
-        "temp.mlir": HUGE_TEMPORARY, "cache.mlir": HUGE_LOOP_CACHE,
+        "temp.mlir": HUGE_TEMPORARY, "cache.mlir": HUGE_LOOP_CACHE, "together.mlir": TOGETHER_TOO_LARGE,
+        "x36000.npy": npy(np.ones(36000, np.float32)),
         "x4.npy": npy(np.ones(4, np.float32)), "x1000.npy": npy(np.ones(1000, np.float32)),
     }  # fmt: skip
     return [
@@ -289,6 +303,10 @@ def _memory() -> list[CliCase]:
                 "allocates a buffer memref<40000000000x4xf64>", files=files, isolated=True, memory_cap=8 * GIB),
         CliCase("gradcheck-memory-terabyte-loop-cache", "gradcheck", ("cache.mlir", "--entry", "f"),
                 "cpu-memory: @f_vjp_0", files=files, isolated=True, memory_cap=8 * GIB),
+        CliCase("run-memory-buffers-together", "run", ("together.mlir", "--entry", "f", "--inputs", "x36000.npy"),
+                "cpu-memory: @f needs at least 9.66 GiB at once (2 buffers live together, the largest "
+                "memref<36000x36000xf32> of 4.83 GiB), more than this process can ever hold (8 GiB)",
+                files=files, isolated=True, memory_cap=8 * GIB),
         CliCase("run-memory-no-cap", "run", ("temp.mlir", "--entry", "f", "--inputs", "x4.npy"),
                 "more than this process can ever hold", files=files, isolated=True),
     ]  # fmt: skip
