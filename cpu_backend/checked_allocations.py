@@ -82,7 +82,9 @@ def _fresh(name: str, taken: set[str]) -> str:
     return candidate
 
 
-def _checked_allocator(name: str, callee: str, signature: str, size_index: int, symbols: CheckedEntryPoints) -> str:
+def _checked_allocator(
+    name: str, callee: str, signature: str, size_index: int, symbols: CheckedEntryPoints
+) -> str:
     """A function of `callee`'s signature that calls it and jumps to the guard on NULL, or
     without calling it when the size is over the limit."""
     parameters = signature.split("->")[0].strip()[1:-1].split(",")
@@ -128,11 +130,10 @@ def _guard(name: str, entry: str, parameter_types: list[str], result: str | None
     call = f"llvm.call {_at(entry)}({', '.join(arguments)}) : {call_type}"
     returns = f" -> {result}" if result else ""
     if result:
-        run = f"%value = {call}\n  %u2 = llvm.call @pthread_setspecific(%key, %previous) : (i32, !llvm.ptr) -> i32\n  llvm.return %value : {result}"
-        fail_return = f"%poison = llvm.mlir.poison : {result}\n  llvm.return %poison : {result}"
+        value, returned = "%value = ", f"llvm.return %value : {result}"
+        abandoned = f"%poison = llvm.mlir.poison : {result}\n  llvm.return %poison : {result}"
     else:
-        run = f"{call}\n  %u2 = llvm.call @pthread_setspecific(%key, %previous) : (i32, !llvm.ptr) -> i32\n  llvm.return"
-        fail_return = "llvm.return"
+        value, returned, abandoned = "", "llvm.return", "llvm.return"
     words = JUMP_BUFFER_BYTES // 8 + 1
     return f"""
 llvm.func {_at(name)}({typed}){returns} attributes {{passthrough = ["noinline"]}} {{
@@ -147,13 +148,15 @@ llvm.func {_at(name)}({typed}){returns} attributes {{passthrough = ["noinline"]}
   %first = llvm.icmp "eq" %jumped, %zero : i32
   llvm.cond_br %first, ^run, ^failed
 ^run:
-  {run}
+  {value}{call}
+  %u2 = llvm.call @pthread_setspecific(%key, %previous) : (i32, !llvm.ptr) -> i32
+  {returned}
 ^failed:
   %u3 = llvm.call @pthread_setspecific(%key, %previous) : (i32, !llvm.ptr) -> i32
   %size_slot = llvm.getelementptr %state[{JUMP_BUFFER_BYTES}] : (!llvm.ptr) -> !llvm.ptr, i8
   %size = llvm.load %size_slot : !llvm.ptr -> i64
   llvm.store %size, %failure : i64, !llvm.ptr
-  {fail_return}
+  {abandoned}
 }}"""
 
 
@@ -175,7 +178,7 @@ def check_allocations(module: ir.Module, public: list[str]) -> CheckedEntryPoint
         f"llvm.mlir.global external {_at(key)}() : i32",
         f"llvm.mlir.global external {_at(symbols.limit_symbol)}() : i64",
     ]
-    pieces += [f"llvm.func @{name}{signature}" for name, signature in _C_FUNCTIONS.items() if name not in existing]
+    pieces += [f"llvm.func @{name}{kind}" for name, kind in _C_FUNCTIONS.items() if name not in existing]
     checked: dict[str, str] = {}
     for callee, (parameters, size_index) in ALLOCATORS.items():
         if callee not in existing:
@@ -196,13 +199,16 @@ def check_allocations(module: ir.Module, public: list[str]) -> CheckedEntryPoint
             raise PipelineError(f"cpu-llvm: no C interface for public function '{name}'")
         parameter_types = [str(argument.type) for argument in entry.regions[0].blocks[0].arguments]
         result = _result_type(entry)
-        declarations.append(f"llvm.func {_at(entry_name)}({', '.join(parameter_types)})" + (f" -> {result}" if result else ""))
+        returns = f" -> {result}" if result else ""
+        declarations.append(f"llvm.func {_at(entry_name)}({', '.join(parameter_types)}){returns}")
         guards[name] = _fresh(f"__gradir_guarded_{name}", taken)
         pieces.append(_guard(guards[name], entry_name, parameter_types, result, key))
     for call in walk_ops(module, {"llvm.call"}):
-        callee = call.attributes["callee"] if "callee" in call.attributes else None
-        if callee is not None and ir.FlatSymbolRefAttr(callee).value in checked:
-            call.attributes["callee"] = ir.FlatSymbolRefAttr.get(checked[ir.FlatSymbolRefAttr(callee).value])
+        if "callee" not in call.attributes:
+            continue  # an indirect call
+        callee = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
+        if callee in checked:
+            call.attributes["callee"] = ir.FlatSymbolRefAttr.get(checked[callee])
     additions = ir.Module.parse("\n".join(declarations + pieces), module.context)
     count = len(declarations)
     for position, op in enumerate(list(additions.body.operations)):
