@@ -239,6 +239,28 @@ def _print_dims(printer: Printer, keyword: str, dims: DenseArrayBase) -> None:
     printer.print_string(f" {keyword}([{', '.join(str(d) for d in dims.get_values())}])")
 
 
+def _verify_coordinate_dims(
+    op: Operation, keyword: str, dims: DenseArrayBase, indexed: SSAValue
+) -> None:
+    """As MLIR 22 verifies `gather_dims`/`scatter_dims`: increasing dims of the indexed
+    tensor, one per coordinate in the indices' last dim."""
+    values = list(dims.get_values())
+    rank = len(indexed.type.get_shape()) if isinstance(indexed.type, TensorType) else 0
+    if any(d < 0 or d >= rank for d in values):
+        raise VerifyException(
+            f"'{op.name}' {keyword} {values} must be dims of a rank-{rank} tensor (0 to {rank - 1})"
+        )
+    if any(b <= a for a, b in zip(values, values[1:])):
+        raise VerifyException(f"'{op.name}' {keyword} {values} must be strictly increasing")
+    indices = op.operands[-1].type
+    coordinates = indices.get_shape()[-1] if isinstance(indices, TensorType) and indices.get_shape() else -1
+    if coordinates not in (-1, len(values)):
+        raise VerifyException(
+            f"'{op.name}' {keyword} has {len(values)} dims but the indices' last dim holds "
+            f"{coordinates} coordinates"
+        )
+
+
 def _print_functional_type(printer: Printer, op: Operation) -> None:
     printer.print_string(" : (")
     printer.print_list([operand.type for operand in op.operands], printer.print_attribute)
@@ -266,6 +288,9 @@ class GatherOp(IRDLOperation):
     """The coordinates are known to be pairwise distinct."""
 
     traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        _verify_coordinate_dims(self, "gather_dims", self.gather_dims, self.source)
 
     def __init__(
         self,
@@ -359,6 +384,7 @@ class ScatterOp(IRDLOperation):
     def verify_(self) -> None:
         if self.unique is None:
             raise VerifyException("'tensor.scatter' needs the 'unique' attribute (as in MLIR 22)")
+        _verify_coordinate_dims(self, "scatter_dims", self.scatter_dims, self.dest)
 
     @classmethod
     def parse(cls, parser: Parser) -> ScatterOp:

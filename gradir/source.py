@@ -199,10 +199,14 @@ def parse_error_message(error: ParseError) -> str:
     return f"{where.file}:{where.line}:{where.col}: error: {message}"
 
 
-CONSTRUCTION_ERRORS = (VerifyException, ValueError, IndexError, KeyError, TypeError)
+CONSTRUCTION_ERRORS = (
+    VerifyException, ValueError, IndexError, KeyError, TypeError, AssertionError, NotImplementedError
+)
 """What xDSL 0.74 can raise, instead of a ParseError, while building an op or
 attribute from well-formed tokens with the wrong contents (an i64 where a
-tensor type belongs, an unknown iterator type, an integer out of range)."""
+tensor type belongs, an unknown iterator type, an integer out of range, a unit
+`indexing_maps` where linalg.generic asserts an array, `array<i65: ...>`, which
+it cannot pack)."""
 
 
 MAX_OP_NESTING = 100
@@ -243,7 +247,7 @@ def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp
             where = parser.open_operations[-1]
         else:
             where = parser._current_token.span.get_location()  # pyright: ignore[reportPrivateUsage]
-        message = " ".join(str(error).split()) or type(error).__name__
+        message = " ".join(str(error).split()) or f"malformed op ({type(error).__name__} in xDSL's parser)"
         raise SourceError(message, f"{where.file}:{where.line}:{where.col}") from error
     check_nesting_and_sizes(module)
     return module

@@ -68,6 +68,24 @@ TEXTS = [
      "  return %0 : tensor<2x5xf32>\n}\n", r"p\.mlir:2:3", "contraction dimensions do not match"),
     ("redefined-symbol", "func.func @f() {\n  return\n}\nfunc.func @f() {\n  return\n}\n", r"p\.mlir:\d+:1",
      "Redefinition of symbol"),
+    # Found by `bash scripts/fuzz` (2026-11-25): internal errors, and an invalid gather the
+    # verifier let through to reverse mode.
+    ("fuzz-i65-array", "func.func @f() attributes {a = array<i65: 1, 2>} {\n  return\n}\n", r"p\.mlir:1:1",
+     "Format not implemented for i65"),
+    ("fuzz-generic-unit-maps", "func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {\n"
+     "  %r = linalg.generic {indexing_maps}= [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], "
+     "iterator_types = [\"parallel\"]}\n      ins(%x : tensor<3xf32>) outs(%x : tensor<3xf32>) {\n"
+     "  ^bb0(%u: f32, %o: f32):\n    linalg.yield %u : f32\n  } -> tensor<3xf32>\n  return %r : tensor<3xf32>\n}\n",
+     r"p\.mlir:2:3", "malformed op (AssertionError in xDSL's parser)"),
+    ("fuzz-gather-negative-dim", "func.func @f(%x: tensor<4x3xf32>, %i: tensor<5x1xindex>) -> tensor<5x1x3xf32> {\n"
+     "  %g = tensor.gather %x[%i] gather_dims([-1]) : (tensor<4x3xf32>, tensor<5x1xindex>) -> tensor<5x1x3xf32>\n"
+     "  return %g : tensor<5x1x3xf32>\n}\n", r"p\.mlir:2:3", "gather_dims [-1] must be dims of a rank-2 tensor"),
+    ("fuzz-gather-dims-unsorted", "func.func @f(%x: tensor<4x3xf32>, %i: tensor<5x2xindex>) -> tensor<5x1x1xf32> {\n"
+     "  %g = tensor.gather %x[%i] gather_dims([1, 0]) : (tensor<4x3xf32>, tensor<5x2xindex>) -> tensor<5x1x1xf32>\n"
+     "  return %g : tensor<5x1x1xf32>\n}\n", r"p\.mlir:2:3", "gather_dims [1, 0] must be strictly increasing"),
+    ("fuzz-gather-coordinates", "func.func @f(%x: tensor<4x3xf32>, %i: tensor<5x2xindex>) -> tensor<5x1x3xf32> {\n"
+     "  %g = tensor.gather %x[%i] gather_dims([0]) : (tensor<4x3xf32>, tensor<5x2xindex>) -> tensor<5x1x3xf32>\n"
+     "  return %g : tensor<5x1x3xf32>\n}\n", r"p\.mlir:2:3", "has 1 dims but the indices' last dim holds 2"),
 ]  # fmt: skip
 
 
