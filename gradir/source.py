@@ -12,12 +12,14 @@ import re
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     IndexType,
     IntAttr,
     IntegerAttr,
     ModuleOp,
+    ShapedType,
     StringAttr,
     TensorType,
     UnknownLoc,
@@ -279,6 +281,8 @@ def check_nesting_and_sizes(module: ModuleOp) -> None:
         for attribute in (*op.properties.values(), *op.attributes.values()):
             if isinstance(attribute, IntegerAttr) and isinstance(attribute.type, IndexType):
                 _check_index(attribute.value.data, op)
+        if "static_output_shape" in op.properties:
+            _check_output_shape(op)
         values = list(op.results)
         for region in op.regions:
             for block in region.blocks:
@@ -288,6 +292,25 @@ def check_nesting_and_sizes(module: ModuleOp) -> None:
             if value.type not in checked_types:
                 checked_types.add(value.type)
                 _check_size(value.type, op)
+
+
+def _check_output_shape(op: Operation) -> None:
+    """`expand_shape`'s static `output_shape` must be its result's shape, as MLIR verifies;
+    xDSL 0.74 does not, and reads 2^63 as the dynamic marker, which its printer then fails on."""
+    from gradir.errors import location_of
+
+    static = op.properties["static_output_shape"]
+    result = op.results[0].type if op.results else None
+    if not isinstance(static, DenseArrayBase) or not isinstance(result, ShapedType):
+        return
+    dims = [int(d) for d in result.get_shape()]
+    values = [int(v) for v in static.get_values()]
+    if len(values) != len(dims) or any(d >= 0 and v != d for v, d in zip(values, dims)):
+        raise SourceError(
+            f"'{op.name}' output_shape {values} does not match its result type {result} "
+            f"(an entry of 2^63 or more wraps around in xDSL's 64-bit list)",
+            location_of(op),
+        )
 
 
 def _check_index(value: int, op: Operation) -> None:

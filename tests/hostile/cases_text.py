@@ -77,6 +77,10 @@ TEXTS = [
      "iterator_types = [\"parallel\"]}\n      ins(%x : tensor<3xf32>) outs(%x : tensor<3xf32>) {\n"
      "  ^bb0(%u: f32, %o: f32):\n    linalg.yield %u : f32\n  } -> tensor<3xf32>\n  return %r : tensor<3xf32>\n}\n",
      r"p\.mlir:2:3", "malformed op (AssertionError in xDSL's parser)"),
+    ("fuzz-expand-shape-2-to-63", "func.func @f(%x: tensor<2x6xf32>) -> tensor<2x2x3xf32> {\n"
+     "  %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [2, 2, 9223372036854775808] : tensor<2x6xf32> "
+     "into tensor<2x2x3xf32>\n  return %e : tensor<2x2x3xf32>\n}\n", r"p\.mlir:2:3",
+     "'tensor.expand_shape' output_shape [2, 2, -9223372036854775808] does not match its result type"),
     ("fuzz-gather-negative-dim", "func.func @f(%x: tensor<4x3xf32>, %i: tensor<5x1xindex>) -> tensor<5x1x3xf32> {\n"
      "  %g = tensor.gather %x[%i] gather_dims([-1]) : (tensor<4x3xf32>, tensor<5x1xindex>) -> tensor<5x1x3xf32>\n"
      "  return %g : tensor<5x1x3xf32>\n}\n", r"p\.mlir:2:3", "gather_dims [-1] must be dims of a rank-2 tensor"),
