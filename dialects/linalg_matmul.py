@@ -157,17 +157,28 @@ class BatchMatmulOp(_MapsContraction):
         return iterator_types("pppr")
 
     def verify_(self) -> None:
-        affine_maps = [m.data for m in self.indexing_maps.data]
-        if len(affine_maps) == 3 and all(m.num_dims == 4 for m in affine_maps):
-            for map_ in affine_maps:
-                if not _is_projected_permutation(map_):
-                    raise VerifyException("expected indexing maps to be projected permutations")
-            a, b, c = affine_maps
-            _verify_batch_operand(a, operand="lhs")
-            _verify_batch_operand(b, operand="rhs")
-            if _dims(c) != [0, 1, 2]:
-                raise VerifyException("Invalid output map result dimension.")
+        c = _verified_batch_output_map(self)
+        if c is not None and _dims(c) != [0, 1, 2]:
+            raise VerifyException("Invalid output map result dimension.")
         super().verify_()
+
+
+def _verified_batch_output_map(
+    op: _MapsContraction, unexpected: str = "Unexpected dim expression in map result."
+) -> AffineMap | None:
+    """The output map of a batch (reduce) matmul, once the maps of A and B are checked as
+    MLIR 22 does; None when they are not three maps of the four loops (left to the
+    structured-op verifier)."""
+    affine_maps = [m.data for m in op.indexing_maps.data]
+    if len(affine_maps) != 3 or any(m.num_dims != 4 for m in affine_maps):
+        return None
+    for map_ in affine_maps:
+        if not _is_projected_permutation(map_):
+            raise VerifyException("expected indexing maps to be projected permutations")
+    a, b, c = affine_maps
+    _verify_batch_operand(a, operand="lhs", unexpected=unexpected)
+    _verify_batch_operand(b, operand="rhs", unexpected=unexpected)
+    return c
 
 
 def _verify_batch_operand(
@@ -208,15 +219,10 @@ class BatchReduceMatmulOp(_MapsContraction):
         return iterator_types("rppr")
 
     def verify_(self) -> None:
-        affine_maps = [m.data for m in self.indexing_maps.data]
-        if len(affine_maps) == 3 and all(m.num_dims == 4 for m in affine_maps):
-            for map_ in affine_maps:
-                if not _is_projected_permutation(map_):
-                    raise VerifyException("expected indexing maps to be projected permutations")
-            a, b, c = affine_maps
-            unexpected = "Unexpected result dim expression (outside the set of default result dims)."
-            _verify_batch_operand(a, operand="lhs", unexpected=unexpected)
-            _verify_batch_operand(b, operand="rhs", unexpected=unexpected)
+        c = _verified_batch_output_map(
+            self, "Unexpected result dim expression (outside the set of default result dims)."
+        )
+        if c is not None:
             if len(c.results) != 2:
                 raise VerifyException(f"expects 2 dims, but got ({len(c.results)}).")
             if _dims(c) != [1, 2]:
