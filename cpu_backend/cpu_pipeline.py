@@ -65,6 +65,7 @@ from gradir.cpu_backend.memory_check import refuse_impossible_allocations
 from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
 from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
 from gradir.cpu_backend.conv_matmuls import convolutions_as_matmuls
+from gradir.cpu_backend.heap_allocas import allocas_on_heap
 from gradir.cpu_backend.forwarding_calls import keep_forwarding_calls, write_call_results_in_place
 from gradir.errors import PipelineError
 from gradir.mlir_bridge.booleans import (
@@ -399,6 +400,7 @@ def to_buffers(module: ir.Module) -> None:
         store_booleans_as_bytes(module)
         yield_loop_states_in_place(module)
         copy_repeated_results(module)
+        allocas_on_heap(module)
         bufferize(module)
         write_call_results_in_place(module)
 

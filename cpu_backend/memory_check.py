@@ -45,7 +45,7 @@ def _swap_bytes() -> int:
     return 0
 
 
-def _element_bytes(element: ir.Type) -> int:
+def element_bytes(element: ir.Type) -> int:
     for kind in (ir.IntegerType, ir.FloatType):
         if isinstance(element, kind):
             return max(1, (kind(element).width + 7) // 8)
@@ -73,7 +73,7 @@ def _static_bytes(op: ir.Operation) -> int | None:
     memref = ir.MemRefType(op.results[0].type)
     if not memref.has_static_shape:
         return None
-    return math.prod(memref.shape) * _element_bytes(memref.element_type)
+    return math.prod(memref.shape) * element_bytes(memref.element_type)
 
 
 def refuse_impossible_allocations(module: ir.Module, limit: int) -> None:
