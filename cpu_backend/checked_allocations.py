@@ -18,7 +18,10 @@ Where to jump is per thread: the guard stores its jump buffer under a pthread
 key (created once per process by the runtime and handed to the JIT as the
 symbol `key_symbol`), because the JIT does not support thread-local globals
 (it asks for `__emutls_get_address`). A checked allocation outside any guard
-(the plain `_mlir_ciface_f`) returns NULL as before. The generated code runs no
+(the plain `_mlir_ciface_f`) returns NULL as before.
+
+A failed run-time check (`run_time_checks`: an index out of bounds, a division by
+zero) takes the same way back, with its negative code where the size would be. The generated code runs no
 destructors, so the jump skips nothing but frames; the buffers the call had
 allocated before the failure are not freed (an error path, documented).
 """
@@ -40,6 +43,7 @@ ALLOCATORS = {"malloc": ("i64", 0), "aligned_alloc": ("i64, i64", 1), "realloc":
 (each returns a pointer) and which one is the byte count."""
 
 _C_FUNCTIONS = {
+    "abort": "()",
     "_setjmp": '(!llvm.ptr) -> i32 attributes {passthrough = ["returns_twice"]}',
     "longjmp": "(!llvm.ptr, i32)",
     "pthread_getspecific": "(i32) -> !llvm.ptr",
@@ -122,6 +126,29 @@ llvm.func internal {_at(name)}({typed}) -> !llvm.ptr {{
 }}"""
 
 
+def _failed_check(name: str, key: str) -> str:
+    """`run_time_checks.FAILURE_FUNCTION`: the check's (negative) code to the guard, or, with
+    no guard to return to (the plain `_mlir_ciface_f`), `abort` as `cf.assert` would."""
+    return f"""
+llvm.func internal {_at(name)}(%code: i64) attributes {{passthrough = ["noinline", "cold"]}} {{
+  %null = llvm.mlir.zero : !llvm.ptr
+  %key_address = llvm.mlir.addressof {_at(key)} : !llvm.ptr
+  %key = llvm.load %key_address : !llvm.ptr -> i32
+  %state = llvm.call @pthread_getspecific(%key) : (i32) -> !llvm.ptr
+  %unguarded = llvm.icmp "eq" %state, %null : !llvm.ptr
+  llvm.cond_br %unguarded, ^abort, ^jump
+^abort:
+  llvm.call @abort() : () -> ()
+  llvm.unreachable
+^jump:
+  %code_slot = llvm.getelementptr %state[{JUMP_BUFFER_BYTES}] : (!llvm.ptr) -> !llvm.ptr, i8
+  llvm.store %code, %code_slot : i64, !llvm.ptr
+  %one = llvm.mlir.constant(1 : i32) : i32
+  llvm.call @longjmp(%state, %one) : (!llvm.ptr, i32) -> ()
+  llvm.unreachable
+}}"""
+
+
 def _guard(name: str, entry: str, parameter_types: list[str], result: str | None, key: str) -> str:
     """`entry` behind a `_setjmp`: on a failed allocation, the size goes to `*%failure`."""
     arguments = [f"%a{index}" for index in range(len(parameter_types))]
@@ -166,9 +193,10 @@ def _result_type(function: ir.Operation) -> str | None:
     return None
 
 
-def check_allocations(module: ir.Module, public: list[str]) -> CheckedEntryPoints:
-    """Route every allocation call of `module` (LLVM dialect) through a checked twin and
-    add a guarded entry point for each of the `public` functions; in place."""
+def check_allocations(module: ir.Module, public: list[str], failed_check: str | None = None) -> CheckedEntryPoints:
+    """Route every allocation call of `module` (LLVM dialect) through a checked twin, define
+    `failed_check` (the declared `run_time_checks.FAILURE_FUNCTION`, if any) and add a
+    guarded entry point for each of the `public` functions; in place."""
     taken = _symbols(module)
     key = _fresh("__gradir_allocation_key", taken)
     symbols = CheckedEntryPoints({}, key, _fresh("__gradir_allocation_limit", taken))
@@ -179,6 +207,9 @@ def check_allocations(module: ir.Module, public: list[str]) -> CheckedEntryPoint
         f"llvm.mlir.global external {_at(symbols.limit_symbol)}() : i64",
     ]
     pieces += [f"llvm.func @{name}{kind}" for name, kind in _C_FUNCTIONS.items() if name not in existing]
+    if failed_check is not None and failed_check in existing:
+        existing.pop(failed_check).erase()
+        pieces.append(_failed_check(failed_check, key))
     checked: dict[str, str] = {}
     for callee, (parameters, size_index) in ALLOCATORS.items():
         if callee not in existing:

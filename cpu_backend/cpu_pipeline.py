@@ -35,7 +35,12 @@ pipeline is a constant below, so it can be replayed with other tools):
    Public functions' arguments are marked read-only first, so an input
    buffer is never updated in place. Every i1 tensor is stored as bytes
    (`mlir_bridge.booleans`: MLIR 22 aborts on i1 buffers), and so are the ownership
-   flags the deallocation pipeline keeps in memory.
+   flags the deallocation pipeline keeps in memory. Stack buffers
+   (`memref.alloca`) that could overflow the stack become heap buffers first
+   (`heap_allocas`).
+   On the buffers, what the inputs could make undefined (an index out of
+   bounds, a division by zero, a loop step that is not positive) is checked
+   (`run_time_checks`, stage `cpu-checks`).
 3. `cpu_schedule.apply_vector_schedule` -- contractions and transposes are tiled
    and vectorised (register-blocked FMA matmuls, shuffled 16x16 transposes); an
    op MLIR's transforms fail on is left to the loops of stage 4 instead.
@@ -76,6 +81,7 @@ from gradir.mlir_bridge.booleans import (
 )
 from gradir.cpu_backend.cpu_math_approximation import approximate_math
 from gradir.cpu_backend.cpu_schedule import apply_vector_schedule
+from gradir.cpu_backend.run_time_checks import add_run_time_checks
 from gradir.cpu_backend.pooling_taps import pooling_windows_unrolled
 from gradir.cpu_backend.specialize_generics import specialize_pure_generics
 from gradir.mlir_bridge import (
@@ -409,7 +415,7 @@ def lower_to_llvm(module: ir.Module, allocation_limit: int | None = None) -> ir.
     """Lower a linalg-on-tensors module to the LLVM dialect, in place; returns it.
 
     Raises PipelineError naming the failing stage: `cpu-tensor`,
-    `cpu-bufferize`, `cpu-loops` or `cpu-llvm` (the vector schedule falls
+    `cpu-bufferize`, `cpu-checks`, `cpu-loops` or `cpu-llvm` (the vector schedule falls
     back to loops instead of failing), or `cpu-memory` where a buffer of static
     size exceeds `allocation_limit` bytes (given when the code is to run here).
     """
@@ -417,6 +423,7 @@ def lower_to_llvm(module: ir.Module, allocation_limit: int | None = None) -> ir.
         to_buffers(module)
         if allocation_limit is not None:
             refuse_impossible_allocations(module, allocation_limit)
+        add_run_time_checks(module)
         store_boolean_buffers_as_bytes(module)
         reject_boolean_buffers(module)
         memref_ranks = _memref_ranks(module)

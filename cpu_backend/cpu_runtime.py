@@ -42,7 +42,8 @@ from xdsl.dialects.builtin import ModuleOp
 from gradir.cpu_backend.checked_allocations import check_allocations
 from gradir.cpu_backend.memory_check import available_memory, human_bytes
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
-from gradir.errors import AllocationError, ArgumentError, NoFunctionError, PipelineError
+from gradir.cpu_backend.run_time_checks import check_messages, failure_function, split_location
+from gradir.errors import AllocationError, ArgumentError, NoFunctionError, PipelineError, RunTimeCheckError
 from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_module
 from gradir.mlir_bridge.host_execution import (
     PACKED_ENTRY_POINT,
@@ -85,6 +86,8 @@ class _CompiledModule:
     entry_points: dict[str, ctypes._CFuncPtr]
     llvm_text: str
     compile_seconds: float
+    check_failures: list[str]
+    """The run-time checks' messages (`run_time_checks`), by number."""
 
 
 _CACHE: dict[tuple[str, int], _CompiledModule] = {}
@@ -119,8 +122,10 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
     signatures = read_signatures(module)
     _ALLOCATION_LIMIT.value = available_memory()
     lower_to_llvm(module, allocation_limit=_ALLOCATION_LIMIT.value)
+    check_failures = check_messages(module)
     with context:
-        checked = guarded("cpu-llvm", context, lambda: check_allocations(module, list(signatures)))
+        failed_check = failure_function(module)
+        checked = guarded("cpu-llvm", context, lambda: check_allocations(module, list(signatures), failed_check))
     library = runner_utils_library()
     with context:
         engine = guarded(
@@ -138,7 +143,7 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
                 raise PipelineError(f"cpu-jit: no machine code for public function '{name}'")
             entry_points[name] = PACKED_ENTRY_POINT(address)
     return _CompiledModule(
-        context, engine, signatures, entry_points, str(module), time.perf_counter() - start
+        context, engine, signatures, entry_points, str(module), time.perf_counter() - start, check_failures
     )
 
 
@@ -239,10 +244,17 @@ class CpuExecutable:
         signature = find_signature(self._compiled.signatures, name)
         inputs = checked_arguments(signature, arguments)
         results = result_arrays(signature)
-        failed_bytes = ctypes.c_int64(0)
-        call_packed(self._compiled.entry_points[name], signature, inputs, results, failed_bytes=failed_bytes)
-        if failed_bytes.value:
-            raise _allocation_error(name, failed_bytes.value)
+        failure = ctypes.c_int64(0)
+        call_packed(self._compiled.entry_points[name], signature, inputs, results, failure=failure)
+        if failure.value > 0:
+            raise _allocation_error(name, failure.value)
+        if failure.value < 0:
+            location, message = split_location(self._compiled.check_failures[-1 - failure.value])
+            raise RunTimeCheckError(
+                f"cpu-run: @{name}: {message} at run time; the call was abandoned and the buffers "
+                f"it had allocated are not freed",
+                location,
+            )
         return returned_values(signature, results)
 
     def __getattr__(self, name: str):

@@ -13,6 +13,7 @@ Heavy dependencies (MLIR) load only when first needed.
 """
 from gradir.errors import (
     AllocationError,
+    RunTimeCheckError,
     ArgumentError,
     DifferentiationError,
     GradirError,
@@ -41,7 +42,7 @@ _EXPORTS = {
 __all__ = [
     *_EXPORTS,
     "GradirError", "SourceError", "DifferentiationError", "RuleError", "PipelineError",
-    "ArgumentError", "NoFunctionError", "TargetError", "AllocationError",
+    "ArgumentError", "NoFunctionError", "TargetError", "AllocationError", "RunTimeCheckError",
 ]  # fmt: skip
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

@@ -43,6 +43,11 @@ class AllocationError(GradirError, MemoryError):
     """Compiled code asked for memory the C library would not give (at run time)."""
 
 
+class RunTimeCheckError(GradirError):
+    """Compiled code met, at run time, an operation its inputs make undefined: an index out
+    of bounds, an integer division by zero (`cpu_backend.run_time_checks`)."""
+
+
 class ArgumentError(GradirError):
     """Wrong number, shape or dtype of arguments passed to a compiled function."""
 

@@ -287,7 +287,7 @@ def call_packed(
     inputs: Sequence[np.ndarray],
     results: Sequence[np.ndarray],
     addresses: Sequence[int] | None = None,
-    failed_bytes: ctypes.c_int64 | None = None,
+    failure: ctypes.c_int64 | None = None,
 ) -> None:
     """Call the packed entry point of `signature`'s function; the results land in `results`.
 
@@ -304,8 +304,9 @@ def call_packed(
     The descriptors view the tensor arrays themselves (inputs, then results), or the memory at
     `addresses` (device buffers of the arrays' shapes, one per tensor) when given.
 
-    `failed_bytes`, when given, is where a guarded entry point (`cpu_backend.checked_allocations`,
-    one more leading pointer argument) writes the size of an allocation that failed.
+    `failure`, when given, is where a guarded entry point (`cpu_backend.checked_allocations`,
+    one more leading pointer argument) writes the size of an allocation that failed, or the
+    negative code of a run-time check that did (`cpu_backend.run_time_checks`).
     """
     arguments = list(zip(signature.arguments, inputs))
     tensors = [array for spec, array in arguments if not spec.is_scalar]
@@ -320,8 +321,8 @@ def call_packed(
     # (or the result struct's) address. Everything referenced must outlive the call.
     descriptor_pointers = [ctypes.pointer(descriptor) for descriptor in descriptors]
     slots: list[int] = []
-    if failed_bytes is not None:
-        failure_pointer = ctypes.c_void_p(ctypes.addressof(failed_bytes))
+    if failure is not None:
+        failure_pointer = ctypes.c_void_p(ctypes.addressof(failure))
         slots.append(ctypes.addressof(failure_pointer))
     scalar_results = [results[index] for index in signature.scalar_results]
     struct = None

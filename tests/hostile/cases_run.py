@@ -334,9 +334,59 @@ def _memory_at_run_time() -> list[CliCase]:
     ]  # fmt: skip
 
 
+UNDEFINED_AT_RUN_TIME = """\
+func.func @pick(%x: tensor<4xf64>, %i: index) -> f64 {
+  %v = tensor.extract %x[%i] : tensor<4xf64>
+  return %v : f64
+}
+func.func @divide(%a: tensor<3xi64>, %d: i64) -> tensor<3xi64> {
+  %e = tensor.empty() : tensor<3xi64>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]} ins(%a : tensor<3xi64>) outs(%e : tensor<3xi64>) {
+  ^bb0(%v: i64, %o: i64):
+    %q = arith.divsi %v, %d : i64
+    linalg.yield %q : i64
+  } -> tensor<3xi64>
+  return %r : tensor<3xi64>
+}
+func.func @count(%n: index, %step: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %k = scf.for %i = %c0 to %n step %step iter_args(%k = %c0) -> index {
+    %next = arith.addi %k, %c1 : index
+    scf.yield %next : index
+  }
+  return %k : index
+}
+"""
+
+
+def _undefined_at_run_time() -> list[CliCase]:
+    """Inputs that make an op undefined: a segmentation fault or a wrong number (an index
+    out of bounds), SIGFPE (a division by zero), or a loop that never ends (a zero step);
+    now each a located error (`cpu_backend/run_time_checks.py`)."""
+    files = {
+        "u.mlir": UNDEFINED_AT_RUN_TIME, "x.npy": npy(np.arange(4.0)), "far.npy": npy(np.array(10**9)),
+        "four.npy": npy(np.array(4)), "a.npy": npy(np.array([5, 7, 9])), "zero.npy": npy(np.array(0)),
+        "min.npy": npy(np.array([-2**63, 1, 2])), "minus.npy": npy(np.array(-1)), "ten.npy": npy(np.array(10)),
+    }  # fmt: skip
+    cases = []
+    for name, function, given, expect, where in [
+        ("index-out-of-bounds", "pick", ("x.npy", "four.npy"), "cpu-run: @pick: an index out of bounds (memref.load) at run time", "u.mlir:2:3"),
+        ("index-far-out-of-bounds", "pick", ("x.npy", "far.npy"), "an index out of bounds", "u.mlir:2:3"),
+        ("division-by-zero", "divide", ("a.npy", "zero.npy"), "cpu-run: @divide: an integer division by zero (arith.divsi)", "u.mlir:10:5"),
+        ("division-overflow", "divide", ("min.npy", "minus.npy"), "the smallest i64 by -1", "u.mlir:10:5"),
+        ("loop-step-zero", "count", ("ten.npy", "zero.npy"), "a loop step that is not positive, so the loop would never end", "u.mlir:18:3"),
+    ]:
+        cases.append(CliCase(f"run-{name}", "run", ("u.mlir", "--entry", function, "--inputs", *given, "--output", "o.npz"),
+                             expect, location=where, files=files, absent=("o.npz",), isolated=True))
+    return cases  # fmt: skip
+
+
 RUN_CASES: list[CliCase] = [
     *_memory(),
     *_memory_at_run_time(),
+    *_undefined_at_run_time(),
     *_recursion(),
     *_bad_inputs(),
     *_outputs(),

@@ -1,0 +1,179 @@
+"""What a program may do wrong only at run time becomes an error, not a crash.
+
+An index read from the inputs (`tensor.extract %t[%i]`, a slice at a computed
+offset) may fall outside its tensor, and an integer divisor read from them may be
+zero: compiled as they are, the first read memory anywhere (a segmentation fault,
+or a wrong number with no error) and the second trapped (SIGFPE), ending the
+user's process either way. On the buffers, before the loops are made:
+
+- MLIR's `generate-runtime-verification` asserts what each op needs of its
+  operands (a load's indices in bounds, a subview inside its source, matching
+  dynamic sizes of a linalg op's operands); canonicalize removes what holds
+  for every input, so a program of static shapes and constant indices keeps
+  nothing, and the loops the pipeline generates later are not checked;
+- each integer division and remainder (`arith`, `index`) whose divisor is not a
+  constant asserts it is not zero, and the signed ones that it is not MIN / -1
+  (LLVM's `sdiv` traps on both); an `scf.for` whose step is not a constant
+  asserts it is positive where the loop would run (a zero step never ends).
+
+Each assertion then calls `FAILURE_FUNCTION` with its number, negated and less one,
+when it fails; `checked_allocations` defines that function to jump back to the guarded
+entry point like a failed allocation, and the runtime raises a `RunTimeCheckError`
+with the assertion's message, kept in order in the module's `MESSAGES_ATTRIBUTE`.
+The cost is a compare and a branch where a check stays (per iteration at most, for
+a slice or a read at a computed index in a loop); none where nothing can fail.
+"""
+from __future__ import annotations
+
+import re
+
+from mlir import ir
+from mlir.dialects import arith, func, scf
+
+from gradir.mlir_bridge import run_pipeline, walk_ops
+
+FAILURE_FUNCTION = "__gradir_check_failed"
+"""`(i64) -> ()`: called with `-1 - n` when assertion n fails; never returns when guarded
+(`FAILURE_FUNCTION_ATTRIBUTE` names it, suffixed where the program has a symbol of that name)."""
+
+FAILURE_FUNCTION_ATTRIBUTE = "gradir.check_failed"
+MESSAGES_ATTRIBUTE = "gradir.run_time_checks"
+"""Module attributes: the failure function (a symbol reference) and the assertions' messages
+(a string array, in number order)."""
+
+_SIGNED = {"arith.divsi", "arith.remsi", "arith.ceildivsi", "arith.floordivsi",
+           "index.divs", "index.rems", "index.ceildivs", "index.floordivs"}  # fmt: skip
+_UNSIGNED = {"arith.divui", "arith.remui", "arith.ceildivui", "index.divu", "index.remu", "index.ceildivu"}
+
+
+def add_run_time_checks(module: ir.Module) -> list[str]:
+    """Assert, in place, what `module` (on buffers) needs of its inputs at run time, and
+    make each assertion call `FAILURE_FUNCTION` when it fails; returns their messages."""
+    with module.context, ir.Location.unknown():
+        _check_divisions(module)
+        _check_loop_steps(module)
+        run_pipeline(module, "generate-runtime-verification, canonicalize, cse", "cpu-checks")
+        return _assertions_to_calls(module)
+
+
+def _is_constant(value: ir.Value) -> bool:
+    owner = value.owner
+    return isinstance(owner, ir.Operation) and owner.name in ("arith.constant", "index.constant")
+
+
+def _integer_width(kind: ir.Type) -> int | None:
+    if isinstance(kind, ir.IndexType):
+        return 64
+    if isinstance(kind, ir.IntegerType):
+        return ir.IntegerType(kind).width
+    return None  # vectors and tensors: not checked
+
+
+def _constant(kind: ir.Type, value: int) -> ir.Value:
+    return arith.ConstantOp(kind, ir.IntegerAttr.get(kind, value)).result
+
+
+def _assert(condition: ir.Value, message: str) -> None:
+    ir.Operation.create("cf.assert", operands=[condition], attributes={"msg": ir.StringAttr.get(message)})
+
+
+def _check_divisions(module: ir.Module) -> None:
+    for op in walk_ops(module, _SIGNED | _UNSIGNED):
+        dividend, divisor = op.operands[0], op.operands[1]
+        width = _integer_width(divisor.type)
+        if width is None or _is_constant(divisor):
+            continue
+        with ir.InsertionPoint(op), op.location:
+            kind = divisor.type
+            not_zero = arith.CmpIOp(arith.CmpIPredicate.ne, divisor, _constant(kind, 0)).result
+            _assert(not_zero, f"an integer division by zero ({op.name})")
+            if op.name in _SIGNED and not _is_constant(dividend) and width > 1:
+                smallest = arith.CmpIOp(arith.CmpIPredicate.eq, dividend, _constant(kind, -(2 ** (width - 1)))).result
+                minus_one = arith.CmpIOp(arith.CmpIPredicate.eq, divisor, _constant(kind, -1)).result
+                overflow = arith.AndIOp(smallest, minus_one).result
+                no_overflow = arith.XOrIOp(overflow, _constant(ir.IntegerType.get_signless(1), 1)).result
+                _assert(no_overflow, f"an integer division overflow, the smallest i{width} by -1 ({op.name})")
+
+
+def _check_loop_steps(module: ir.Module) -> None:
+    for loop in walk_ops(module, {"scf.for"}):
+        lower, upper, step = loop.operands[0], loop.operands[1], loop.operands[2]
+        if _is_constant(step):
+            continue
+        unsigned = "unsignedCmp" in loop.attributes
+        with ir.InsertionPoint(loop), loop.location:
+            kind = step.type
+            zero = _constant(kind, 0)
+            positive = arith.CmpIOp(arith.CmpIPredicate.ugt if unsigned else arith.CmpIPredicate.sgt, step, zero)
+            empty = arith.CmpIOp(arith.CmpIPredicate.uge if unsigned else arith.CmpIPredicate.sge, lower, upper)
+            fine = arith.OrIOp(positive.result, empty.result).result
+            _assert(fine, "a loop step that is not positive, so the loop would never end (scf.for)")
+
+
+_LOCATION = re.compile(r'^loc\("(?P<file>[^"]*)":(?P<line>\d+):(?P<col>\d+)')
+_REASONS = {"out-of-bounds access": "an index out of bounds"}
+"""`generate-runtime-verification`'s words, where shorter ones say more to a user."""
+_LOCATED = re.compile(r"^(?P<location>\S+:\d+:\d+): (?P<message>.*)$", re.DOTALL)
+
+
+def _message(assertion: ir.Operation) -> str:
+    """`assertion`'s message in one line: `generate-runtime-verification`'s is the failing
+    op's text, a `^ reason` line and its location; the op's name and the reason are kept."""
+    text = ir.StringAttr(assertion.attributes["msg"]).value
+    lines = text.splitlines()
+    if len(lines) >= 3 and lines[0].startswith("ERROR: Runtime op verification failed"):
+        op_text = lines[1].split("=", 1)[-1].strip() if "=" in lines[1].split('"')[0] else lines[1].strip()
+        name = op_text.split(" ", 1)[0].strip('"')
+        reason = lines[2].lstrip("^ ").strip()
+        text = f"{_REASONS.get(reason, reason)} ({name})"
+    where = _LOCATION.match(str(assertion.location))
+    if where and where["file"] not in ("", "-", "<string>"):
+        text = f"{where['file']}:{where['line']}:{where['col']}: {text}"
+    return text
+
+
+def _assertions_to_calls(module: ir.Module) -> list[str]:
+    assertions = walk_ops(module, {"cf.assert"})
+    messages = [_message(assertion) for assertion in assertions]
+    if not assertions:
+        return messages
+    taken = {ir.StringAttr(op.attributes["sym_name"]).value for op in module.body.operations if "sym_name" in op.attributes}
+    name, count = FAILURE_FUNCTION, 0
+    while name in taken:
+        count += 1
+        name = f"{FAILURE_FUNCTION}_{count}"
+    with ir.InsertionPoint.at_block_begin(module.body):
+        func.FuncOp(name, ([ir.IntegerType.get_signless(64)], []), visibility="private")
+    for number, assertion in enumerate(assertions):
+        with ir.InsertionPoint(assertion), assertion.location:
+            true = _constant(ir.IntegerType.get_signless(1), 1)
+            failed = arith.XOrIOp(assertion.operands[0], true).result
+            branch = scf.IfOp(failed)
+            with ir.InsertionPoint(branch.then_block):
+                code = _constant(ir.IntegerType.get_signless(64), -1 - number)
+                func.CallOp([], ir.FlatSymbolRefAttr.get(name), [code])
+                scf.YieldOp([])
+        assertion.erase()
+    module.operation.attributes[FAILURE_FUNCTION_ATTRIBUTE] = ir.FlatSymbolRefAttr.get(name)
+    module.operation.attributes[MESSAGES_ATTRIBUTE] = ir.ArrayAttr.get([ir.StringAttr.get(m) for m in messages])
+    return messages
+
+
+def check_messages(module: ir.Module) -> list[str]:
+    """The messages `add_run_time_checks` recorded on `module` (none if it found nothing)."""
+    if MESSAGES_ATTRIBUTE not in module.operation.attributes:
+        return []
+    return [ir.StringAttr(m).value for m in ir.ArrayAttr(module.operation.attributes[MESSAGES_ATTRIBUTE])]
+
+
+def failure_function(module: ir.Module) -> str | None:
+    """The name of the failure function `add_run_time_checks` declared in `module`, if any."""
+    if FAILURE_FUNCTION_ATTRIBUTE not in module.operation.attributes:
+        return None
+    return ir.FlatSymbolRefAttr(module.operation.attributes[FAILURE_FUNCTION_ATTRIBUTE]).value
+
+
+def split_location(message: str) -> tuple[str | None, str]:
+    """(`file:line:col` or None, the rest) of a message `_message` made."""
+    located = _LOCATED.match(message)
+    return (located["location"], located["message"]) if located else (None, message)

@@ -1,0 +1,188 @@
+"""What only the inputs make undefined is checked at run time (`run_time_checks`).
+
+Before, an index read from the inputs that fell outside its tensor read memory
+anywhere (a wrong number, or a segmentation fault), and an integer division by a zero
+read from them ended the process with SIGFPE. The calls that could crash run in a
+child process, so that a regression fails these tests instead of ending the session.
+"""
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import gradir
+from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
+from gradir.cpu_backend.run_time_checks import check_messages
+from gradir.mlir_bridge import to_mlir_module
+
+EXTRACT = """
+func.func @f(%x: tensor<4xf64>, %i: index) -> f64 {
+  %v = tensor.extract %x[%i] : tensor<4xf64>
+  return %v : f64
+}
+"""
+
+SLICE = """
+func.func @f(%x: tensor<8xf64>, %at: index) -> tensor<3xf64> {
+  %s = tensor.extract_slice %x[%at] [3] [1] : tensor<8xf64> to tensor<3xf64>
+  return %s : tensor<3xf64>
+}
+"""
+
+GATHER = """
+func.func @f(%table: tensor<5xf64>, %ids: tensor<3xindex>) -> tensor<3xf64> {
+  %e = tensor.empty() : tensor<3xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]} ins(%ids : tensor<3xindex>) outs(%e : tensor<3xf64>) {
+  ^bb0(%id: index, %o: f64):
+    %v = tensor.extract %table[%id] : tensor<5xf64>
+    linalg.yield %v : f64
+  } -> tensor<3xf64>
+  return %r : tensor<3xf64>
+}
+"""
+"""A gather: the read's index comes from the data, inside the generic's body."""
+
+DIVIDE = """
+func.func @f(%x: tensor<4xi32>, %d: i32) -> tensor<4xi32> {
+  %e = tensor.empty() : tensor<4xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]} ins(%x : tensor<4xi32>) outs(%e : tensor<4xi32>) {
+  ^bb0(%a: i32, %o: i32):
+    %q = arith.OP %a, %d : i32
+    linalg.yield %q : i32
+  } -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+"""
+
+LOOP = """
+func.func @f(%lo: index, %hi: index, %step: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = scf.for %i = %lo to %hi step %step iter_args(%k = %c0) -> index {
+    %next = arith.addi %k, %c1 : index
+    scf.yield %next : index
+  }
+  return %n : index
+}
+"""
+
+STATIC = """
+func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> f32 {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x3xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x3xf32>) outs(%f : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %v = tensor.extract %m[%c1, %c2] : tensor<4x3xf32>
+  return %v : f32
+}
+"""
+"""Static shapes and constant indices: nothing can fail at run time."""
+
+
+def _in_child(tmp_path, program: str, call: str, timeout: float = 300) -> str:
+    """Run `exe.f(...)` (`call`) in a child process; what it printed: the call's result or
+    the error it raised."""
+    script = textwrap.dedent(f"""
+        import numpy as np, gradir
+        exe = gradir.compile({program!r})
+        try:
+            print({call})
+        except gradir.RunTimeCheckError as error:
+            print(type(error).__name__, error)
+    """)
+    # cwd: away from a checkout's gradir/ folder, which would hide the installed package.
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr[-2000:] or f"exit status {completed.returncode}"
+    return completed.stdout.strip()
+
+
+def test_an_index_out_of_bounds_is_an_error_and_the_next_call_runs():
+    exe = gradir.compile(EXTRACT)
+    with pytest.raises(gradir.RunTimeCheckError, match=r"@f: an index out of bounds \(memref.load\) at run time"):
+        exe.f(np.arange(4.0), 4)
+    with pytest.raises(gradir.RunTimeCheckError):
+        exe.f(np.arange(4.0), -1)
+    assert exe.f(np.arange(4.0), 3) == (3.0,)
+
+
+def test_a_far_index_is_an_error_not_a_crash(tmp_path):
+    output = _in_child(tmp_path, EXTRACT, "exe.f(np.arange(4.0), 10**8)")
+    assert output.startswith("RunTimeCheckError error: cpu-run: @f: an index out of bounds"), output
+
+
+def test_the_error_is_located_in_the_file(tmp_path):
+    path = tmp_path / "extract.mlir"
+    path.write_text(EXTRACT)
+    with pytest.raises(gradir.RunTimeCheckError) as raised:
+        gradir.compile(path).f(np.arange(4.0), 9)
+    assert raised.value.location == f"{path}:3:3"
+    assert isinstance(raised.value, gradir.GradirError)
+
+
+def test_a_slice_out_of_bounds_is_an_error():
+    exe = gradir.compile(SLICE)
+    np.testing.assert_array_equal(exe.f(np.arange(8.0), 5)[0], [5.0, 6.0, 7.0])
+    with pytest.raises(gradir.RunTimeCheckError, match=r"memref.subview"):
+        exe.f(np.arange(8.0), 6)
+
+
+def test_a_gather_index_from_the_data_is_checked():
+    exe = gradir.compile(GATHER)
+    table = np.arange(5.0) * 10
+    np.testing.assert_array_equal(exe.f(table, np.array([4, 0, 2]))[0], [40.0, 0.0, 20.0])
+    with pytest.raises(gradir.RunTimeCheckError, match="an index out of bounds"):
+        exe.f(table, np.array([1, 5, 2]))
+
+
+@pytest.mark.parametrize("op", ["divsi", "divui", "remsi", "remui", "ceildivsi", "floordivsi"])
+def test_an_integer_division_by_zero_is_an_error(tmp_path, op):
+    program = DIVIDE.replace("OP", op)
+    assert _in_child(tmp_path, program, "exe.f(np.arange(4, dtype=np.int32), np.int32(3))[0].tolist()") == {
+        "divsi": "[0, 0, 0, 1]", "divui": "[0, 0, 0, 1]", "remsi": "[0, 1, 2, 0]", "remui": "[0, 1, 2, 0]",
+        "ceildivsi": "[0, 1, 1, 1]", "floordivsi": "[0, 0, 0, 1]",
+    }[op]  # fmt: skip
+    output = _in_child(tmp_path, program, "exe.f(np.arange(4, dtype=np.int32), np.int32(0))")
+    assert output == (
+        f"RunTimeCheckError error: cpu-run: @f: an integer division by zero (arith.{op}) at run time; "
+        "the call was abandoned and the buffers it had allocated are not freed"
+    )
+
+
+def test_the_smallest_integer_by_minus_one_is_an_error(tmp_path):
+    program = DIVIDE.replace("OP", "divsi")
+    output = _in_child(tmp_path, program, "exe.f(np.array([1, -2**31, 3, 4], dtype=np.int32), np.int32(-1))")
+    assert "an integer division overflow, the smallest i32 by -1 (arith.divsi)" in output, output
+    assert _in_child(tmp_path, program, "exe.f(np.array([1, 2, 3, 4], dtype=np.int32), np.int32(-1))[0].tolist()") == (
+        "[-1, -2, -3, -4]"
+    )
+
+
+def test_a_loop_step_that_is_not_positive_is_an_error(tmp_path):
+    exe = gradir.compile(LOOP)
+    assert exe.f(0, 10, 3) == (4,)
+    assert exe.f(5, 5, 0) == (0,)  # never runs, whatever its step
+    # Unchecked, these loops never end: in a child process, with a time limit.
+    for step in (0, -1):
+        output = _in_child(tmp_path, LOOP, f"exe.f(0, 10, {step})", timeout=120)
+        assert "a loop step that is not positive, so the loop would never end (scf.for)" in output, output
+
+
+def test_nothing_is_checked_where_nothing_can_fail():
+    module = to_mlir_module(STATIC)
+    lower_to_llvm(module)
+    assert check_messages(module) == []
+    assert "__gradir_check_failed" not in str(module)
+
+
+def test_the_failure_function_keeps_off_a_user_symbol():
+    program = EXTRACT + "func.func @__gradir_check_failed(%x: f64) -> f64 { return %x : f64 }\n"
+    exe = gradir.compile(program)
+    with pytest.raises(gradir.RunTimeCheckError, match="an index out of bounds"):
+        exe.f(np.arange(4.0), 4)
+    assert exe.f(np.arange(4.0), 1) == (1.0,)
