@@ -11,9 +11,10 @@ user's process either way. On the buffers, before the loops are made:
   dynamic sizes of a linalg op's operands); canonicalize removes what holds
   for every input, so a program of static shapes and constant indices keeps
   nothing, and the loops the pipeline generates later are not checked;
-- each integer division and remainder (`arith`, `index`) whose divisor is not a
-  constant asserts it is not zero, and the signed ones that it is not MIN / -1
-  (LLVM's `sdiv` traps on both); an `scf.for` whose step is not a constant
+- each integer division and remainder (`arith`, `index`) asserts its divisor is
+  not zero, and the signed ones that they are not MIN / -1 (LLVM's `sdiv` traps on
+  both), unless constants say they cannot be; `math.ipowi`/`fpowi` become such
+  divisions first (MLIR's `convert-math-to-funcs`: `ipowi(0, -1)` divides by zero); an `scf.for` whose step is not a constant
   asserts it is positive where the loop would run (a zero step never ends).
 
 Each assertion then calls `FAILURE_FUNCTION` with its number, negated and less one,
@@ -50,6 +51,7 @@ def add_run_time_checks(module: ir.Module) -> list[str]:
     """Assert, in place, what `module` (on buffers) needs of its inputs at run time, and
     make each assertion call `FAILURE_FUNCTION` when it fails; returns their messages."""
     with module.context, ir.Location.unknown():
+        run_pipeline(module, "convert-math-to-funcs", "cpu-checks")
         _check_divisions(module)
         _check_loop_steps(module)
         run_pipeline(module, "generate-runtime-verification, canonicalize, cse", "cpu-checks")
@@ -59,6 +61,14 @@ def add_run_time_checks(module: ir.Module) -> list[str]:
 def _is_constant(value: ir.Value) -> bool:
     owner = value.owner
     return isinstance(owner, ir.Operation) and owner.name in ("arith.constant", "index.constant")
+
+
+def _constant_integer(value: ir.Value) -> int | None:
+    """The value of an integer constant, else None."""
+    if not _is_constant(value):
+        return None
+    attribute = value.owner.attributes["value"]
+    return ir.IntegerAttr(attribute).value if isinstance(attribute, ir.IntegerAttr) else None
 
 
 def _integer_width(kind: ir.Type) -> int | None:
@@ -78,17 +88,27 @@ def _assert(condition: ir.Value, message: str) -> None:
 
 
 def _check_divisions(module: ir.Module) -> None:
+    """Assert each division's divisor is not zero and, for a signed one, that it is not
+    the smallest integer by -1; constants that cannot fail are not checked, a constant zero
+    divisor always fails (MLIR's `convert-math-to-funcs` divides 1 by 0 for `ipowi(0, -n)`)."""
     for op in walk_ops(module, _SIGNED | _UNSIGNED):
         dividend, divisor = op.operands[0], op.operands[1]
         width = _integer_width(divisor.type)
-        if width is None or _is_constant(divisor):
+        if width is None:
             continue
+        known_divisor, known_dividend = _constant_integer(divisor), _constant_integer(dividend)
+        smallest_value = -(2 ** (width - 1))
         with ir.InsertionPoint(op), op.location:
             kind = divisor.type
-            not_zero = arith.CmpIOp(arith.CmpIPredicate.ne, divisor, _constant(kind, 0)).result
-            _assert(not_zero, f"an integer division by zero ({op.name})")
-            if op.name in _SIGNED and not _is_constant(dividend) and width > 1:
-                smallest = arith.CmpIOp(arith.CmpIPredicate.eq, dividend, _constant(kind, -(2 ** (width - 1)))).result
+            if known_divisor is None or known_divisor == 0:
+                not_zero = arith.CmpIOp(arith.CmpIPredicate.ne, divisor, _constant(kind, 0)).result
+                _assert(not_zero, f"an integer division by zero ({op.name})")
+            could_overflow = (
+                op.name in _SIGNED and width > 1
+                and known_divisor in (None, -1) and known_dividend in (None, smallest_value)
+            )  # fmt: skip
+            if could_overflow:
+                smallest = arith.CmpIOp(arith.CmpIPredicate.eq, dividend, _constant(kind, smallest_value)).result
                 minus_one = arith.CmpIOp(arith.CmpIPredicate.eq, divisor, _constant(kind, -1)).result
                 overflow = arith.AndIOp(smallest, minus_one).result
                 no_overflow = arith.XOrIOp(overflow, _constant(ir.IntegerType.get_signless(1), 1)).result
@@ -126,6 +146,12 @@ def _message(assertion: ir.Operation) -> str:
         name = op_text.split(" ", 1)[0].strip('"')
         reason = lines[2].lstrip("^ ").strip()
         text = f"{_REASONS.get(reason, reason)} ({name})"
+    function = assertion.parent
+    while function is not None and function.name != "func.func":
+        function = function.parent
+    if function is not None and "sym_visibility" in function.attributes:
+        # A function the pipeline made (math.ipowi's, an outlined one): say which.
+        text += f" in @{ir.StringAttr(function.attributes['sym_name']).value}"
     where = _LOCATION.match(str(assertion.location))
     if where and where["file"] not in ("", "-", "<string>"):
         text = f"{where['file']}:{where['line']}:{where['col']}: {text}"

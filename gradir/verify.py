@@ -123,6 +123,31 @@ def _redefinition(table: Operation, message: str) -> Operation | None:
     return None
 
 
+def refuse_external_calls(module: ModuleOp) -> None:
+    """Raise `SourceError` at the first `func.call` of a function declared without a body.
+
+    The JIT resolves such a function from whatever the process holds: `@cos` found the C
+    library's, `@abort` ended the process, and an unknown name failed in machine code
+    generation with a line the JIT printed itself. gradir runs (and differentiates)
+    whole programs, so the callee must be defined in the module."""
+    from xdsl.dialects.func import CallOp, FuncOp
+
+    declared = {
+        op.sym_name.data for op in module.walk() if isinstance(op, FuncOp) and not op.body.blocks
+    }
+    if not declared:
+        return
+    for call in module.walk():
+        if isinstance(call, CallOp) and call.callee.string_value() in declared:
+            callee = call.callee.string_value()
+            raise SourceError(
+                f"'func.call' of @{callee}, which is declared without a body: gradir runs whole "
+                f"programs and does not call into the C library or the process (a call there "
+                f"could end it); define @{callee} in the module",
+                location_of(call),
+            )
+
+
 def refuse_recursion(module: ModuleOp) -> None:
     """Raise `SourceError` at the `func.call` that closes a cycle of the call graph.
 

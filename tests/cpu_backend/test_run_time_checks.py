@@ -70,6 +70,16 @@ func.func @f(%lo: index, %hi: index, %step: index) -> index {
 }
 """
 
+POWERS = """
+func.func @f(%a: i32, %b: i32, %x: f64) -> (i32, f64) {
+  %r = math.ipowi %a, %b : i32
+  %p = math.fpowi %x, %b : f64, i32
+  return %r, %p : i32, f64
+}
+"""
+"""Integer powers: MLIR 22 lowers them only through `convert-math-to-funcs`, whose `ipowi`
+divides 1 by 0 for a zero base and a negative exponent."""
+
 STATIC = """
 func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> f32 {
   %z = arith.constant 0.0 : f32
@@ -171,6 +181,14 @@ def test_a_loop_step_that_is_not_positive_is_an_error(tmp_path):
     for step in (0, -1):
         output = _in_child(tmp_path, LOOP, f"exe.f(0, 10, {step})", timeout=120)
         assert "a loop step that is not positive, so the loop would never end (scf.for)" in output, output
+
+
+def test_integer_powers_run_and_a_zero_base_to_a_negative_power_is_an_error(tmp_path):
+    exe = gradir.compile(POWERS)
+    assert exe.f(2, 3, 1.5) == (8, 1.5**3)
+    assert exe.f(2, -1, 2.0) == (0, 0.5)
+    output = _in_child(tmp_path, POWERS, "exe.f(0, -1, 2.0)")
+    assert "an integer division by zero (arith.divsi) in @__mlir_math_ipowi_i32" in output, output
 
 
 def test_nothing_is_checked_where_nothing_can_fail():

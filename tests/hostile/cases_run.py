@@ -383,10 +383,36 @@ def _undefined_at_run_time() -> list[CliCase]:
     return cases  # fmt: skip
 
 
+EXTERNAL_CALL = """\
+func.func private @abort()
+func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
+  func.call @abort() : () -> ()
+  return %x : tensor<3xf64>
+}
+"""
+
+
+def _external_calls() -> list[CliCase]:
+    """A call of a function declared without a body: the JIT took it from the process, and
+    `@abort` ended it (an unknown name printed the JIT's own line, then a second)."""
+    files = {"e.mlir": EXTERNAL_CALL, "x.npy": npy(np.ones(3)), "other.mlir": EXTERNAL_CALL.replace("abort", "no_such_symbol")}
+    expect = "'func.call' of @abort, which is declared without a body"
+    return [
+        CliCase("run-external-abort", "run", ("e.mlir", "--entry", "f", "--inputs", "x.npy"), expect,
+                location="e.mlir:3:3", files=files, isolated=True),
+        CliCase("gradcheck-external-abort", "gradcheck", ("e.mlir", "--entry", "f"), expect,
+                location="e.mlir:3:3", files=files, isolated=True),
+        CliCase("run-external-unknown", "run", ("other.mlir", "--entry", "f", "--inputs", "x.npy"),
+                "'func.call' of @no_such_symbol, which is declared without a body", location="other.mlir:3:3",
+                files=files, isolated=True),
+    ]  # fmt: skip
+
+
 RUN_CASES: list[CliCase] = [
     *_memory(),
     *_memory_at_run_time(),
     *_undefined_at_run_time(),
+    *_external_calls(),
     *_recursion(),
     *_bad_inputs(),
     *_outputs(),
