@@ -13,7 +13,7 @@ from gradir.errors import ArgumentError, PipelineError
 from gradir.pass_table import gradir_passes
 from gradir.pipelines import LINALG_PASSES, run_xdsl_passes
 from gradir.source import load_module, make_context
-from gradir.verify import refuse_external_calls, refuse_recursion, verify_module
+from gradir.verify import refuse_external_calls, refuse_recursion, refuse_unrunnable_ops, verify_module
 
 TARGETS = ("cpu", "cuda")
 TARGET_OPTIONS = {"cpu": ("opt_level",), "cuda": ("chip", "features", "policy", "opt_level")}
@@ -65,6 +65,7 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
     module = lower_to_linalg(source, checkpoint_every=checkpoint_every)
     refuse_recursion(module)  # calls keep the user's locations; the first cycle is the user's
     refuse_external_calls(module)
+    refuse_unrunnable_ops(module)
     if target == "cpu":
         from gradir.cpu_backend.cpu_runtime import CpuExecutable
 

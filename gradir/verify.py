@@ -148,6 +148,37 @@ def refuse_external_calls(module: ModuleOp) -> None:
             )
 
 
+EXECUTABLE_DIALECTS = (
+    "builtin", "func", "arith", "math", "index", "complex", "tensor", "linalg", "scf", "cf",
+    "affine", "memref", "bufferization", "vector", "ub", "autodiff",
+)  # fmt: skip
+"""The dialects of a program gradir compiles and runs: what front ends and AD tools emit and
+its pipelines lower. The rest (`llvm`, `gpu`, ...) are its output, not its input."""
+
+UNCHECKED_MEMORY_OPS = {
+    "memref.reinterpret_cast": "it may address memory outside its source buffer, which nothing can check",
+    "memref.view": "it may address memory outside its source buffer, which nothing can check",
+}
+
+
+def refuse_unrunnable_ops(module: ModuleOp) -> None:
+    """Raise `SourceError` at the first op gradir will not run: one of a dialect outside
+    `EXECUTABLE_DIALECTS` (an `llvm.call @abort` ran and ended the process), or one of
+    `UNCHECKED_MEMORY_OPS` (a `memref.reinterpret_cast` 800 MB past a 16-byte buffer was
+    stored through with no error)."""
+    for op in module.walk():
+        dialect = op.name.split(".", 1)[0]
+        if dialect not in EXECUTABLE_DIALECTS:
+            raise SourceError(
+                f"'{op.name}' is not run by gradir: programs it compiles are written in the "
+                f"{', '.join(EXECUTABLE_DIALECTS[:-1])} and {EXECUTABLE_DIALECTS[-1]} dialects "
+                f"(the {dialect} dialect is a lowering's output)",
+                location_of(op),
+            )
+        if op.name in UNCHECKED_MEMORY_OPS:
+            raise SourceError(f"'{op.name}' is not run by gradir: {UNCHECKED_MEMORY_OPS[op.name]}", location_of(op))
+
+
 def refuse_recursion(module: ModuleOp) -> None:
     """Raise `SourceError` at the `func.call` that closes a cycle of the call graph.
 

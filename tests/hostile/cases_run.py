@@ -392,16 +392,41 @@ func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
 """
 
 
+LLVM_CALL = EXTERNAL_CALL.replace("func.func private @abort()", "llvm.func @abort()").replace("func.call", "llvm.call")
+
+FAR_CAST = """\
+func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %m = memref.alloc() : memref<2xf64>
+  %c0 = arith.constant 0 : index
+  %r = memref.reinterpret_cast %m to offset: [100000000], sizes: [2], strides: [1] : memref<2xf64> to memref<2xf64, strided<[1], offset: 100000000>>
+  %one = arith.constant 1.0 : f64
+  memref.store %one, %r[%c0] : memref<2xf64, strided<[1], offset: 100000000>>
+  return %x : tensor<3xf64>
+}
+"""
+
+
 def _external_calls() -> list[CliCase]:
-    """A call of a function declared without a body: the JIT took it from the process, and
-    `@abort` ended it (an unknown name printed the JIT's own line, then a second)."""
-    files = {"e.mlir": EXTERNAL_CALL, "x.npy": npy(np.ones(3)), "other.mlir": EXTERNAL_CALL.replace("abort", "no_such_symbol")}
+    """Ways out of the program's own memory and code: a call of a function declared without
+    a body (the JIT took it from the process: `@abort` ended it, an unknown name printed
+    the JIT's own line, then a second), the llvm dialect (`llvm.call @abort` ran), and a
+    view 800 MB past its 16-byte buffer (stored through with no error)."""
+    files = {
+        "e.mlir": EXTERNAL_CALL, "x.npy": npy(np.ones(3)), "other.mlir": EXTERNAL_CALL.replace("abort", "no_such_symbol"),
+        "llvm.mlir": LLVM_CALL, "cast.mlir": FAR_CAST,
+    }  # fmt: skip
     expect = "'func.call' of @abort, which is declared without a body"
     return [
         CliCase("run-external-abort", "run", ("e.mlir", "--entry", "f", "--inputs", "x.npy"), expect,
                 location="e.mlir:3:3", files=files, isolated=True),
         CliCase("gradcheck-external-abort", "gradcheck", ("e.mlir", "--entry", "f"), expect,
                 location="e.mlir:3:3", files=files, isolated=True),
+        CliCase("run-llvm-dialect-call", "run", ("llvm.mlir", "--entry", "f", "--inputs", "x.npy"),
+                "'llvm.func' is not run by gradir: programs it compiles are written in the builtin, func",
+                location="llvm.mlir:1:1", files=files, isolated=True),
+        CliCase("run-reinterpret-cast-far", "run", ("cast.mlir", "--entry", "f", "--inputs", "x.npy"),
+                "'memref.reinterpret_cast' is not run by gradir: it may address memory outside its source buffer",
+                location="cast.mlir:4:3", files=files, isolated=True),
         CliCase("run-external-unknown", "run", ("other.mlir", "--entry", "f", "--inputs", "x.npy"),
                 "'func.call' of @no_such_symbol, which is declared without a body", location="other.mlir:3:3",
                 files=files, isolated=True),
