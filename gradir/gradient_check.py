@@ -118,14 +118,27 @@ class EntryCheck:
     numeric: float
     checked_entries: int
     ok: bool
+    vacuous: bool = False
+    """Analytic and numeric values all within `vacuity_bound` of zero: the comparison
+    proves nothing (a saturated tanh, a dead relu, an argument that does not matter).
+    Not `ok` unless the check was asked to allow it."""
 
     def describe(self) -> str:
-        status = "ok" if self.ok else "MISMATCH"
-        return (
+        if self.vacuous:
+            status = "vacuous (allowed)" if self.ok else "VACUOUS"
+        else:
+            status = "ok" if self.ok else "MISMATCH"
+        text = (
             f"{self.mode} {self.what}: {status}, max abs error {self.max_abs_error:.3g} "
             f"at index {list(self.worst_index)} (analytic {self.analytic:.10g}, "
             f"numeric {self.numeric:.10g}; {self.checked_entries} entries)"
         )
+        if self.vacuous and not self.ok:
+            text += (
+                "; every analytic and numeric value is near zero, so this check proves nothing: "
+                "give inputs that exercise the function, or allow vacuous checks"
+            )
+        return text
 
 
 @dataclass
@@ -133,6 +146,8 @@ class GradcheckResult:
     function: str
     wrt: tuple[int, ...]
     checks: list[EntryCheck] = field(default_factory=list)
+    inputs: str = "given"
+    """Where the inputs came from: `given`, or which random distribution."""
 
     @property
     def ok(self) -> bool:
@@ -148,6 +163,8 @@ class GradcheckResult:
 
     def report(self) -> str:
         lines = [check.describe() for check in self.checks]
+        if self.inputs != "given":
+            lines.insert(0, f"inputs: {self.inputs}")
         verdict = "passed" if self.ok else "FAILED"
         lines.append(f"gradcheck of @{self.function} (wrt {list(self.wrt)}): {verdict}")
         return "\n".join(lines)
@@ -213,10 +230,22 @@ def _integer_dtype(element: Attribute) -> np.dtype:
     raise ArgumentError(f"gradcheck cannot make random inputs of type {element}; pass inputs")
 
 
-def random_inputs(function: FuncOp, seed: int = 0) -> list[np.ndarray]:
-    """One array per argument (0-d for a scalar): positive floats in [0.25, 1.25)
-    (safe for log/sqrt/pow) as f64, random booleans for i1, integers in
-    `SMALL_INTEGERS` for the other integer types and index."""
+SIGNED_INPUTS = "standard normal / sqrt(fan-in)"
+POSITIVE_INPUTS = "uniform [0.25, 1.25) / sqrt(fan-in), the function not being finite at signed inputs"
+
+
+def fan_in(shape: tuple[int, ...]) -> int:
+    """PyTorch's fan-in of a weight of `shape`: dimension 1 times the rest (1 below rank 2)."""
+    return max(1, int(np.prod(shape[1:]))) if len(shape) >= 2 else 1
+
+
+def random_inputs(function: FuncOp, seed: int = 0, positive: bool = False) -> list[np.ndarray]:
+    """One array per argument (0-d for a scalar). Floats as f64: standard normal divided by
+    the square root of the argument's `fan_in`, so that sums over a row stay near 1 and
+    nothing saturates (inputs in [0.25, 1.25) made every tanh of an MLP's first layer 1
+    and its gradients 0); with `positive`, uniform in [0.25, 1.25) scaled alike (for log,
+    sqrt, pow). Random booleans for i1, integers in `SMALL_INTEGERS` for the other
+    integer types and index."""
     rng = np.random.default_rng(seed)
     arrays = []
     for type_ in function.function_type.inputs.data:
@@ -225,12 +254,17 @@ def random_inputs(function: FuncOp, seed: int = 0) -> list[np.ndarray]:
         else:
             shape, element = (), type_
         if isinstance(element, FLOAT_ELEMENT_TYPES):
-            arrays.append(np.asarray(rng.uniform(0.25, 1.25, size=shape), dtype=np.float64))
+            values = rng.uniform(0.25, 1.25, size=shape) if positive else rng.standard_normal(size=shape)
+            arrays.append(np.asarray(values / np.sqrt(fan_in(shape)), dtype=np.float64))
         elif isinstance(element, IntegerType) and element.width.data == 1:
             arrays.append(np.asarray(rng.integers(0, 2, size=shape), dtype=np.bool_))
         else:
             arrays.append(np.asarray(rng.integers(*SMALL_INTEGERS, size=shape), dtype=_integer_dtype(element)))
     return arrays
+
+
+def _finite(values) -> bool:
+    return all(np.all(np.isfinite(np.asarray(value, dtype=np.float64))) for value in values if np.asarray(value).dtype.kind == "f")
 
 
 def _checked_input(function: str, index: int, value: object, type_: Attribute) -> np.ndarray:
@@ -268,15 +302,23 @@ def _checked_input(function: str, index: int, value: object, type_: Attribute) -
     return array.astype(target)
 
 
+def vacuity_bound(atol: float) -> float:
+    """Values at most this far from zero do not count as a derivative: ten times `atol`."""
+    return 10 * atol
+
+
 def _compare(
-    mode: str, what: str, analytic: np.ndarray, numeric: np.ndarray, indices, atol, rtol
-) -> EntryCheck:
+    mode: str, what: str, analytic: np.ndarray, numeric: np.ndarray, indices, atol, rtol,
+    allow_vacuous: bool = False,
+) -> EntryCheck:  # fmt: skip
     analytic = np.asarray(analytic, dtype=np.float64)
     numeric = np.asarray(numeric, dtype=np.float64)
     error = np.abs(analytic - numeric)
     excess = error - (atol + rtol * np.abs(numeric))
     if error.size == 0:
-        return EntryCheck(mode, what, 0.0, (), 0.0, 0.0, 0, True)
+        return EntryCheck(mode, what, 0.0, (), 0.0, 0.0, 0, allow_vacuous, vacuous=True)
+    bound = vacuity_bound(atol)
+    vacuous = bool(np.all(np.abs(analytic) <= bound) and np.all(np.abs(numeric) <= bound))
     flat = int(np.argmax(excess)) if np.any(excess > 0) else int(np.argmax(error))
     worst = indices[flat] if indices is not None else np.unravel_index(flat, error.shape)
     return EntryCheck(
@@ -287,7 +329,8 @@ def _compare(
         float(analytic.reshape(-1)[flat]),
         float(numeric.reshape(-1)[flat]),
         int(error.size),
-        bool(np.all(excess <= 0) and np.all(np.isfinite(analytic))),
+        bool(np.all(excess <= 0) and np.all(np.isfinite(analytic)) and (allow_vacuous or not vacuous)),
+        vacuous,
     )
 
 
@@ -355,16 +398,22 @@ class GradChecker:
         rtol: float = DEFAULT_RTOL,
         seed: int = 0,
         modes: Sequence[str] = ("vjp", "jvp"),
+        allow_vacuous: bool = False,
     ) -> GradcheckResult:
         exe = self.executable
         if function not in self.callees:
             raise ArgumentError(f"@{function} was not given to this GradChecker")
-        options = _checked_options(eps, atol, rtol, seed, modes)
-        eps, atol, rtol, seed, modes = (options[k] for k in ("eps", "atol", "rtol", "seed", "modes"))
+        options = _checked_options(eps, atol, rtol, seed, modes, allow_vacuous)
+        eps, atol, rtol, seed, modes, allow_vacuous = (
+            options[k] for k in ("eps", "atol", "rtol", "seed", "modes", "allow_vacuous")
+        )
         callee, wrt = self.callees[function], self.wrt[function]
         input_types = list(callee.function_type.inputs.data)
+        source = "given"
         if inputs is None:
-            arguments = random_inputs(callee, seed)
+            arguments, source = random_inputs(callee, seed), SIGNED_INPUTS
+            if not _finite(exe.call(function, *arguments)):
+                arguments, source = random_inputs(callee, seed, positive=True), POSITIVE_INPUTS
         else:
             if isinstance(inputs, (str, bytes, np.ndarray)) or not isinstance(inputs, Sequence):
                 raise ArgumentError(
@@ -381,14 +430,15 @@ class GradChecker:
             ]
         rng = np.random.default_rng(seed + 1)
         outputs = exe.call(function, *arguments)
-        result = GradcheckResult(function, wrt)
+        result = GradcheckResult(function, wrt, inputs=source)
+        tolerances = (atol, rtol, allow_vacuous)
         if "vjp" in modes:
-            result.checks += self._check_vjp(function, arguments, outputs, rng, eps, atol, rtol)
+            result.checks += self._check_vjp(function, arguments, outputs, rng, eps, tolerances)
         if "jvp" in modes:
-            result.checks += self._check_jvp(function, arguments, outputs, rng, eps, atol, rtol)
+            result.checks += self._check_jvp(function, arguments, outputs, rng, eps, tolerances)
         return result
 
-    def _check_vjp(self, function, arguments, outputs, rng, eps, atol, rtol) -> list[EntryCheck]:
+    def _check_vjp(self, function, arguments, outputs, rng, eps, tolerances) -> list[EntryCheck]:
         exe, wrt = self.executable, self.wrt[function]
         cotangents = [rng.standard_normal(np.shape(o)) for o in outputs]
         gradients = exe.call(wrapper_names(function)[0], *arguments, *cotangents)[len(outputs):]
@@ -407,34 +457,42 @@ class GradChecker:
             numeric = np.empty(len(entries))
             shifted = list(arguments)
             for k, entry in enumerate(entries):
+                step = relative_step(eps, base[entry])
                 shifted[index] = base.copy()
-                shifted[index][entry] = base[entry] + eps
+                shifted[index][entry] = base[entry] + step
                 plus = objective(shifted)
-                shifted[index][entry] = base[entry] - eps
+                shifted[index][entry] = base[entry] - step
                 minus = objective(shifted)
-                numeric[k] = (plus - minus) / (2 * eps)
+                numeric[k] = (plus - minus) / (2 * step)
             analytic = np.array([gradients[position][e] for e in entries])
-            checks.append(
-                _compare("vjp", f"gradient of argument {index}", analytic, numeric, entries, atol, rtol)
-            )
+            what = f"gradient of argument {index}"
+            checks.append(_compare("vjp", what, analytic, numeric, entries, *tolerances))
         return checks
 
-    def _check_jvp(self, function, arguments, outputs, rng, eps, atol, rtol) -> list[EntryCheck]:
+    def _check_jvp(self, function, arguments, outputs, rng, eps, tolerances) -> list[EntryCheck]:
         exe, wrt = self.executable, self.wrt[function]
         tangents = [rng.standard_normal(arguments[i].shape) for i in wrt]
         analytic = exe.call(wrapper_names(function)[1], *arguments, *tangents)[len(outputs):]
+        step = relative_step(eps, max((np.max(np.abs(arguments[i]), initial=0.0) for i in wrt), default=0.0))
 
         def shifted_by(sign: float):
             args = list(arguments)
             for index, tangent in zip(wrt, tangents):
-                args[index] = arguments[index] + sign * eps * tangent
+                args[index] = arguments[index] + sign * step * tangent
             return exe.call(function, *args)
 
         plus, minus = shifted_by(1.0), shifted_by(-1.0)
         return [
-            _compare("jvp", f"tangent of result {k}", analytic[k], (p - m) / (2 * eps), None, atol, rtol)
+            _compare("jvp", f"tangent of result {k}", analytic[k], (p - m) / (2 * step), None, *tolerances)
             for k, (p, m) in enumerate(zip(plus, minus))
         ]
+
+
+def relative_step(eps: float, value: float) -> float:
+    """The finite-difference step at `value`: `eps` relative to its magnitude (absolute
+    below 1). A fixed step vanishes next to large values: at 1e12 an f64 step of 1e-6 is
+    below half an ulp, `x + eps == x`, and the difference quotient was 0."""
+    return eps * max(1.0, abs(float(value)))
 
 
 def gradcheck(
@@ -449,23 +507,32 @@ def gradcheck(
     seed: int = 0,
     modes: Sequence[str] = ("vjp", "jvp"),
     checkpoint_every: int = 0,
+    allow_vacuous: bool = False,
 ) -> GradcheckResult:
     """Check reverse mode (`vjp`) and forward mode (`jvp`) of `function` against
     central finite differences in float64; see `GradcheckResult.report()`.
+
+    Without `inputs`, floats are drawn from a standard normal scaled by each argument's
+    fan-in (or, where the function is not finite there, positive ones). A gradient or
+    tangent that is near zero everywhere, analytic and numeric, fails the check as
+    vacuous unless `allow_vacuous`. The step is `eps` relative to each input's magnitude.
     `checkpoint_every` is passed to `autodiff-reverse` (loops). Bad values (`eps=0`,
     `modes=("bogus",)`, `wrt=[0.5]`) are an `ArgumentError` before anything is compiled."""
     function = checked_name("gradcheck: function", function)
     wrt = checked_indices("gradcheck: wrt", wrt)
-    options = _checked_options(eps, atol, rtol, seed, modes)
+    options = _checked_options(eps, atol, rtol, seed, modes, allow_vacuous)
     checker = GradChecker(source, [(function, wrt)], checkpoint_every)
     return checker.check(function, inputs, **options)
 
 
-def _checked_options(eps, atol, rtol, seed, modes) -> dict:
+def _checked_options(eps, atol, rtol, seed, modes, allow_vacuous) -> dict:
+    if not isinstance(allow_vacuous, (bool, np.bool_)):
+        raise ArgumentError(f"gradcheck: allow_vacuous must be True or False, got {allow_vacuous!r}")
     return dict(
         eps=checked_real("gradcheck: eps", eps, positive=True),
         atol=checked_real("gradcheck: atol", atol, non_negative=True),
         rtol=checked_real("gradcheck: rtol", rtol, non_negative=True),
         seed=checked_integer("gradcheck: seed", seed, minimum=0),
         modes=checked_choices("gradcheck: modes", modes, ("vjp", "jvp")),
+        allow_vacuous=bool(allow_vacuous),
     )

@@ -1,6 +1,12 @@
 """`autodiff-gradcheck FILE --entry NAME [--wrt 0,1]`: check reverse and forward
 mode of a function against central finite differences in float64 (exit 1 on a
-mismatch).
+mismatch, or on a vacuous check).
+
+A gradient or tangent that is near zero everywhere, analytic and numeric (within
+ten times `--atol`), proves nothing and fails the check unless `--allow-vacuous`.
+Random float inputs are standard normal scaled by each argument's fan-in, or
+positive where the function is not finite at those. The step is `--eps` relative
+to each input's magnitude.
 
 Float scalar arguments can be in `--wrt` like float tensors, and float scalar
 results are checked. Integer and index arguments are never differentiated: they
@@ -14,12 +20,12 @@ from collections.abc import Sequence
 
 from gradir.api_arguments import checked_integer, checked_real
 from gradir.tools.array_files import load_array
-from gradir.tools.cli import OneLineArgumentParser, entry_name, run_cli
+from gradir.tools.cli import OneLineArgumentParser, description, entry_name, run_cli
 from gradir.gradient_check import DEFAULT_ATOL, DEFAULT_EPS, DEFAULT_RTOL, gradcheck
 
 
 def _parser() -> OneLineArgumentParser:
-    parser = OneLineArgumentParser(prog="autodiff-gradcheck", description=__doc__.splitlines()[0])
+    parser = OneLineArgumentParser(prog="autodiff-gradcheck", description=description(__doc__))
     parser.add_argument("file", help="MLIR file (read as a file whatever its name ends with)")
     parser.add_argument("--entry", required=True, help="function to check (f, @f, or quoted as in MLIR: '\"my f\"')")
     parser.add_argument(
@@ -27,13 +33,21 @@ def _parser() -> OneLineArgumentParser:
     )
     parser.add_argument(
         "--inputs", nargs="*", metavar="NPY",
-        help="one .npy per argument, a 0-d array for a scalar (default: random: floats in "
-        "[0.25, 1.25), integers and index in 0..3)",
+        help="one .npy per argument, a 0-d array for a scalar (default: random: floats standard "
+        "normal / sqrt(fan-in), or uniform in [0.25, 1.25) / sqrt(fan-in) where the function is "
+        "not finite at those; integers and index in 0..3)",
     )  # fmt: skip
-    parser.add_argument("--eps", type=float, default=DEFAULT_EPS, help=f"finite-difference step (default {DEFAULT_EPS})")
+    parser.add_argument(
+        "--eps", type=float, default=DEFAULT_EPS,
+        help=f"finite-difference step, relative to each input's magnitude above 1 (default {DEFAULT_EPS})",
+    )  # fmt: skip
     parser.add_argument("--atol", type=float, default=DEFAULT_ATOL, help=f"absolute tolerance (default {DEFAULT_ATOL})")
     parser.add_argument("--rtol", type=float, default=DEFAULT_RTOL, help=f"relative tolerance (default {DEFAULT_RTOL})")
     parser.add_argument("--seed", type=int, default=0, help="seed of random inputs and directions")
+    parser.add_argument(
+        "--allow-vacuous", action="store_true",
+        help="pass checks whose analytic and numeric values are all near zero (they prove nothing)",
+    )  # fmt: skip
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks on errors")
     return parser
 
@@ -53,7 +67,7 @@ def _run(argv: list[str]) -> int:
     inputs = [load_array(path) for path in args.inputs] if args.inputs else None
     result = gradcheck(
         pathlib.Path(args.file), entry_name(args.entry), inputs, wrt,  # a path, whatever its suffix
-        eps=args.eps, atol=args.atol, rtol=args.rtol, seed=args.seed,
+        eps=args.eps, atol=args.atol, rtol=args.rtol, seed=args.seed, allow_vacuous=args.allow_vacuous,
     )  # fmt: skip
     print(result.report())
     return 0 if result.ok else 1

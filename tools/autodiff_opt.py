@@ -1,5 +1,5 @@
 """`autodiff-opt`: xDSL's opt driver with the autodiff dialect, gradir's passes
-and the named pipelines of DESIGN.md section 4.
+and its named pipelines (`--pipeline`).
 
 Every failure is one line `file:line:col: error: ...` on stderr with exit
 status 1 and nothing on stdout (`--debug` shows the Python traceback).
@@ -21,7 +21,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gradir.errors import GradirError, PipelineError
 from gradir.gpu_backend.nvptx_targets import DEFAULT_CHIP, DEFAULT_PTX_VERSION, checked_target
-from gradir.tools.cli import OneLineArgumentParser, run_cli
+from gradir.tools.cli import OneLineArgumentParser, description, run_cli
 from gradir.pass_table import PASSES, gradir_passes
 from gradir.pipelines import PIPELINES, get_pipeline, run_xdsl_passes
 from gradir.source import ensure_autodiff_dialect, parse_module
@@ -117,7 +117,7 @@ class AutodiffOptMain(xDSLOptMain):
     )
 
     def __init__(self, args: Sequence[str] | None = None):
-        super().__init__(description=__doc__.splitlines()[0], args=args)
+        super().__init__(description=description(__doc__), args=args)
 
     def register_all_dialects(self):
         super().register_all_dialects()

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from gradir.tools.array_files import checked_output_path, load_array
-from gradir.tools.cli import OneLineArgumentParser, entry_name, run_cli
+from gradir.tools.cli import OneLineArgumentParser, description, entry_name, run_cli
 
 
 def _parser() -> OneLineArgumentParser:
-    parser = OneLineArgumentParser(prog="autodiff-run", description=__doc__.splitlines()[0])
+    parser = OneLineArgumentParser(prog="autodiff-run", description=description(__doc__))
     parser.add_argument("file", help="MLIR file (read as a file whatever its name ends with)")
     parser.add_argument("--entry", required=True, help="function to call (f, @f, or quoted as in MLIR: '\"my f\"')")
     parser.add_argument(

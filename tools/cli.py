@@ -10,6 +10,12 @@ from collections.abc import Callable, Sequence
 from gradir.errors import GradirError
 
 
+def description(docstring: str) -> str:
+    """A tool's `--help` description: its docstring's first paragraph, whole (its first
+    line alone stopped mid-sentence)."""
+    return " ".join(docstring.strip().split("\n\n")[0].split())
+
+
 class OneLineArgumentParser(argparse.ArgumentParser):
     """Usage errors as one `error:` line and exit status 1, like every other error."""
 

@@ -76,7 +76,10 @@ def test_random_inputs_for_scalars_and_integers():
         ((), np.float64), ((), np.int64), ((), np.int32), ((), np.bool_), ((), np.int8),
         ((2, 3), np.float64), ((4,), np.int16),
     ]
-    assert 0.25 <= inputs[0] < 1.25
+    drawn = np.concatenate([random_inputs(function(source, "f"), seed=k)[5].ravel() for k in range(4)])
+    assert np.any(drawn < 0) and np.any(drawn > 0)  # signed floats
+    positive = random_inputs(function(source, "f"), seed=3, positive=True)
+    assert 0.25 <= positive[0] < 1.25 and np.all((0.25 / np.sqrt(3) <= positive[5]) & (positive[5] < 1.25 / np.sqrt(3)))
     low, high = SMALL_INTEGERS
     assert all(low <= int(v) < high for a in (inputs[1], inputs[2], inputs[4], inputs[6]) for v in a.flat)
     again = random_inputs(function(source, "f"), seed=3)

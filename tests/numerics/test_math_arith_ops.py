@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from gradir.gradient_check import GradChecker
+from exercised import assert_exercised
 
 def uniform(low: float, high: float, both_signs: bool = False):
     def sample(rng, shape):
@@ -58,6 +59,9 @@ TERNARY = {
     "math.clampf": [uniform(-2.0, 2.0), uniform(-1.0, -0.3), uniform(0.3, 1.0)],
 }  # fmt: skip
 SPECIAL = ("math.sincos", "arith.remf", "math.fpowi")
+
+ZERO_DERIVATIVE = ("math_floor", "math_ceil", "math_round", "math_roundeven", "math_trunc")
+"""Ops whose derivative is zero wherever it exists: their checks compare zeros."""
 """Ops with a shape of their own: two results, a quotient kept off integers, an integer exponent."""
 
 
@@ -227,8 +231,8 @@ def checker():
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 def test_math_arith_gradcheck(checker, case):
-    result = checker.check(case.function, case.inputs)
-    assert result.ok, result.report()
+    result = checker.check(case.function, case.inputs, allow_vacuous=True)
+    assert_exercised(result, zero_derivative=any(op in case.id for op in ZERO_DERIVATIVE))
     assert {check.mode for check in result.checks} == {"vjp", "jvp"}
 
 

@@ -11,7 +11,12 @@ import numpy as np
 import pytest
 
 from gradir.gradient_check import GradChecker
+from exercised import assert_exercised
 from named_linalg_cases import CASES, module_text, second_order_function
+
+
+ZERO_DERIVATIVE = {"elementwise_floor", "elementwise_ceil", "elementwise_round", "named_floor", "named_ceil", "named_round"}
+"""Ops whose derivative is zero wherever it exists: their checks compare zeros."""
 
 
 @pytest.fixture(scope="module")
@@ -21,8 +26,8 @@ def checker():
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_named_op_gradcheck(checker, case):
-    result = checker.check(case.name, case.inputs)
-    assert result.ok, result.report()
+    result = checker.check(case.name, case.inputs, allow_vacuous=True)
+    assert_exercised(result, zero_derivative=case.name in ZERO_DERIVATIVE)
 
 
 SECOND_ORDER = [
@@ -44,8 +49,8 @@ def second_order_checker():
 
 @pytest.mark.parametrize("case", SECOND_ORDER, ids=[case.name for case in SECOND_ORDER])
 def test_named_op_second_order(second_order_checker, case):
-    result = second_order_checker.check(f"{case.name}_second", case.inputs)
-    assert result.ok, result.report()
+    result = second_order_checker.check(f"{case.name}_second", case.inputs, allow_vacuous=True)
+    assert_exercised(result)
 
 
 def test_cases_exercise_their_ops():
