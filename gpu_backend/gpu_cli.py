@@ -12,11 +12,13 @@ from gradir.mlir_bridge import to_mlir_module
 
 
 def render_gpu_output(
-    module: ModuleOp, *, chip: str, features: str, emit: str, report: bool, stop_after: str
+    module: ModuleOp, *, chip: str, features: str, emit: str, report: bool, stop_after: str,
+    generic: bool = False,
 ) -> str:
+    """`generic`: MLIR in the generic op form (`--print-op-generic`)."""
     if stop_after != "nvvm":
         lowered = compile_to_gpu(to_mlir_module(module), chip, features, stop_after=stop_after)
-        return str(lowered).rstrip() + "\n"
+        return lowered.operation.get_asm(print_generic_op_form=generic).rstrip() + "\n"
     program = CudaProgram(module, chip=chip, features=features)
     if report:
         return format_reports(kernel_reports(program)) + "\n"
@@ -24,4 +26,4 @@ def render_gpu_output(
         return "".join(
             f"// kernel {name}\n{text.rstrip()}\n" for name, text in program.ptx.items()
         )
-    return str(program.host_module).rstrip() + "\n"
+    return program.host_module.operation.get_asm(print_generic_op_form=generic).rstrip() + "\n"

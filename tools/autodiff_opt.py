@@ -21,7 +21,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gradir.errors import GradirError, PipelineError
 from gradir.gpu_backend.nvptx_targets import DEFAULT_CHIP, DEFAULT_PTX_VERSION, checked_target
-from gradir.tools.cli import OneLineArgumentParser, description, run_cli
+from gradir.tools.cli import OneLineArgumentParser, description, one_line_message, run_cli
 from gradir.pass_table import PASSES, gradir_passes
 from gradir.pipelines import PIPELINES, get_pipeline, run_xdsl_passes
 from gradir.source import ensure_autodiff_dialect, parse_module
@@ -57,6 +57,10 @@ def settle_gpu_options(args: argparse.Namespace) -> None:
         raise PipelineError(
             f"{needing_ptx[0]} only applies to the nvvm stage, and --gpu-stop-after {stage} "
             "stops before it"
+        )
+    if args.print_op_generic and (args.emit == "ptx" or args.gpu_report):
+        raise PipelineError(
+            f"--print-op-generic only applies to MLIR output, not to {'--emit ptx' if args.emit == 'ptx' else '--gpu-report'}"
         )
     args.emit = args.emit or "mlir"
     if args.pipeline == "gpu":
@@ -224,7 +228,8 @@ class AutodiffOptMain(xDSLOptMain):
             from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
             from gradir.mlir_bridge import to_mlir_module
 
-            return str(lower_to_llvm(to_mlir_module(module))) + "\n"
+            lowered = lower_to_llvm(to_mlir_module(module))
+            return lowered.operation.get_asm(print_generic_op_form=self.args.print_op_generic) + "\n"
         from gradir.gpu_backend.gpu_cli import render_gpu_output
 
         return render_gpu_output(
@@ -234,11 +239,18 @@ class AutodiffOptMain(xDSLOptMain):
             emit=self.args.emit,
             report=self.args.gpu_report,
             stop_after=self.args.gpu_stop_after,
+            generic=self.args.print_op_generic,
         )
 
     def run_to_text(self) -> str:
+        """The output of every chunk. With `--split-input-file`, as mlir-opt: a chunk that
+        fails is left out of the output (or, with `--verify-diagnostics`, printed as its
+        error) and the next one runs; the errors are kept in `self.chunk_errors`."""
         # Every input is MLIR text, whatever its file name ends with (as for mlir-opt).
         self.args.frontend = self.args.frontend or "mlir"
+        if self.args.input_file == "-":
+            self.args.input_file = None  # standard input, as for mlir-opt
+        self.chunk_errors: list[GradirError] = []
         chunks, file_extension = self.prepare_input()
         outputs: list[str] = []
         for index, (chunk, offset) in enumerate(chunks):
@@ -248,23 +260,35 @@ class AutodiffOptMain(xDSLOptMain):
                 module = self.parse_chunk(chunk, file_extension, offset)
                 outputs.append(self.process_module(module))
             except GradirError as error:
-                if not self.args.verify_diagnostics:
+                if self.args.verify_diagnostics:
+                    outputs.append(f"{error}\n")
+                elif self.args.split_input_file:
+                    self.chunk_errors.append(error)
+                else:
                     raise
-                outputs.append(f"{error}\n")
             finally:
                 chunk.close()
         return "".join(outputs)
 
-    def run(self):
+    def run(self) -> int:
         if self.args.list_passes:
             sys.stdout.write(pass_listing())
-            return
+            return 0
         text = self.run_to_text()
+        if self.chunk_errors:
+            # mlir-opt's convention for split files: the chunks that worked on stdout, one
+            # line per chunk that did not on stderr, exit 1; no output file.
+            if self.args.output_file is None:
+                sys.stdout.write(text)
+            for error in self.chunk_errors:
+                sys.stderr.write(one_line_message(error) + "\n")
+            return 1
         if self.args.output_file is None:
             sys.stdout.write(text)
         else:
             with open(self.args.output_file, "w") as stream:
                 stream.write(text)
+        return 0
 
 
 def pass_listing() -> str:

@@ -314,11 +314,19 @@ def check_opt(data: bytes, options: tuple[str, ...], seconds: float,
         return finding(problem) if problem else None
     if status != 1:
         return finding(f"exit status {status}")
-    if stdout:
-        return finding("exit 1 with output on stdout")
     lines = stderr.strip().splitlines()
-    if len(lines) != 1 or "error:" not in lines[0]:
+    if "--split-input-file" in options:
+        # mlir-opt's convention: the chunks that worked on stdout, a line per chunk that did not.
+        problem = output_problem(stdout, options) if stdout else None
+        if problem:
+            return finding(problem)
+        if not lines:
+            return finding("exit 1 without an error line")
+    elif stdout:
+        return finding("exit 1 with output on stdout")
+    elif len(lines) != 1 or "error:" not in lines[0]:
         return finding(f"exit 1 with {len(lines)} stderr lines instead of one 'error:' line")
-    if not re.match(r"\S*fuzzed\.mlir:\d+:\d+: error: ", lines[0]):
-        return finding("an error without the input's file:line:col")
+    for line in lines:
+        if not re.match(r"\S*fuzzed\.mlir:\d+:\d+: error: ", line):
+            return finding("an error without the input's file:line:col")
     return None
