@@ -82,6 +82,17 @@ class Gradient:
     df_output_vjps: tuple[int, ...]
     """Indices of f's inputs whose gradients df returns, in order."""
 
+    def __repr__(self) -> str:
+        """One line naming the functions and the index lists (the xDSL ops' own repr dumps
+        kilobytes of internals); `str(g.f)` and `str(g.df)` print the functions' IR."""
+        return (
+            f"Gradient(f=@{self.f.sym_name.data}, df=@{self.df.sym_name.data}, "
+            f"f_real_outputs={self.f_real_outputs}, df_input_vjps={list(self.df_input_vjps)}, "
+            f"df_input_captured_inputs={list(self.df_input_captured_inputs)}, "
+            f"df_input_captured_outputs={list(self.df_input_captured_outputs)}, "
+            f"df_output_vjps={list(self.df_output_vjps)})"
+        )
+
     def as_attribute(self) -> DictionaryAttr:
         def indices(values: Sequence[int]) -> DenseArrayBase:
             return DenseArrayBase.from_list(i64, list(values))

@@ -44,7 +44,8 @@ def lower_to_linalg(source, ctx: Context | None = None, checkpoint_every: int = 
 
 
 def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
-    """Compile an autodiff program for `target` ("cpu" or "cuda").
+    """Compile an autodiff program for `target` ("cpu", or "cuda", also spelled "gpu" as
+    in the CLI's `--pipeline gpu`).
 
     `checkpoint_every=k` makes reverse-mode `scf.for` loops save their state
     every k iterations and recompute in between instead of caching every
@@ -53,6 +54,8 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
     `cpu` returns a `CpuExecutable` (`.call(name, *arrays)`, `exe.name(*arrays)`);
     `cuda` returns a `CudaProgram` (`.ptx`, `.host_module`, `.launch_configs`,
     `.call`, which needs a CUDA driver)."""
+    if target == "gpu":
+        target = "cuda"  # the CLI's name (`--pipeline gpu`) for the same target
     if not isinstance(target, str) or target not in TARGETS:
         raise PipelineError(f"unknown target {target!r} (valid targets: {', '.join(TARGETS)})")
     checkpoint_every = checked_integer("checkpoint_every", checkpoint_every, minimum=0)

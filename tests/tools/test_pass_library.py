@@ -6,6 +6,7 @@ import pathlib
 import pytest
 from xdsl.passes import PassPipeline
 
+import gradir
 import gradir.autodiff_pass
 import gradir.lowering
 from gradir.dialects.autodiff import GradOp
@@ -63,6 +64,19 @@ def test_gradir_api_is_visible_to_dir():
 
     for name in ("compile", "gradcheck", "differentiate", "Gradient", "register_vjp", "GradirError"):
         assert name in dir(gradir)
+
+
+def test_a_gradient_record_prints_in_one_line():
+    """`print(g)` named the functions and index lists; it dumped kilobytes of xDSL internals."""
+    example = PRODUCT.parent / "mlp.mlir"
+    record = repr(gradir.differentiate(example, "mlp_loss"))
+    assert record.startswith("Gradient(f=@mlp_loss_vjp_") and "df_output_vjps=[0, 1" in record
+    assert "\n" not in record and len(record) < 400
+
+
+def test_gpu_names_the_cuda_target_as_in_the_cli():
+    program = gradir.compile(PRODUCT, target="gpu")
+    assert type(program).__name__ == "CudaProgram" and program.ptx
 
 
 def test_passes_run_in_an_xdsl_pipeline():
