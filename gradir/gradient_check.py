@@ -239,6 +239,17 @@ def fan_in(shape: tuple[int, ...]) -> int:
     return max(1, int(np.prod(shape[1:]))) if len(shape) >= 2 else 1
 
 
+def random_array(rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype, positive: bool = False) -> np.ndarray:
+    """One random input of `shape` and `dtype`, drawn as `random_inputs` draws it."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        values = rng.uniform(0.25, 1.25, size=shape) if positive else rng.standard_normal(size=shape)
+        return np.asarray(values / np.sqrt(fan_in(shape)), dtype=dtype)
+    if dtype.kind == "b":
+        return np.asarray(rng.integers(0, 2, size=shape), dtype=np.bool_)
+    return np.asarray(rng.integers(*SMALL_INTEGERS, size=shape), dtype=dtype)
+
+
 def random_inputs(function: FuncOp, seed: int = 0, positive: bool = False) -> list[np.ndarray]:
     """One array per argument (0-d for a scalar). Floats as f64: standard normal divided by
     the square root of the argument's `fan_in`, so that sums over a row stay near 1 and
@@ -254,12 +265,12 @@ def random_inputs(function: FuncOp, seed: int = 0, positive: bool = False) -> li
         else:
             shape, element = (), type_
         if isinstance(element, FLOAT_ELEMENT_TYPES):
-            values = rng.uniform(0.25, 1.25, size=shape) if positive else rng.standard_normal(size=shape)
-            arrays.append(np.asarray(values / np.sqrt(fan_in(shape)), dtype=np.float64))
+            dtype = np.dtype(np.float64)
         elif isinstance(element, IntegerType) and element.width.data == 1:
-            arrays.append(np.asarray(rng.integers(0, 2, size=shape), dtype=np.bool_))
+            dtype = np.dtype(np.bool_)
         else:
-            arrays.append(np.asarray(rng.integers(*SMALL_INTEGERS, size=shape), dtype=_integer_dtype(element)))
+            dtype = _integer_dtype(element)
+        arrays.append(random_array(rng, shape, dtype, positive))
     return arrays
 
 

@@ -13,6 +13,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from gradir.api_arguments import checked_integer
+from gradir.gradient_check import random_array
+from gradir.mlir_bridge.host_execution import find_signature
 from gradir.tools.array_files import checked_output_path, load_array
 from gradir.tools.cli import OneLineArgumentParser, description, entry_name, run_cli
 
@@ -22,9 +25,12 @@ def _parser() -> OneLineArgumentParser:
     parser.add_argument("file", help="MLIR file (read as a file whatever its name ends with)")
     parser.add_argument("--entry", required=True, help="function to call (f, @f, or quoted as in MLIR: '\"my f\"')")
     parser.add_argument(
-        "--inputs", nargs="*", default=[], metavar="NPY",
-        help="one .npy file per argument (a 0-d array for a scalar argument)",
+        "--inputs", nargs="*", metavar="NPY",
+        help="one .npy file per argument (a 0-d array for a scalar argument); without it, "
+        "seeded random inputs as autodiff-gradcheck draws them (floats standard normal / "
+        "sqrt(fan-in), integers and index in 0..3), named on the first line of the output",
     )  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (without --inputs)")
     parser.add_argument("--output", metavar="NPZ", help="save the results as result0, result1, ... in this file (its name must end in .npz)")
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks on errors")
     return parser
@@ -34,10 +40,18 @@ def _run(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     import gradir
 
+    checked_integer("--seed", args.seed, minimum=0)
     output = checked_output_path(args.output) if args.output is not None else None
-    arrays = [load_array(path) for path in args.inputs]
+    arrays = [load_array(path) for path in args.inputs] if args.inputs is not None else None
     exe = gradir.compile(pathlib.Path(args.file), target="cpu")  # a path, whatever its suffix
-    results = exe.call(entry_name(args.entry), *arrays)
+    name = entry_name(args.entry)
+    if arrays is None:
+        signature = find_signature(exe.signatures, name)
+        rng = np.random.default_rng(args.seed)
+        arrays = [random_array(rng, spec.shape, spec.dtype) for spec in signature.arguments]
+        if arrays:
+            print(f"inputs: random, seed {args.seed} (floats standard normal / sqrt(fan-in), integers in 0..3)")
+    results = exe.call(name, *arrays)
     named = {f"result{i}": np.asarray(r) for i, r in enumerate(results)}
     if output is not None:
         np.savez(output, **named)

@@ -27,6 +27,22 @@ def test_autodiff_run_prints_and_saves_results(tmp_path):
     np.testing.assert_allclose(saved["result1"], np.array([1, 4, 9, 16]) + 1)  # d/db = a^2 + 1
 
 
+def test_autodiff_run_without_inputs_draws_seeded_ones(tmp_path):
+    """As gradcheck does: the same inputs for the same seed, others for another, and said so."""
+    out = tmp_path / "out.npz"
+    first = run("autodiff-run", PRODUCT, "--entry", "df", "--output", out)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith("inputs: random, seed 0 (floats standard normal / sqrt(fan-in)")
+    a = np.random.default_rng(0).standard_normal(4).astype(np.float32)
+    b = np.random.default_rng(0).standard_normal(8)[4:].astype(np.float32)
+    np.testing.assert_allclose(np.load(out)["result1"], a * a + 1, rtol=1e-5)
+    np.testing.assert_allclose(np.load(out)["result0"], 2 * a * b, rtol=1e-5)
+    assert run("autodiff-run", PRODUCT, "--entry", "df").stdout == first.stdout
+    assert run("autodiff-run", PRODUCT, "--entry", "df", "--seed", "1").stdout != first.stdout
+    empty = run("autodiff-run", PRODUCT, "--entry", "df", "--inputs")
+    assert empty.returncode == 1 and "expected 2 arguments, got 0" in empty.stderr
+
+
 def test_autodiff_run_wrong_arguments_is_one_line(tmp_path):
     a = tmp_path / "a.npy"
     np.save(a, np.ones(3, np.float64))
