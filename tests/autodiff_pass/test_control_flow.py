@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import gradir
+from exercised import assert_exercised
 from gradir.autodiff_pass.rules.loop_cache import CACHE_ATTRIBUTE, cache_bytes
 from gradir.compilation import lower_to_linalg
 
@@ -133,8 +134,11 @@ def test_bounds_known_only_at_run_time(bounds, checkpoint_every):
     """The stacks are sized at run time (tensor<?x3xf64>); (2, 1) and (1, 2) run
     no iteration; with checkpointing the segments are counted at run time."""
     inputs = [np.array([0.7, 1.1, -0.4]), np.array([0.9, -1.2, 1.5]), np.array(bounds, dtype=np.int64)]
-    result = gradir.gradcheck(DYNAMIC_BOUNDS, "dynamic", inputs=inputs, wrt=[0, 1], checkpoint_every=checkpoint_every)
-    assert result.ok, result.report()
+    result = gradir.gradcheck(
+        DYNAMIC_BOUNDS, "dynamic", inputs=inputs, wrt=[0, 1], checkpoint_every=checkpoint_every,
+        allow_vacuous=bounds[0] <= 2,  # from 2 to 2 or 1: no iteration, the weight's gradient is 0
+    )  # fmt: skip
+    assert_exercised(result)
 
 
 def test_run_time_bounds_record_bytes_per_iteration():
@@ -245,7 +249,7 @@ func.func @reads_induction_variable(%x: tensor<3xf32>, %w: tensor<3xf32>) -> ten
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c5 = arith.constant 5 : index
-  %y = scf.for %i = %c0 to %c5 step %c1 iter_args(%a = %x) -> (tensor<3xf32>) {
+  %y = scf.for %i = %c1 to %c5 step %c1 iter_args(%a = %x) -> (tensor<3xf32>) {
     %ii = arith.index_cast %i : index to i64
     %fi = arith.sitofp %ii : i64 to f32
     %e = tensor.splat %fi : tensor<3xf32>
@@ -266,5 +270,7 @@ def test_loop_corner_cases(function, checkpoint_every):
     """A result that does not depend on its own state (but on a weight), a loop
     that runs no iteration (identity), a body that reads the induction variable."""
     inputs = [np.array([0.3, -0.2, 0.4]), np.array([0.9, 1.1, -0.7])]
-    result = gradir.gradcheck(LOOP_CORNERS, function, inputs=inputs, checkpoint_every=checkpoint_every)
-    assert result.ok, result.report()
+    # No iteration: a zero gradient for the weight. (From 0, the body that reads the induction
+    # variable multiplied the state by 0 and every gradient was 0: the check was vacuous.)
+    result = gradir.gradcheck(LOOP_CORNERS, function, inputs=inputs, checkpoint_every=checkpoint_every, allow_vacuous=True)
+    assert_exercised(result)

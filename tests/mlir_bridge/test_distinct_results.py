@@ -4,6 +4,7 @@ buffer-results-to-out-params with a segmentation fault."""
 import numpy as np
 
 import gradir
+from exercised import assert_exercised
 
 UNUSED_ARGUMENTS = """
 func.func @loss(%a0: tensor<f32>, %a1: tensor<f32>, %a2: tensor<f32>) -> tensor<f32> {
@@ -25,5 +26,5 @@ def test_repeated_results_get_their_own_buffers():
 
 
 def test_repeated_results_gradcheck():
-    result = gradir.gradcheck(UNUSED_ARGUMENTS, "loss")
-    assert result.ok, result.report()
+    result = gradir.gradcheck(UNUSED_ARGUMENTS, "loss", allow_vacuous=True)  # a branch not taken: zeros
+    assert_exercised(result)
