@@ -111,11 +111,18 @@ class GenericOp(linalg.GenericOp):
         def parse_optional_attr_dict() -> dict[str, Attribute]:
             return read_once.pop() if read_once else Parser.parse_optional_attr_dict(parser)
 
+        # A generic nested in this one's body (written with its own #trait) sets and removes
+        # its own override: keep the outer one's for after it (the fuzzer found the inner
+        # `del` left nothing for the outer, an AttributeError).
+        outer = parser.__dict__.get("parse_optional_attr_dict")
         parser.parse_optional_attr_dict = parse_optional_attr_dict  # type: ignore[method-assign]
         try:
             return super().parse(parser)
         finally:
-            del parser.parse_optional_attr_dict
+            if outer is None:
+                parser.__dict__.pop("parse_optional_attr_dict", None)
+            else:
+                parser.parse_optional_attr_dict = outer  # type: ignore[method-assign]
 
 
 GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {

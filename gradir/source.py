@@ -11,6 +11,7 @@ import re
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
     AnyFloat,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
@@ -281,6 +282,8 @@ def check_nesting_and_sizes(module: ModuleOp) -> None:
         for attribute in (*op.properties.values(), *op.attributes.values()):
             if isinstance(attribute, IntegerAttr) and isinstance(attribute.type, IndexType):
                 _check_index(attribute.value.data, op)
+            if isinstance(attribute, AffineMapAttr):
+                _check_affine_constants(attribute, op)
         if "static_output_shape" in op.properties:
             _check_output_shape(op)
         values = list(op.results)
@@ -311,6 +314,17 @@ def _check_output_shape(op: Operation) -> None:
             f"(an entry of 2^63 or more wraps around in xDSL's 64-bit list)",
             location_of(op),
         )
+
+
+def _check_affine_constants(attribute: AffineMapAttr, op: Operation) -> None:
+    """An affine map's constants are index values: an `affine.for` from 2^63 printed a
+    bound MLIR (and gradir, reading its own output) refuses (fuzz, seed 11251)."""
+    from xdsl.ir.affine import AffineConstantExpr
+
+    for result in attribute.data.results:
+        for expression in result.dfs():
+            if isinstance(expression, AffineConstantExpr):
+                _check_index(expression.value, op)
 
 
 def _check_index(value: int, op: Operation) -> None:

@@ -81,6 +81,13 @@ TEXTS = [
      "  %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [2, 2, 9223372036854775808] : tensor<2x6xf32> "
      "into tensor<2x2x3xf32>\n  return %e : tensor<2x2x3xf32>\n}\n", r"p\.mlir:2:3",
      "'tensor.expand_shape' output_shape [2, 2, -9223372036854775808] does not match its result type"),
+    ("fuzz-affine-for-bound-2-to-63", "func.func @f(%x: f64) -> f64 {\n"
+     "  %p = affine.for %i = 9223372036854775808 to 8 iter_args(%a = %x) -> (f64) {\n"
+     "    affine.yield %a : f64\n  }\n  return %p : f64\n}\n", r"p\.mlir:2:3",
+     "Integer value 9223372036854775808 is out of range for type index"),
+    ("fuzz-affine-apply-2-to-64", "func.func @f(%i: index) -> index {\n"
+     "  %k = affine.apply affine_map<(d0) -> (d0 * 18446744073709551616)>(%i)\n  return %k : index\n}\n",
+     r"p\.mlir:2:3", "Integer value 18446744073709551616 is out of range for type index"),
     ("fuzz-gather-negative-dim", "func.func @f(%x: tensor<4x3xf32>, %i: tensor<5x1xindex>) -> tensor<5x1x3xf32> {\n"
      "  %g = tensor.gather %x[%i] gather_dims([-1]) : (tensor<4x3xf32>, tensor<5x1xindex>) -> tensor<5x1x3xf32>\n"
      "  return %g : tensor<5x1x3xf32>\n}\n", r"p\.mlir:2:3", "gather_dims [-1] must be dims of a rank-2 tensor"),

@@ -35,3 +35,28 @@ def test_numpy_integer_indices_are_integers():
     program = PRIVATE.replace("private ", "")
     assert gradir.gradcheck(program, "f", wrt=np.array([0])).ok
     assert gradir.gradcheck(program, "f", wrt=[np.int64(0)], eps=np.float32(1e-6)).ok
+
+
+NESTED_TRAITS = """\
+#pointwise = {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+func.func @f(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+  %r = linalg.generic #pointwise ins(%x : tensor<3xf32>) outs(%y : tensor<3xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %e = tensor.empty() : tensor<3xf32>
+    %inner = linalg.generic #pointwise ins(%y : tensor<3xf32>) outs(%e : tensor<3xf32>) {
+    ^bb0(%c: f32, %d: f32):
+      linalg.yield %c : f32
+    } -> tensor<3xf32>
+    linalg.yield %a : f32
+  } -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+"""
+
+
+def test_a_generic_with_a_trait_nested_in_another_parses():
+    """The inner generic's trait handling removed the outer's: an internal error (fuzz, seed 11251)."""
+    from gradir.source import load_module
+
+    module = load_module(NESTED_TRAITS)
+    assert [op.name for op in module.walk()].count("linalg.generic") == 2
