@@ -10,6 +10,8 @@ a sum on that slice alone (`AccumulateIntoSlice`).
 """
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -41,6 +43,10 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, expect_float_tensor, format_types
+
+
+_OP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z0-9_$-]+)+")
+"""What `grad_of` may name: an op name as MLIR spells one (`autodiff.mul`, `linalg.generic`)."""
 
 
 @irdl_op_definition
@@ -91,6 +97,12 @@ class GradOfOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
+        if not _OP_NAME.fullmatch(self.op_name.data):
+            # Printed back, control or invalid bytes became escapes that no parser reads
+            # as the same name (fuzz, seed 11251).
+            raise VerifyException(
+                f"names the op {self.op_name.data!r}, which is not an op name (dialect.op)"
+            )
         block = self.body.block
         arg_types = tuple(a.type for a in block.args)
         operand_types = tuple(g.type for g in self.grads)

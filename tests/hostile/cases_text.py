@@ -81,6 +81,10 @@ TEXTS = [
      "  %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [2, 2, 9223372036854775808] : tensor<2x6xf32> "
      "into tensor<2x2x3xf32>\n  return %e : tensor<2x2x3xf32>\n}\n", r"p\.mlir:2:3",
      "'tensor.expand_shape' output_shape [2, 2, -9223372036854775808] does not match its result type"),
+    ("fuzz-grad-of-control-bytes", "func.func @f(%g: tensor<4xf32>) -> tensor<4xf32> {\n"
+     "  %d = autodiff.grad_of \"au\x07\u00e9todiff.exp\" (%g) : (tensor<4xf32>) -> (tensor<4xf32>) {\n"
+     "  ^bb0(%x: tensor<4xf32>):\n    autodiff.yield %x : tensor<4xf32>\n  }\n  return %d : tensor<4xf32>\n}\n",
+     r"p\.mlir:2:3", "which is not an op name (dialect.op)"),
     ("fuzz-affine-for-bound-2-to-63", "func.func @f(%x: f64) -> f64 {\n"
      "  %p = affine.for %i = 9223372036854775808 to 8 iter_args(%a = %x) -> (f64) {\n"
      "    affine.yield %a : f64\n  }\n  return %p : f64\n}\n", r"p\.mlir:2:3",
