@@ -261,6 +261,34 @@ def _verify_coordinate_dims(
         )
 
 
+def _verify_slice_type(op: Operation, keyword: str, dims: DenseArrayBase, indexed: SSAValue, slices: Attribute, what: str) -> None:
+    """As MLIR 22 infers it: the gathered (scattered) slices are the indices' leading dims,
+    then the indexed tensor's shape with `dims` of size 1, kept or dropped (rank-reduced).
+    Unchecked, a wrong result type passed parsing and broke the gradient's generics after
+    `autodiff-reverse`, with no location (fuzz, seed 11251)."""
+    indices = op.operands[-1].type
+    if not all(isinstance(t, TensorType) for t in (indexed.type, indices, slices)):
+        return
+    leading = list(indices.get_shape())[:-1]
+    source = list(indexed.type.get_shape())
+    chosen = set(dims.get_values())
+    kept = leading + [1 if d in chosen else size for d, size in enumerate(source)]
+    reduced = leading + [size for d, size in enumerate(source) if d not in chosen]
+    shape = list(slices.get_shape())
+
+    def matches(expected: list[int]) -> bool:
+        return len(expected) == len(shape) and all(a == b or -1 in (a, b) for a, b in zip(expected, shape))
+
+    if not (matches(kept) or matches(reduced)):
+        def spelled(dims_: list[int]) -> str:
+            return "x".join("?" if d == -1 else str(d) for d in dims_)
+
+        raise VerifyException(
+            f"'{op.name}' {what} has shape {spelled(shape)}; its {keyword} make it "
+            f"{spelled(kept)} (or {spelled(reduced)} rank-reduced)"
+        )
+
+
 def _print_functional_type(printer: Printer, op: Operation) -> None:
     printer.print_string(" : (")
     printer.print_list([operand.type for operand in op.operands], printer.print_attribute)
@@ -291,6 +319,7 @@ class GatherOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_coordinate_dims(self, "gather_dims", self.gather_dims, self.source)
+        _verify_slice_type(self, "gather_dims", self.gather_dims, self.source, self.results[0].type, "result")
 
     def __init__(
         self,
@@ -385,6 +414,7 @@ class ScatterOp(IRDLOperation):
         if self.unique is None:
             raise VerifyException("'tensor.scatter' needs the 'unique' attribute (as in MLIR 22)")
         _verify_coordinate_dims(self, "scatter_dims", self.scatter_dims, self.dest)
+        _verify_slice_type(self, "scatter_dims", self.scatter_dims, self.dest, self.source.type, "source")
 
     @classmethod
     def parse(cls, parser: Parser) -> ScatterOp:

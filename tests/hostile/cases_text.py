@@ -81,6 +81,13 @@ TEXTS = [
      "  %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [2, 2, 9223372036854775808] : tensor<2x6xf32> "
      "into tensor<2x2x3xf32>\n  return %e : tensor<2x2x3xf32>\n}\n", r"p\.mlir:2:3",
      "'tensor.expand_shape' output_shape [2, 2, -9223372036854775808] does not match its result type"),
+    ("fuzz-gather-result-shape", "func.func @f(%x: tensor<4x3xf32>, %i: tensor<5x1xindex>) -> tensor<5x1x3xf32> {\n"
+     "  %g = tensor.gather %x[%i] gather_dims([1]) : (tensor<4x3xf32>, tensor<5x1xindex>) -> tensor<5x1x3xf32>\n"
+     "  return %g : tensor<5x1x3xf32>\n}\n", r"p\.mlir:2:3",
+     "'tensor.gather' op result has shape 5x1x3; its gather_dims make it 5x4x1 (or 5x4 rank-reduced)"),
+    ("fuzz-scatter-source-shape", "func.func @f(%s: tensor<5x2x3xf32>, %x: tensor<4x3xf32>, %i: tensor<5x1xindex>) -> tensor<4x3xf32> {\n"
+     "  %r = tensor.scatter %s into %x[%i] scatter_dims([0]) unique : (tensor<5x2x3xf32>, tensor<4x3xf32>, tensor<5x1xindex>) -> tensor<4x3xf32>\n"
+     "  return %r : tensor<4x3xf32>\n}\n", r"p\.mlir:2:3", "'tensor.scatter' op source has shape 5x2x3; its scatter_dims make it 5x1x3"),
     ("fuzz-grad-of-control-bytes", "func.func @f(%g: tensor<4xf32>) -> tensor<4xf32> {\n"
      "  %d = autodiff.grad_of \"au\x07\u00e9todiff.exp\" (%g) : (tensor<4xf32>) -> (tensor<4xf32>) {\n"
      "  ^bb0(%x: tensor<4xf32>):\n    autodiff.yield %x : tensor<4xf32>\n  }\n  return %d : tensor<4xf32>\n}\n",
