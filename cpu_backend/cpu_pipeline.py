@@ -94,6 +94,7 @@ from gradir.mlir_bridge import (
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.host_execution import LLVM_PIPELINE
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
+from gradir.mlir_bridge.written_arguments import copy_written_arguments
 from gradir.mlir_bridge.tensor_stage import (
     ELEMENTWISE_FUSION_PIPELINE,
     TENSOR_SCHEDULE,
@@ -404,6 +405,7 @@ def to_buffers(module: ir.Module) -> None:
         _prepare_public_functions(module)
         fuse_tensors(module)
         store_booleans_as_bytes(module)
+        copy_written_arguments(module)
         yield_loop_states_in_place(module)
         copy_repeated_results(module)
         allocas_on_heap(module)
