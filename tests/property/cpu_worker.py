@@ -60,7 +60,7 @@ def gradcheck_main(program: str, inputs_path: str, wrt_text: str) -> int:
         inputs = [archive[f"arg{i}"] for i in range(len(archive.files))]
     wrt = [int(i) for i in wrt_text.split(",")] if wrt_text else []
     try:
-        result = gradir.gradcheck(text, "loss", inputs, wrt)
+        result = gradir.gradcheck(text, "loss", inputs, wrt, allow_vacuous=True)  # random programs: some arguments do not matter
         own_ok, own_report = grad_function_matches_finite_differences(text, inputs, wrt)
     except gradir.GradirError as error:
         print(f"gradir rejected a valid program: {error}")
