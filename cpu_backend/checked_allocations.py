@@ -63,7 +63,7 @@ class CheckedEntryPoints:
     """An external `i64` global: the largest allocation to try (larger ones fail at once)."""
 
 
-def _symbols(module: ir.Module) -> set[str]:
+def module_symbols(module: ir.Module) -> set[str]:
     return {
         ir.StringAttr(op.attributes["sym_name"]).value
         for op in module.body.operations
@@ -76,7 +76,7 @@ def _at(name: str) -> str:
     return str(ir.FlatSymbolRefAttr.get(name))
 
 
-def _fresh(name: str, taken: set[str]) -> str:
+def fresh_symbol(name: str, taken: set[str]) -> str:
     """`name`, or `name_1`, `name_2`... whichever no symbol of the module uses."""
     candidate, count = name, 0
     while candidate in taken:
@@ -197,9 +197,9 @@ def check_allocations(module: ir.Module, public: list[str], failed_check: str | 
     """Route every allocation call of `module` (LLVM dialect) through a checked twin, define
     `failed_check` (the declared `run_time_checks.FAILURE_FUNCTION`, if any) and add a
     guarded entry point for each of the `public` functions; in place."""
-    taken = _symbols(module)
-    key = _fresh("__gradir_allocation_key", taken)
-    symbols = CheckedEntryPoints({}, key, _fresh("__gradir_allocation_limit", taken))
+    taken = module_symbols(module)
+    key = fresh_symbol("__gradir_allocation_key", taken)
+    symbols = CheckedEntryPoints({}, key, fresh_symbol("__gradir_allocation_limit", taken))
     existing = {ir.StringAttr(op.attributes["sym_name"]).value: op for op in walk_ops(module, {"llvm.func"})}
     declarations: list[str] = []  # for the added code's calls to parse; not moved over
     pieces = [
@@ -219,7 +219,7 @@ def check_allocations(module: ir.Module, public: list[str], failed_check: str | 
         expected = ir.Type.parse(f"!llvm.func<!llvm.ptr ({parameters})>")
         if found != expected:
             raise PipelineError(f"cpu-llvm: '{callee}' is declared as {found}, expected {expected}")
-        checked[callee] = _fresh(f"__gradir_checked_{callee}", taken)
+        checked[callee] = fresh_symbol(f"__gradir_checked_{callee}", taken)
         declarations.append(f"llvm.func {_at(callee)}{signature}")
         pieces.append(_checked_allocator(checked[callee], callee, signature, size_index, symbols))
     guards = symbols.guards
@@ -232,7 +232,7 @@ def check_allocations(module: ir.Module, public: list[str], failed_check: str | 
         result = _result_type(entry)
         returns = f" -> {result}" if result else ""
         declarations.append(f"llvm.func {_at(entry_name)}({', '.join(parameter_types)}){returns}")
-        guards[name] = _fresh(f"__gradir_guarded_{name}", taken)
+        guards[name] = fresh_symbol(f"__gradir_guarded_{name}", taken)
         pieces.append(_guard(guards[name], entry_name, parameter_types, result, key))
     for call in walk_ops(module, {"llvm.call"}):
         if "callee" not in call.attributes:

@@ -42,7 +42,7 @@ from xdsl.dialects.builtin import ModuleOp
 from gradir.cpu_backend.checked_allocations import check_allocations
 from gradir.cpu_backend.memory_check import available_memory, human_bytes
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
-from gradir.cpu_backend.run_time_checks import check_messages, failure_function, split_location
+from gradir.cpu_backend.run_time_checks import check_messages, failure_function
 from gradir.errors import AllocationError, ArgumentError, NoFunctionError, PipelineError, RunTimeCheckError
 from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_module
 from gradir.mlir_bridge.host_execution import (
@@ -86,8 +86,8 @@ class _CompiledModule:
     entry_points: dict[str, ctypes._CFuncPtr]
     llvm_text: str
     compile_seconds: float
-    check_failures: list[str]
-    """The run-time checks' messages (`run_time_checks`), by number."""
+    check_failures: list[tuple[str | None, str]]
+    """The run-time checks' (location, message) pairs (`run_time_checks`), by number."""
 
 
 _CACHE: dict[tuple[str, int], _CompiledModule] = {}
@@ -249,7 +249,7 @@ class CpuExecutable:
         if failure.value > 0:
             raise _allocation_error(name, failure.value)
         if failure.value < 0:
-            location, message = split_location(self._compiled.check_failures[-1 - failure.value])
+            location, message = self._compiled.check_failures[-1 - failure.value]
             raise RunTimeCheckError(
                 f"cpu-run: @{name}: {message} at run time; the call was abandoned and the buffers "
                 f"it had allocated are not freed",

@@ -23,11 +23,9 @@ Small allocas elsewhere stay on the stack, where LLVM keeps them in registers.
 """
 from __future__ import annotations
 
-import math
-
 from mlir import ir
 
-from gradir.cpu_backend.memory_check import element_bytes
+from gradir.cpu_backend.memory_check import static_bytes
 from gradir.mlir_bridge import walk_ops
 
 STACK_BUDGET = 256 * 1024
@@ -47,19 +45,13 @@ def _function_if_stack_is_bounded(op: ir.Operation) -> ir.Operation | None:
     return parent
 
 
-def _static_bytes(memref: ir.MemRefType) -> int | None:
-    if not memref.has_static_shape:
-        return None
-    return math.prod(memref.shape) * element_bytes(memref.element_type)
-
-
 def allocas_on_heap(module: ir.Module) -> int:
     """Rewrite, in place, every `memref.alloca` of `module` that could overflow the stack
     as a `memref.alloc` (same type, sizes and alignment); returns how many were."""
     stack_used: dict[ir.Operation, int] = {}
     moved = 0
     for op in walk_ops(module, {"memref.alloca"}):
-        size = _static_bytes(ir.MemRefType(op.results[0].type))
+        size = static_bytes(ir.MemRefType(op.results[0].type))
         function = _function_if_stack_is_bounded(op)
         if size is not None and function is not None:
             used = stack_used.get(function, 0)

@@ -69,11 +69,15 @@ def human_bytes(count: float) -> str:
     raise AssertionError("unreachable")
 
 
-def _static_bytes(op: ir.Operation) -> int | None:
-    memref = ir.MemRefType(op.results[0].type)
+def static_bytes(memref: ir.MemRefType) -> int | None:
+    """Bytes of a buffer of static shape; None when its shape is known only at run time."""
     if not memref.has_static_shape:
         return None
     return math.prod(memref.shape) * element_bytes(memref.element_type)
+
+
+def _static_bytes(op: ir.Operation) -> int | None:
+    return static_bytes(ir.MemRefType(op.results[0].type))
 
 
 def refuse_impossible_allocations(module: ir.Module, limit: int) -> None:

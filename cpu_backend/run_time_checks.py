@@ -26,12 +26,11 @@ a slice or a read at a computed index in a loop); none where nothing can fail.
 """
 from __future__ import annotations
 
-import re
-
 from mlir import ir
 from mlir.dialects import arith, func, scf
 
-from gradir.mlir_bridge import run_pipeline, walk_ops
+from gradir.cpu_backend.checked_allocations import fresh_symbol, module_symbols
+from gradir.mlir_bridge import location_text, run_pipeline, walk_ops
 
 FAILURE_FUNCTION = "__gradir_check_failed"
 """`(i64) -> ()`: called with `-1 - n` when assertion n fails; never returns when guarded
@@ -39,17 +38,18 @@ FAILURE_FUNCTION = "__gradir_check_failed"
 
 FAILURE_FUNCTION_ATTRIBUTE = "gradir.check_failed"
 MESSAGES_ATTRIBUTE = "gradir.run_time_checks"
-"""Module attributes: the failure function (a symbol reference) and the assertions' messages
-(a string array, in number order)."""
+"""Module attributes: the failure function (a symbol reference) and the assertions'
+[location, message] string pairs, in number order (location "" where the op has none)."""
 
 _SIGNED = {"arith.divsi", "arith.remsi", "arith.ceildivsi", "arith.floordivsi",
            "index.divs", "index.rems", "index.ceildivs", "index.floordivs"}  # fmt: skip
 _UNSIGNED = {"arith.divui", "arith.remui", "arith.ceildivui", "index.divu", "index.remu", "index.ceildivu"}
 
 
-def add_run_time_checks(module: ir.Module) -> list[str]:
+def add_run_time_checks(module: ir.Module) -> list[tuple[str, str]]:
     """Assert, in place, what `module` (on buffers) needs of its inputs at run time, and
-    make each assertion call `FAILURE_FUNCTION` when it fails; returns their messages."""
+    make each assertion call `FAILURE_FUNCTION` when it fails; returns their (location,
+    message) pairs."""
     with module.context, ir.Location.unknown():
         run_pipeline(module, "convert-math-to-funcs", "cpu-checks")
         _check_divisions(module)
@@ -130,10 +130,14 @@ def _check_loop_steps(module: ir.Module) -> None:
             _assert(fine, "a loop step that is not positive, so the loop would never end (scf.for)")
 
 
-_LOCATION = re.compile(r'^loc\("(?P<file>[^"]*)":(?P<line>\d+):(?P<col>\d+)')
 _REASONS = {"out-of-bounds access": "an index out of bounds"}
 """`generate-runtime-verification`'s words, where shorter ones say more to a user."""
-_LOCATED = re.compile(r"^(?P<location>\S+:\d+:\d+): (?P<message>.*)$", re.DOTALL)
+
+
+def _location(assertion: ir.Operation) -> str:
+    """`file:line:col` of the checked op in the user's file, or "" (text gradir generated)."""
+    where = location_text(assertion.location)
+    return where if where and not where.startswith(("<", ":")) else ""
 
 
 def _message(assertion: ir.Operation) -> str:
@@ -152,22 +156,15 @@ def _message(assertion: ir.Operation) -> str:
     if function is not None and "sym_visibility" in function.attributes:
         # A function the pipeline made (math.ipowi's, an outlined one): say which.
         text += f" in @{ir.StringAttr(function.attributes['sym_name']).value}"
-    where = _LOCATION.match(str(assertion.location))
-    if where and where["file"] not in ("", "-", "<string>"):
-        text = f"{where['file']}:{where['line']}:{where['col']}: {text}"
     return text
 
 
-def _assertions_to_calls(module: ir.Module) -> list[str]:
+def _assertions_to_calls(module: ir.Module) -> list[tuple[str, str]]:
     assertions = walk_ops(module, {"cf.assert"})
-    messages = [_message(assertion) for assertion in assertions]
+    messages = [(_location(assertion), _message(assertion)) for assertion in assertions]
     if not assertions:
         return messages
-    taken = {ir.StringAttr(op.attributes["sym_name"]).value for op in module.body.operations if "sym_name" in op.attributes}
-    name, count = FAILURE_FUNCTION, 0
-    while name in taken:
-        count += 1
-        name = f"{FAILURE_FUNCTION}_{count}"
+    name = fresh_symbol(FAILURE_FUNCTION, module_symbols(module))
     with ir.InsertionPoint.at_block_begin(module.body):
         func.FuncOp(name, ([ir.IntegerType.get_signless(64)], []), visibility="private")
     for number, assertion in enumerate(assertions):
@@ -181,15 +178,19 @@ def _assertions_to_calls(module: ir.Module) -> list[str]:
                 scf.YieldOp([])
         assertion.erase()
     module.operation.attributes[FAILURE_FUNCTION_ATTRIBUTE] = ir.FlatSymbolRefAttr.get(name)
-    module.operation.attributes[MESSAGES_ATTRIBUTE] = ir.ArrayAttr.get([ir.StringAttr.get(m) for m in messages])
+    module.operation.attributes[MESSAGES_ATTRIBUTE] = ir.ArrayAttr.get(
+        [ir.ArrayAttr.get([ir.StringAttr.get(where), ir.StringAttr.get(text)]) for where, text in messages]
+    )
     return messages
 
 
-def check_messages(module: ir.Module) -> list[str]:
-    """The messages `add_run_time_checks` recorded on `module` (none if it found nothing)."""
+def check_messages(module: ir.Module) -> list[tuple[str | None, str]]:
+    """(`file:line:col` or None, message) of each check `add_run_time_checks` recorded on
+    `module`, by number (none if it found nothing)."""
     if MESSAGES_ATTRIBUTE not in module.operation.attributes:
         return []
-    return [ir.StringAttr(m).value for m in ir.ArrayAttr(module.operation.attributes[MESSAGES_ATTRIBUTE])]
+    pairs = [ir.ArrayAttr(pair) for pair in ir.ArrayAttr(module.operation.attributes[MESSAGES_ATTRIBUTE])]
+    return [(ir.StringAttr(pair[0]).value or None, ir.StringAttr(pair[1]).value) for pair in pairs]
 
 
 def failure_function(module: ir.Module) -> str | None:
@@ -198,8 +199,3 @@ def failure_function(module: ir.Module) -> str | None:
         return None
     return ir.FlatSymbolRefAttr(module.operation.attributes[FAILURE_FUNCTION_ATTRIBUTE]).value
 
-
-def split_location(message: str) -> tuple[str | None, str]:
-    """(`file:line:col` or None, the rest) of a message `_message` made."""
-    located = _LOCATED.match(message)
-    return (located["location"], located["message"]) if located else (None, message)

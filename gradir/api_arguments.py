@@ -37,6 +37,15 @@ def checked_integer(what: str, value: object, minimum: int | None = None) -> int
     return number
 
 
+def checked_flag(what: str, value: object) -> bool:
+    """`value` as a bool if it is one (Python's or NumPy's): `"yes"` or 1 is an error."""
+    import numpy as np
+
+    if not isinstance(value, (bool, np.bool_)):
+        raise ArgumentError(f"{what} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def checked_indices(what: str, values: object) -> tuple[int, ...] | None:
     """`values` (None, or a sequence of integers) as a tuple; each index's range is
     checked where the function it indexes is known."""

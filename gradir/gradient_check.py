@@ -36,6 +36,7 @@ from xdsl.ir import Attribute
 from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_float_tensor
 from gradir.api_arguments import (
     checked_choices,
+    checked_flag,
     checked_indices,
     checked_integer,
     checked_name,
@@ -423,8 +424,10 @@ class GradChecker:
         source = "given"
         if inputs is None:
             arguments, source = random_inputs(callee, seed), SIGNED_INPUTS
-            if not _finite(exe.call(function, *arguments)):
+            outputs = exe.call(function, *arguments)
+            if not _finite(outputs):
                 arguments, source = random_inputs(callee, seed, positive=True), POSITIVE_INPUTS
+                outputs = exe.call(function, *arguments)
         else:
             if isinstance(inputs, (str, bytes, np.ndarray)) or not isinstance(inputs, Sequence):
                 raise ArgumentError(
@@ -439,8 +442,8 @@ class GradChecker:
                 _checked_input(function, index, a, t)
                 for index, (a, t) in enumerate(zip(inputs, input_types))
             ]
+            outputs = exe.call(function, *arguments)
         rng = np.random.default_rng(seed + 1)
-        outputs = exe.call(function, *arguments)
         result = GradcheckResult(function, wrt, inputs=source)
         tolerances = (atol, rtol, allow_vacuous)
         if "vjp" in modes:
@@ -537,13 +540,11 @@ def gradcheck(
 
 
 def _checked_options(eps, atol, rtol, seed, modes, allow_vacuous) -> dict:
-    if not isinstance(allow_vacuous, (bool, np.bool_)):
-        raise ArgumentError(f"gradcheck: allow_vacuous must be True or False, got {allow_vacuous!r}")
     return dict(
         eps=checked_real("gradcheck: eps", eps, positive=True),
         atol=checked_real("gradcheck: atol", atol, non_negative=True),
         rtol=checked_real("gradcheck: rtol", rtol, non_negative=True),
         seed=checked_integer("gradcheck: seed", seed, minimum=0),
         modes=checked_choices("gradcheck: modes", modes, ("vjp", "jvp")),
-        allow_vacuous=bool(allow_vacuous),
+        allow_vacuous=checked_flag("gradcheck: allow_vacuous", allow_vacuous),
     )

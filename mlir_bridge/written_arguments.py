@@ -16,16 +16,17 @@ from mlir.dialects import bufferization
 
 from gradir.mlir_bridge import walk_ops
 
-_WRITERS = {"tensor.insert": 1, "tensor.insert_slice": 1, "tensor.scatter": 1}
-"""Op -> position of the operand it writes into (its destination)."""
+_WRITERS = {"tensor.insert", "tensor.insert_slice", "tensor.scatter"}
+_DESTINATION = 1
+"""Where each of `_WRITERS` takes the tensor it writes into."""
 
 
 def copy_written_arguments(module: ir.Module) -> int:
     """Give each nested write into a function argument a copy of its own; in place.
     Returns how many writes were given one."""
     copied = 0
-    for op in walk_ops(module, set(_WRITERS)):
-        destination = op.operands[_WRITERS[op.name]]
+    for op in walk_ops(module, _WRITERS):
+        destination = op.operands[_DESTINATION]
         if not isinstance(destination, ir.BlockArgument):
             continue
         owner = destination.owner.owner  # the op whose region's block takes the argument
@@ -33,6 +34,6 @@ def copy_written_arguments(module: ir.Module) -> int:
             continue
         with ir.InsertionPoint(op), op.location:
             copy = bufferization.AllocTensorOp(destination.type, [], copy=destination)
-        op.operands[_WRITERS[op.name]] = copy.result
+        op.operands[_DESTINATION] = copy.result
         copied += 1
     return copied
