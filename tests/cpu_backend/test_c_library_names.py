@@ -5,12 +5,11 @@ keeping the user's name would be called instead (`@log2` computing `math.log2`
 called itself forever). The calls run in a subprocess so a regression fails
 on its timeout instead of hanging the suite.
 """
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 
+from child_process import run_python
 from gradir.cpu_backend.cpu_pipeline import IMPLEMENTATION_PREFIX, lower_to_llvm_text
 
 PROGRAM = """
@@ -48,11 +47,7 @@ def test_functions_named_like_the_c_library_compute_their_own_results(tmp_path):
         print(float(np.abs(a - x).max() + np.abs(b - x).max()))
         """
     )
-    # cwd: `python -c` puts its working directory first on sys.path, where a checkout's
-    # gradir/ folder would hide the installed package (CI installs it non-editable).
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    log2, atan, copy_error = done.stdout.strip().splitlines()
+    log2, atan, copy_error = run_python(script, tmp_path, timeout=120).strip().splitlines()
     assert float(log2) == np.log2(0.7)
     np.testing.assert_allclose([float(v) for v in atan.split()], np.arctan(np.linspace(0.5, 2.0, 64)[:3]), rtol=1e-14)
     assert float(copy_error) == 0.0

@@ -3,14 +3,13 @@
 Before, an alloca of 800 MB, or a small one in a loop of many iterations, ended the
 process with a segmentation fault; the programs that did run here in a child process.
 """
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
 
 import gradir
+from child_process import run_python
 from gradir.cpu_backend.heap_allocas import STACK_BUDGET, allocas_on_heap
 from gradir.mlir_bridge import to_mlir_module, walk_ops
 
@@ -136,7 +135,4 @@ def test_programs_that_overflowed_the_stack_run(tmp_path, program, arguments, ex
         (result,) = gradir.compile({program!r}).f({arguments})
         assert result == {expected!r}, result
     """)
-    # A segmentation fault would end the test session: run it in a child process
-    # (cwd: away from a checkout's gradir/ folder, as in test_vector_lowering).
-    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
-    assert completed.returncode == 0, completed.stderr[-2000:] or f"exit status {completed.returncode}"
+    run_python(script, tmp_path)  # a segmentation fault would end the test session

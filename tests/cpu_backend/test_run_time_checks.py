@@ -5,14 +5,13 @@ anywhere (a wrong number, or a segmentation fault), and an integer division by a
 read from them ended the process with SIGFPE. The calls that could crash run in a
 child process, so that a regression fails these tests instead of ending the session.
 """
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
 
 import gradir
+from child_process import run_python
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
 from gradir.cpu_backend.run_time_checks import check_messages
 from gradir.mlir_bridge import to_mlir_module
@@ -106,10 +105,7 @@ def _in_child(tmp_path, program: str, call: str, timeout: float = 300) -> str:
         except gradir.RunTimeCheckError as error:
             print(type(error).__name__, error)
     """)
-    # cwd: away from a checkout's gradir/ folder, which would hide the installed package.
-    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
-    assert completed.returncode == 0, completed.stderr[-2000:] or f"exit status {completed.returncode}"
-    return completed.stdout.strip()
+    return run_python(script, tmp_path, timeout).strip()
 
 
 def test_an_index_out_of_bounds_is_an_error_and_the_next_call_runs():

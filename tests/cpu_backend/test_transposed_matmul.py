@@ -4,10 +4,10 @@ schedule's register-blocked vectorisation of it crashed the process at run time
 from about 256x256x256 (f32, B transposed), so such matmuls are left to the loops
 (`cpu_schedule._default_matmul_maps`); each case runs in a child process so that a
 crash is a failed test, not a dead test run."""
-import subprocess
-import sys
 
 import pytest
+
+from child_process import run_python
 
 MAPS = {
     "a": ("affine_map<(d0, d1, d2) -> (d2, d0)>", "affine_map<(d0, d1, d2) -> (d2, d1)>"),
@@ -42,7 +42,4 @@ print("ok")
 @pytest.mark.parametrize("n, element", [(256, "f32"), (48, "f64")])
 def test_transposed_matmul_runs(n, element, transposed, tmp_path):
     code = PROGRAM.format(n=n, element=element, transposed=transposed, maps=MAPS[transposed])
-    # cwd: `python -c` puts its working directory first on sys.path, where a checkout's
-    # gradir/ folder would hide the installed package (CI installs it non-editable).
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
-    assert run.returncode == 0 and run.stdout.strip() == "ok", (run.returncode, run.stderr[-2000:])
+    assert run_python(code, tmp_path).strip() == "ok"

@@ -6,10 +6,9 @@ iteration took new stack (nothing frees an alloca before the function returns),
 and a 150x6400 @ 6400x16 matmul (6-row tiles, 400 K slices, 25 row blocks: 22 MB)
 overflowed an 8 MB stack: a segmentation fault. Transfers are unrolled instead.
 """
-import subprocess
-import sys
 import textwrap
 
+from child_process import run_python
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm_text
 
 MATMUL = """
@@ -35,8 +34,4 @@ def test_a_long_matmul_with_six_row_tiles_runs(tmp_path):
         (c,) = gradir.compile({MATMUL!r}).mm(a, b)
         np.testing.assert_allclose(c, a @ b, rtol=1e-3, atol=1e-3)
     """)
-    # A segmentation fault would end the test session: run it in a child process.
-    # cwd: `python -c` puts its working directory first on sys.path, where a checkout's
-    # gradir/ folder would hide the installed package (CI installs it non-editable).
-    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
-    assert completed.returncode == 0, completed.stderr[-2000:] or f"exit status {completed.returncode}"
+    run_python(script, tmp_path)  # a segmentation fault would end the test session
