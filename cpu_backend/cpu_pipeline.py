@@ -94,7 +94,7 @@ from gradir.mlir_bridge import (
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.host_execution import LLVM_PIPELINE
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
-from gradir.mlir_bridge.written_arguments import copy_written_arguments
+from gradir.mlir_bridge.written_arguments import copy_written_arguments, copy_written_loop_states
 from gradir.mlir_bridge.tensor_stage import (
     ELEMENTWISE_FUSION_PIPELINE,
     TENSOR_SCHEDULE,
@@ -122,8 +122,9 @@ assert BUFFER_PIPELINE_KEEPING_EMPTIES != BUFFER_PIPELINE
 
 
 def bufferize(module: ir.Module) -> None:
-    """`BUFFER_PIPELINE` on `module` in place, rerun without `eliminate-empty-tensors`
-    where it fails.
+    """`BUFFER_PIPELINE` on `module` in place; where it fails, the stage reruns
+    from a copy of the module taken before it, without `eliminate-empty-tensors`,
+    then also with the writes into loop states made in branches copied first.
 
     Among the ops that could compute a value directly in its destination,
     MLIR 22's `eliminate-empty-tensors` picks one in an order that changes
@@ -132,23 +133,42 @@ def bufferize(module: ir.Module) -> None:
     avoid RaW conflict": tests/property/test_standard_program_findings.py, in
     about 3 of 4 compiles). Without the pass the value is computed in a
     buffer of its own and copied to its destination: one copy more, and the
-    same program never failed in 20 runs. So the first attempt keeps the
-    pass (no copy where it works), and a failure reruns the stage from a copy
-    of the module taken before it.
+    same program never failed in 20 runs. A `tensor.insert` into a loop's
+    state inside an `scf.if` of its body met the same refusal however the
+    pass ran (reverse mode of the same suite's seed 626762); an explicit copy
+    (`copy_written_loop_states`) bufferizes it. Each fallback costs copies that
+    the attempt before it did without, so each is taken only where that
+    attempt failed.
     """
+    attempts = (
+        (BUFFER_PIPELINE, None),
+        (BUFFER_PIPELINE_KEEPING_EMPTIES, None),
+        (BUFFER_PIPELINE_KEEPING_EMPTIES, copy_written_loop_states),
+    )
     before = module.operation.clone()
     try:
-        run_pipeline(module, BUFFER_PIPELINE, "cpu-bufferize")
-    except PipelineError:
-        body = module.body
-        for op in list(body.operations):
-            op.erase()
-        for op in list(before.regions[0].blocks[0].operations):
-            op.detach_from_parent()
-            ir.InsertionPoint(body).insert(op)
-        run_pipeline(module, BUFFER_PIPELINE_KEEPING_EMPTIES, "cpu-bufferize")
+        for number, (pipeline, prepare) in enumerate(attempts):
+            if number:
+                _restore(module, before)
+            if prepare is not None:
+                prepare(module)
+            try:
+                run_pipeline(module, pipeline, "cpu-bufferize")
+                return
+            except PipelineError:
+                if number == len(attempts) - 1:
+                    raise
     finally:
         before.erase()
+
+
+def _restore(module: ir.Module, before: ir.Operation) -> None:
+    """Replace the body of `module` with a clone of `before`'s (a module)."""
+    body = module.body
+    for op in list(body.operations):
+        op.erase()
+    for op in before.regions[0].blocks[0].operations:
+        op.clone(ir.InsertionPoint(body))
 
 
 # Vector transfers are unrolled (full-unroll): staged through a memref.alloca, as

@@ -8,6 +8,12 @@ given constraints: cannot avoid RaW conflict" on a valid program (property
 suite, seed 626762). Made explicit (`bufferization.alloc_tensor() copy(%arg)`)
 right before the write, it costs the same copy and bufferizes. Writes at the top
 of a function body are left to bufferization, which copies them without trouble.
+
+The same refusal met a write into a loop's own state inside a branch of its
+body (reverse mode of that program: the adjoint loop zeroes one element of its
+gradient state in one branch). There bufferization usually writes in place, with
+no copy at all, so `copy_written_loop_states` is only the fallback that
+`cpu_pipeline.bufferize` takes when bufferization has failed.
 """
 from __future__ import annotations
 
@@ -24,13 +30,25 @@ _DESTINATION = 1
 def copy_written_arguments(module: ir.Module) -> int:
     """Give each nested write into a function argument a copy of its own; in place.
     Returns how many writes were given one."""
+    return _copy_nested_writes(module, {"func.func"})
+
+
+def copy_written_loop_states(module: ir.Module) -> int:
+    """Give each write into an `scf.for`/`scf.while` state made in a region nested in
+    the loop's body (a branch) a copy of its own; in place. Returns how many."""
+    return _copy_nested_writes(module, {"scf.for", "scf.while"})
+
+
+def _copy_nested_writes(module: ir.Module, owners: set[str]) -> int:
+    """Copy the destination of each write into a block argument of an op named in
+    `owners`, where the write is not in that block itself."""
     copied = 0
     for op in walk_ops(module, _WRITERS):
         destination = op.operands[_DESTINATION]
         if not isinstance(destination, ir.BlockArgument):
             continue
         owner = destination.owner.owner  # the op whose region's block takes the argument
-        if owner is None or owner.operation.name != "func.func" or op.parent.operation == owner.operation:
+        if owner is None or owner.operation.name not in owners or op.parent.operation == owner.operation:
             continue
         with ir.InsertionPoint(op), op.location:
             copy = bufferization.AllocTensorOp(destination.type, [], copy=destination)

@@ -321,9 +321,18 @@ def test_a_write_into_an_argument_inside_a_branch_of_a_loop_compiles(s):
     np.testing.assert_allclose(result, expected)
 
 
+@pytest.mark.parametrize("s", [-1.0, 1.0], ids=["insert-branch", "state-branch"])
+def test_the_gradient_of_a_write_into_an_argument_inside_a_branch_of_a_loop(s):
+    """Its reverse mode zeroes one element of the adjoint loop's state inside a branch:
+    "cannot avoid RaW conflict" again, until `cpu_pipeline.bufferize` learned to retry
+    with that write copied (`copy_written_loop_states`)."""
+    inputs = [np.arange(1.0, 5.0), np.full(4, 0.5), np.float64(s)]
+    result = gradir.gradcheck(WRITE_TO_AN_ARGUMENT_IN_A_BRANCH, "f", inputs=inputs, allow_vacuous=True)
+    assert_exercised(result)  # s = -1: the state is overwritten (gradient 0); s = 1: s is unused
+
+
 def test_seed_626762_is_gradchecked():
-    """The generated program itself, gradient included. (The cut-down program above still
-    fails to bufferize in its reverse mode: recorded as an open finding.)"""
+    """The generated program itself, gradient included."""
     from standard_programs import generate
 
     program = generate(626762)
