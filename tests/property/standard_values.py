@@ -187,7 +187,7 @@ class ExpressionBuilder:
 
     def constant(self, block: Block, value: float, shape: Shape | None) -> Val:
         name, literal = self.name("k"), float_literal(value)
-        exact = float(literal)
+        exact = float(np.float32(literal))  # the f32 the program holds: `0.003906 : f32` is 0.00390599994
         array = np.float64(exact) if shape is None else np.full(shape, exact)
         attribute = literal if shape is None else f"dense<{literal}>"
         self.emit(

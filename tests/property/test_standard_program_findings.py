@@ -338,3 +338,15 @@ def test_seed_626762_is_gradchecked():
     program = generate(626762)
     result = gradir.gradcheck(program.text, "program_626762", allow_vacuous=True)
     assert_exercised(result)
+
+
+def test_seed_626941_reference_holds_the_f32_constants_of_the_program():
+    """Not a gradir bug, a generator one: its NumPy reference evaluated `0.003906 : f32` as
+    0.003906, where the program (and gradir, promoting it to f64) holds the nearest f32,
+    0.00390599994; after three loop iterations the forward value was 3.6e-9 relative off,
+    over `FORWARD_RTOL` (hour-long fuzz run of 2026-11-25)."""
+    from standard_gradcheck import run_batch_in_child
+
+    results, crash = run_batch_in_child([626941], cpu_seconds=120)
+    assert not crash, crash
+    assert [r["status"] for r in results] == ["ok"], results
