@@ -91,6 +91,7 @@ from gradir.mlir_bridge import (
     to_mlir_module,
     walk_ops,
 )
+from gradir.instrumentation import stage
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.host_execution import LLVM_PIPELINE
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
@@ -397,7 +398,7 @@ def fuse_tensors(module: ir.Module) -> None:
     """Stage 1 (still on tensors): everything inlined into the public functions,
     elementwise chains fused, contractions named (and batched ones made loops),
     unit loops dropped and contiguous loops merged (`collapse_dims`)."""
-    with module.context, ir.Location.unknown():
+    with module.context, ir.Location.unknown(), stage("cpu-tensor"):
         keep_forwarding_calls(module)
         # `affine.for` on tensors becomes `scf.for` now, so its tensor states
         # are updated in place and bufferize like any scf.for's.
@@ -424,13 +425,14 @@ def to_buffers(module: ir.Module) -> None:
     with module.context, ir.Location.unknown():
         _prepare_public_functions(module)
         fuse_tensors(module)
-        store_booleans_as_bytes(module)
-        copy_written_arguments(module)
-        yield_loop_states_in_place(module)
-        copy_repeated_results(module)
-        allocas_on_heap(module)
-        bufferize(module)
-        write_call_results_in_place(module)
+        with stage("cpu-bufferize"):
+            store_booleans_as_bytes(module)
+            copy_written_arguments(module)
+            yield_loop_states_in_place(module)
+            copy_repeated_results(module)
+            allocas_on_heap(module)
+            bufferize(module)
+            write_call_results_in_place(module)
 
 
 def lower_to_llvm(module: ir.Module, allocation_limit: int | None = None) -> ir.Module:
@@ -443,20 +445,23 @@ def lower_to_llvm(module: ir.Module, allocation_limit: int | None = None) -> ir.
     """
     with module.context, ir.Location.unknown():
         to_buffers(module)
-        if allocation_limit is not None:
-            refuse_impossible_allocations(module, allocation_limit)
-        add_run_time_checks(module)
-        store_boolean_buffers_as_bytes(module)
-        reject_boolean_buffers(module)
-        memref_ranks = _memref_ranks(module)
-        copies_to_loops(module)
-        _mark_reassociative_reductions(module)
-        apply_vector_schedule(module)
-        run_pipeline(module, LOOP_PIPELINE, "cpu-loops")
-        approximate_math(module)
-        run_pipeline(module, CPU_LLVM_PIPELINE, "cpu-llvm")
-        _mark_noalias(module, memref_ranks)
-        keep_function_names_off_the_c_library(module)
+        with stage("cpu-checks"):
+            if allocation_limit is not None:
+                refuse_impossible_allocations(module, allocation_limit)
+            add_run_time_checks(module)
+        with stage("cpu-loops"):
+            store_boolean_buffers_as_bytes(module)
+            reject_boolean_buffers(module)
+            memref_ranks = _memref_ranks(module)
+            copies_to_loops(module)
+            _mark_reassociative_reductions(module)
+            apply_vector_schedule(module)
+            run_pipeline(module, LOOP_PIPELINE, "cpu-loops")
+            approximate_math(module)
+        with stage("cpu-llvm"):
+            run_pipeline(module, CPU_LLVM_PIPELINE, "cpu-llvm")
+            _mark_noalias(module, memref_ranks)
+            keep_function_names_off_the_c_library(module)
     return module
 
 

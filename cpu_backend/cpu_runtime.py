@@ -42,6 +42,7 @@ from xdsl.dialects.builtin import ModuleOp
 from gradir.cpu_backend.checked_allocations import check_allocations
 from gradir.cpu_backend.memory_check import available_memory, human_bytes
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
+from gradir.instrumentation import stage
 from gradir.cpu_backend.run_time_checks import check_messages, failure_function
 from gradir.errors import AllocationError, ArgumentError, NoFunctionError, PipelineError, RunTimeCheckError
 from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_module
@@ -123,11 +124,11 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
     _ALLOCATION_LIMIT.value = available_memory()
     lower_to_llvm(module, allocation_limit=_ALLOCATION_LIMIT.value)
     check_failures = check_messages(module)
-    with context:
+    with context, stage("cpu-llvm"):
         failed_check = failure_function(module)
         checked = guarded("cpu-llvm", context, lambda: check_allocations(module, list(signatures), failed_check))
     library = runner_utils_library()
-    with context:
+    with context, stage("cpu-jit"):
         engine = guarded(
             "cpu-jit",
             context,

@@ -8,6 +8,7 @@
     g = gradir.differentiate(module, "f", wrt=[0, 1])   # Gradient(f, df, index lists)
     gradir.register_vjp("mydialect.op", rule); gradir.register_jvp(...)
     text = gradir.from_jax(loss, w, x)            # a JAX function as linalg-on-tensors MLIR (needs jax)
+    with gradir.timing() as report: ...           # where a compile spent its time: print(report)
 
 Heavy dependencies (MLIR) load only when first needed.
 """
@@ -36,6 +37,7 @@ _EXPORTS = {
     "register_jvp": "gradir.autodiff_pass.rules",
     "from_jax": "gradir.jax_export",
     "from_stablehlo": "gradir.jax_export",
+    "timing": "gradir.instrumentation",
 }
 """The Python API (DESIGN section 5), loaded on first use."""
 

@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gradir.api_arguments import checked_integer
 from gradir.errors import ArgumentError, PipelineError
+from gradir.instrumentation import stage
 from gradir.pass_table import gradir_passes
 from gradir.pipelines import LINALG_PASSES, run_xdsl_passes
 from gradir.source import load_module, make_context
@@ -31,8 +32,10 @@ def lower_to_linalg(source, ctx: Context | None = None, checkpoint_every: int = 
     """Parse/clone `source`, verify it, and run the `linalg` pipeline's passes on
     it (`checkpoint_every`: the `autodiff-reverse` option, for loops)."""
     ctx = ctx or make_context()
-    module = load_module(source, ctx)
-    verify_module(module)
+    with stage("parse"):
+        module = load_module(source, ctx)
+    with stage("verify"):
+        verify_module(module)
 
     def verify_after(previous, module, _next):
         if previous is not None:
@@ -66,9 +69,10 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
             f"(valid: {', '.join(TARGET_OPTIONS[target])})"
         )
     module = lower_to_linalg(source, checkpoint_every=checkpoint_every)
-    refuse_recursion(module)  # calls keep the user's locations; the first cycle is the user's
-    refuse_external_calls(module)
-    refuse_unrunnable_ops(module)
+    with stage("verify"):
+        refuse_recursion(module)  # calls keep the user's locations; the first cycle is the user's
+        refuse_external_calls(module)
+        refuse_unrunnable_ops(module)
     if target == "cpu":
         from gradir.cpu_backend.cpu_runtime import CpuExecutable
 

@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
+from gradir.instrumentation import stage
 from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_float_tensor
 from gradir.api_arguments import (
     checked_choices,
@@ -376,9 +377,12 @@ class GradChecker:
     ):
         from gradir.compilation import compile as compile_module
 
-        original = load_module(source)
-        verify_module(original)  # before promotion reprints it: errors name the user's file
-        module = promote_to_f64(original)
+        with stage("parse"):
+            original = load_module(source)
+        with stage("verify"):
+            verify_module(original)  # before promotion reprints it: errors name the user's file
+        with stage("promote to f64"):
+            module = promote_to_f64(original)
         by_name = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)}
         self.callees: dict[str, FuncOp] = {}
         self.wrt: dict[str, tuple[int, ...]] = {}
@@ -536,7 +540,8 @@ def gradcheck(
     wrt = checked_indices("gradcheck: wrt", wrt)
     options = _checked_options(eps, atol, rtol, seed, modes, allow_vacuous)
     checker = GradChecker(source, [(function, wrt)], checkpoint_every)
-    return checker.check(function, inputs, **options)
+    with stage("finite differences"):
+        return checker.check(function, inputs, **options)
 
 
 def _checked_options(eps, atol, rtol, seed, modes, allow_vacuous) -> dict:

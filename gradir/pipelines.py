@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
+from xdsl.passes import ModulePass
 
 from gradir.errors import PipelineError
+from gradir.instrumentation import apply_passes
 
 GRAD_PASSES = (
     "autodiff-reverse",
@@ -94,4 +95,4 @@ def run_xdsl_passes(
         if name not in available:
             raise PipelineError(f"unknown pass '{name}'")
         passes.append(available[name]()(**(options or {}).get(name, {})))
-    PassPipeline(tuple(passes), callback).apply(ctx, module)
+    apply_passes(ctx, module, passes, callback)

@@ -3,7 +3,8 @@ backends share on the MLIR side.
 
 Both `gradir.cpu_backend` and `gradir.gpu_backend` build on this package, and neither imports
 the other. This module is the bridge itself: parsing, running pass pipelines and transform
-scripts with one-line errors, walking ops. The submodules hold what both pipelines run:
+scripts with one-line errors (each a stage of `gradir.instrumentation`: timed, its IR printed
+on request), walking ops. The submodules hold what both pipelines run:
 `tensor_stage` (the named-op generalisation and elementwise fusion both start with),
 `loop_states` and `distinct_results` (preparations for one-shot bufferization), and
 `host_execution` (the host code's lowering to LLVM and the calling convention that runs a
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
@@ -30,6 +32,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
 from gradir.errors import PipelineError
+from gradir.instrumentation import ir_printing, stage
 
 _Result = TypeVar("_Result")
 
@@ -129,9 +132,10 @@ def to_mlir_module(source: ModuleOp | str, context: ir.Context | None = None) ->
     stays alive as long as the module does. Parse and verifier errors raise
     PipelineError with the source location.
     """
-    text = generic_text(source)
+    with stage("to-mlir"):
+        text = generic_text(source)
     context = context or new_context()
-    with context:
+    with context, stage("mlir-parse"):
         try:
             return guarded("mlir-parse", context, lambda: ir.Module.parse(text))
         except PipelineError as error:
@@ -169,19 +173,39 @@ def run_pipeline(module: ir.Module, pipeline: str, stage_name: str) -> ir.Module
     if not pipeline.lstrip().startswith("builtin.module("):
         pipeline = f"builtin.module({pipeline})"
     context = module.context
-    with context:
+    with context, stage(pass_names(pipeline)):
 
         def run() -> ir.Module:
             manager = passmanager.PassManager.parse(pipeline)
+            before, after = ir_printing()
+            if before or after:  # MLIR prints each of its passes itself, on stderr
+                sys.stderr.flush()
+                manager.enable_ir_printing(print_before_all=before, print_after_all=after)
             manager.run(module.operation)
             return module
 
         return guarded(stage_name, context, run)
 
 
-def apply_schedule(module: ir.Module, schedule_text: str, stage: str) -> None:
+def pass_names(pipeline: str, width: int = 72) -> str:
+    """The passes of an MLIR textual pipeline, without anchors and options, for reports:
+    `builtin.module(func.func(convert-linalg-to-loops), lower-affine{x=1})` ->
+    `convert-linalg-to-loops, lower-affine`."""
+    text = " ".join(pipeline.split())
+    while True:
+        shorter = re.sub(r"\{[^{}]*\}", "", text)
+        if shorter == text:
+            break
+        text = shorter
+    text = re.sub(r"(?:builtin\.module|func\.func|gpu\.module|gpu\.func)\(", "", text)
+    names = [name.strip(" ()") for name in text.split(",")]
+    summary = ", ".join(name for name in names if name)
+    return summary if len(summary) <= width else summary[: width - 3].rstrip(", ") + "..."
+
+
+def apply_schedule(module: ir.Module, schedule_text: str, stage_name: str) -> None:
     """Run the `@__transform_main` of the transform script `schedule_text` on `module`, in
-    place (the transform-dialect twin of `run_pipeline`); PipelineError naming `stage`."""
+    place (the transform-dialect twin of `run_pipeline`); PipelineError naming `stage_name`."""
     context = module.context
 
     def apply() -> None:
@@ -189,8 +213,8 @@ def apply_schedule(module: ir.Module, schedule_text: str, stage: str) -> None:
         entry = next(op for op in schedule.body.operations if op.name == "transform.named_sequence")
         interpreter.apply_named_sequence(module.operation, entry, schedule)
 
-    with context, ir.Location.unknown():
-        guarded(stage, context, apply)
+    with context, ir.Location.unknown(), stage("transform schedule", lambda: str(module)):
+        guarded(stage_name, context, apply)
 
 
 def walk_ops(root: ir.Module | ir.Operation, names: set[str]) -> list[ir.Operation]:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from gradir.api_arguments import checked_integer, checked_real
 from gradir.tools.array_files import load_array
-from gradir.tools.cli import OneLineArgumentParser, description, entry_name, run_cli
+from gradir.tools.cli import OneLineArgumentParser, add_watching_flags, description, entry_name, run_cli, watching
 from gradir.gradient_check import DEFAULT_ATOL, DEFAULT_EPS, DEFAULT_RTOL, gradcheck
 
 
@@ -48,6 +48,7 @@ def _parser() -> OneLineArgumentParser:
         "--allow-vacuous", action="store_true",
         help="pass checks whose analytic and numeric values are all near zero (they prove nothing)",
     )  # fmt: skip
+    add_watching_flags(parser)
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks on errors")
     return parser
 
@@ -65,10 +66,11 @@ def _run(argv: list[str]) -> int:
         except ValueError:
             _parser().error(f"--wrt expects comma-separated integers, got '{args.wrt}'")
     inputs = [load_array(path) for path in args.inputs] if args.inputs else None
-    result = gradcheck(
-        pathlib.Path(args.file), entry_name(args.entry), inputs, wrt,  # a path, whatever its suffix
-        eps=args.eps, atol=args.atol, rtol=args.rtol, seed=args.seed, allow_vacuous=args.allow_vacuous,
-    )  # fmt: skip
+    with watching(args, "autodiff-gradcheck"):
+        result = gradcheck(
+            pathlib.Path(args.file), entry_name(args.entry), inputs, wrt,  # a path, whatever its suffix
+            eps=args.eps, atol=args.atol, rtol=args.rtol, seed=args.seed, allow_vacuous=args.allow_vacuous,
+        )  # fmt: skip
     print(result.report())
     return 0 if result.ok else 1
 

@@ -7,6 +7,8 @@ status 1 and nothing on stdout (`--debug` shows the Python traceback).
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import re
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -21,7 +23,8 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from gradir.errors import GradirError, PipelineError
 from gradir.gpu_backend.nvptx_targets import DEFAULT_CHIP, DEFAULT_PTX_VERSION, checked_target
-from gradir.tools.cli import OneLineArgumentParser, description, one_line_message, run_cli
+from gradir.instrumentation import apply_passes, stage
+from gradir.tools.cli import OneLineArgumentParser, add_watching_flags, description, one_line_message, run_cli, watching
 from gradir.pass_table import PASSES, gradir_passes
 from gradir.pipelines import PIPELINES, get_pipeline, run_xdsl_passes
 from gradir.source import ensure_autodiff_dialect, parse_module
@@ -87,12 +90,40 @@ def parse_pass_list(available: dict, spec: str, callback) -> PassPipeline:
         )
     passes = []
     for pass_spec in specs:
+        pass_class = available[pass_spec.name]()
+        options = option_names(pass_class)
+        for given in pass_spec.parameters:
+            if given.replace("_", "-") not in options:
+                raise PipelineError(
+                    f"-p {pass_spec.name}: unknown option '{given}' "
+                    f"({'options: ' + ', '.join(options) if options else 'it takes no options'})"
+                )
         try:
-            passes.append(available[pass_spec.name]().from_pass_spec(pass_spec))
-        except (ValueError, TypeError) as error:  # an unknown option, a value of the wrong type
-            message = " ".join(str(error).split())
-            raise PipelineError(f"-p {pass_spec.name}: {message}") from error
+            passes.append(pass_class.from_pass_spec(pass_spec))
+        except (ValueError, TypeError) as error:  # a value of the wrong type
+            raise PipelineError(f"-p {pass_spec.name}: {_option_message(pass_class, pass_spec, error)}") from error
     return PassPipeline(tuple(passes), callback)
+
+
+def _option_message(pass_class: type[ModulePass], pass_spec, error: Exception) -> str:
+    """`option checkpoint-every: expected int, got 1.5` for the first option that xDSL refuses
+    alone (its own message names the type, not the option: "Incompatible types: given
+    ('x',), expected <class 'int'>")."""
+    for option, values in pass_spec.parameters.items():
+        try:
+            pass_class.from_pass_spec(type(pass_spec)(pass_spec.name, {option: values}))
+        except (ValueError, TypeError) as alone:
+            expected = re.search(r"expected <class '(\w+)'>", str(alone))
+            given = ", ".join(str(value) for value in values) or "no value"
+            wanted = f"expected {expected[1]}" if expected else " ".join(str(alone).split())
+            return f"option {option.replace('_', '-')}: {wanted}, got {given}"
+    return " ".join(str(error).split())
+
+
+def option_names(pass_class: type[ModulePass]) -> list[str]:
+    """A pass's options as written in a pass list (`checkpoint-every`): its dataclass fields,
+    spelled with dashes."""
+    return [field.name.replace("_", "-") for field in dataclasses.fields(pass_class) if field.name != "name"]
 
 
 def _arg_spec_message(error: ArgSpecParseError) -> str:
@@ -170,8 +201,27 @@ class AutodiffOptMain(xDSLOptMain):
         arg_parser.add_argument(
             "--list-passes",
             action="store_true",
-            help="list gradir's passes and the named pipelines, one line each, and exit",
+            help="list gradir's passes with their options and the named pipelines, one line each, and exit",
         )
+        arg_parser.add_argument(
+            "--list-all-passes",
+            action="store_true",
+            help="--list-passes, followed by every pass of xDSL's",
+        )
+        arg_parser.add_argument(
+            "--print-ir-before-all", "--mlir-print-ir-before-all", action="store_true",
+            help="print the module on stderr before each pass (MLIR 22's passes too), "
+            "headed '// -----// IR Dump Before NAME //----- //' as mlir-opt heads it",
+        )  # fmt: skip
+        arg_parser.add_argument(
+            "--print-ir-after-all", "--mlir-print-ir-after-all", action="store_true",
+            help="print the module on stderr after each pass (MLIR 22's passes too)",
+        )  # fmt: skip
+        add_watching_flags(arg_parser, timing=False)  # xDSL's --time-passes is the timing flag
+        arg_parser.add_argument(
+            "--timing", "--mlir-timing", dest="time_passes", action="store_true", help=argparse.SUPPRESS
+        )
+        _reword_xdsl_flags(arg_parser)
         arg_parser.add_argument(
             "--debug", action="store_true", help="show Python tracebacks on errors"
         )
@@ -199,14 +249,16 @@ class AutodiffOptMain(xDSLOptMain):
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp:
-        text = chunk.read().decode("utf-8", errors="replace")
-        # Keep line numbers true to the whole file when --split-input-file cut it.
-        return parse_module(self.ctx, "\n" * start_offset + text, self.get_input_name())
+        with stage("parse"):
+            text = chunk.read().decode("utf-8", errors="replace")
+            # Keep line numbers true to the whole file when --split-input-file cut it.
+            return parse_module(self.ctx, "\n" * start_offset + text, self.get_input_name())
 
     def process_module(self, module: ModuleOp) -> str:
         """Verify, run -p passes and the named pipeline; return the printed result."""
-        verify_module(module)
-        self.pipeline.apply(self.ctx, module)
+        with stage("verify"):
+            verify_module(module)
+        apply_passes(self.ctx, module, self.pipeline.passes, self._verify_between_passes)
         if self.named_pipeline is not None:
             return self.run_named_pipeline(module)
         return self.output_resulting_program(module)
@@ -271,10 +323,11 @@ class AutodiffOptMain(xDSLOptMain):
         return "".join(outputs)
 
     def run(self) -> int:
-        if self.args.list_passes:
-            sys.stdout.write(pass_listing())
+        if self.args.list_passes or self.args.list_all_passes:
+            sys.stdout.write(pass_listing(everything=self.args.list_all_passes))
             return 0
-        text = self.run_to_text()
+        with watching(self.args, "autodiff-opt"):
+            text = self.run_to_text()
         if self.chunk_errors:
             # mlir-opt's convention for split files: the chunks that worked on stdout, one
             # line per chunk that did not on stderr, exit 1; no output file.
@@ -291,14 +344,49 @@ class AutodiffOptMain(xDSLOptMain):
         return 0
 
 
-def pass_listing() -> str:
-    """`--list-passes`: gradir's passes (from the one pass table), then the pipelines."""
+def _reword_xdsl_flags(arg_parser: argparse.ArgumentParser) -> None:
+    """Help for the xDSL driver's flags that gradir implements itself (xDSL's own
+    implementation lives in the pipeline callback that gradir replaces with its verifier),
+    and a `-p` help that lists gradir's passes, not xDSL's 130 (`--list-passes --all`)."""
+    helps = {
+        "time_passes": "at the end, print on stderr where the time went, stage by stage and pass by "
+        "pass (as mlir-opt's --mlir-timing; also spelled --timing, --mlir-timing)",
+        "print_between_passes": "the same as --print-ir-after-all (xDSL's name)",
+        "passes": "comma-separated passes to run before --pipeline, with options in braces "
+        "(autodiff-reverse{checkpoint-every=2}); gradir's: "
+        + ", ".join(entry.name for entry in PASSES)
+        + "; and xDSL's (--list-all-passes lists every one)",
+        "target": "output format after -p passes (default mlir; the other xDSL targets are "
+        "not used by gradir)",
+    }
+    for action in arg_parser._actions:
+        if action.dest in helps:
+            action.help = helps[action.dest]
+
+
+def pass_listing(everything: bool = False) -> str:
+    """`--list-passes`: gradir's passes (from the one pass table) with their options, the
+    named pipelines, and with `everything` (`--list-all-passes`) xDSL's passes after them."""
     width = max(len(entry.name) for entry in PASSES)
-    lines = ["gradir passes (-p NAME):"]
-    lines += [f"  {entry.name:<{width}}  {entry.summary}" for entry in PASSES]
+    lines = ["gradir passes (-p NAME, options as -p 'NAME{option=value}'):"]
+    for entry in PASSES:
+        lines.append(f"  {entry.name:<{width}}  {entry.summary}")
+        for field in dataclasses.fields(entry.load()):
+            if field.name != "name":
+                default = field.default if field.default is not dataclasses.MISSING else None
+                shown = str(default).lower() if isinstance(default, bool) else default
+                lines.append(f"  {'':<{width}}    {field.name.replace('_', '-')}: {field.type} (default {shown})")
     lines.append("named pipelines (--pipeline NAME):")
     width = max(len(name) for name in PIPELINES)
     lines += [f"  {name:<{width}}  {p.description}" for name, p in PIPELINES.items()]
+    from xdsl.transforms import get_all_passes
+
+    others = sorted(name for name in get_all_passes() if name not in {entry.name for entry in PASSES})
+    if everything:
+        lines.append("xDSL's passes (-p NAME; not used by gradir's pipelines):")
+        lines += [f"  {name}" for name in others]
+    else:
+        lines.append(f"and {len(others)} passes of xDSL's: --list-all-passes")
     return "\n".join(lines) + "\n"
 
 

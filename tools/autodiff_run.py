@@ -17,7 +17,7 @@ from gradir.api_arguments import checked_integer
 from gradir.gradient_check import random_array
 from gradir.mlir_bridge.host_execution import find_signature
 from gradir.tools.array_files import checked_output_path, load_array
-from gradir.tools.cli import OneLineArgumentParser, description, entry_name, run_cli
+from gradir.tools.cli import OneLineArgumentParser, add_watching_flags, description, entry_name, run_cli, watching
 
 
 def _parser() -> OneLineArgumentParser:
@@ -32,6 +32,7 @@ def _parser() -> OneLineArgumentParser:
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (without --inputs)")
     parser.add_argument("--output", metavar="NPZ", help="save the results as result0, result1, ... in this file (its name must end in .npz)")
+    add_watching_flags(parser)
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks on errors")
     return parser
 
@@ -43,7 +44,8 @@ def _run(argv: list[str]) -> int:
     checked_integer("--seed", args.seed, minimum=0)
     output = checked_output_path(args.output) if args.output is not None else None
     arrays = [load_array(path) for path in args.inputs] if args.inputs is not None else None
-    exe = gradir.compile(pathlib.Path(args.file), target="cpu")  # a path, whatever its suffix
+    with watching(args, "autodiff-run"):
+        exe = gradir.compile(pathlib.Path(args.file), target="cpu")  # a path, whatever its suffix
     name = entry_name(args.entry)
     if arrays is None:
         signature = find_signature(exe.signatures, name)

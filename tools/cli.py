@@ -1,11 +1,13 @@
-"""What every gradir CLI shares: one-line errors, exit status 1, `--debug` tracebacks."""
+"""What every gradir CLI shares: one-line errors, exit status 1, `--debug` tracebacks, and
+watching the work (`--timing`, a progress line on a terminal, `--quiet`)."""
 from __future__ import annotations
 
 import argparse
 import os
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from gradir.errors import GradirError
 
@@ -21,6 +23,43 @@ class OneLineArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         self.exit(1, f"error: {message} (see --help)\n")
+
+
+def add_watching_flags(parser: argparse.ArgumentParser, timing: bool = True) -> None:
+    """`--timing` (unless the parser has it already) and `-q/--quiet`."""
+    if timing:
+        parser.add_argument(
+            "--timing", "--mlir-timing", dest="time_passes", action="store_true",
+            help="at the end, print on stderr where the time went, stage by stage and pass by "
+            "pass (as mlir-opt's --mlir-timing)",
+        )  # fmt: skip
+    parser.add_argument(
+        "-q", "--quiet", action="store_true",
+        help="no progress line (one is shown on stderr while compiling, only when stderr is a terminal)",
+    )  # fmt: skip
+
+
+@contextmanager
+def watching(args: argparse.Namespace, label: str) -> Iterator[None]:
+    """Run the block with the observers the flags ask for: a timing report printed at the end
+    (even when the work failed, as mlir-opt does), IR before/after each pass on stderr, and a
+    progress line where stderr is a terminal, not `--quiet`, and no IR is being printed."""
+    from gradir.instrumentation import IRPrinter, Progress, TimingReport, observing, shows_progress
+
+    before = getattr(args, "print_ir_before_all", False)
+    after = getattr(args, "print_ir_after_all", False) or getattr(args, "print_between_passes", False)
+    report = TimingReport() if getattr(args, "time_passes", False) else None
+    observers = [observer for observer in (report,) if observer is not None]
+    if before or after:
+        observers.append(IRPrinter(sys.stderr, before, after))
+    elif not getattr(args, "quiet", False) and shows_progress(sys.stderr):
+        observers.append(Progress(sys.stderr, label))
+    try:
+        with observing(*observers):
+            yield
+    finally:
+        if report is not None:
+            sys.stderr.write(str(report))
 
 
 def run_cli(body: Callable[[list[str]], int | None], argv: Sequence[str] | None) -> int:

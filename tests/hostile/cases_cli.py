@@ -30,11 +30,11 @@ def _pass_lists() -> list[CliCase]:
         for name, spec, expect in malformed
     ]
     bad_options = [
-        ("unknown-option", "autodiff-reverse{bogus=1}", "-p autodiff-reverse: Provided arguments [\"bogus\"]"),
-        ("option-not-int", "autodiff-reverse{checkpoint-every=x}", "-p autodiff-reverse: Incompatible types"),
-        ("option-float", "autodiff-reverse{checkpoint-every=1.5}", "-p autodiff-reverse: Incompatible types"),
-        ("option-empty", "autodiff-reverse{checkpoint-every}", "-p autodiff-reverse: Incompatible types"),
-        ("option-not-bool", "autodiff-reverse{reuse-backward-bodies=7}", "expected <class 'bool'>"),
+        ("unknown-option", "autodiff-reverse{bogus=1}", "-p autodiff-reverse: unknown option 'bogus' (options: checkpoint-every, reuse-backward-bodies)"),
+        ("option-not-int", "autodiff-reverse{checkpoint-every=x}", "-p autodiff-reverse: option checkpoint-every: expected int, got x"),
+        ("option-float", "autodiff-reverse{checkpoint-every=1.5}", "-p autodiff-reverse: option checkpoint-every: expected int, got 1.5"),
+        ("option-empty", "autodiff-reverse{checkpoint-every}", "-p autodiff-reverse: option checkpoint-every: expected int, got no value"),
+        ("option-not-bool", "autodiff-reverse{reuse-backward-bodies=7}", "option reuse-backward-bodies: expected bool, got 7"),
         ("option-negative", "autodiff-reverse{checkpoint-every=-3}", "checkpoint-every must be >= 0, got -3"),
         ("unknown-pass", "no-such-pass", "Unrecognized passes: ['no-such-pass']"),
         ("unknown-pass-after-good", "cse,nope", "Unrecognized passes: ['nope']"),
