@@ -1,0 +1,105 @@
+"""README's commands and examples, run: none can stop working, or stop printing what README
+shows, without a test going red. (The "From JAX" section is run by
+tests/jax_export/test_jax_export.py, the op table checked by tests/test_op_table.py.)"""
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+BIN = pathlib.Path(sys.executable).parent
+
+
+def blocks(language: str) -> list[tuple[str, str]]:
+    """(section heading, code) of every fenced block in `language`, in order."""
+    found, heading = [], ""
+    for match in re.finditer(r"^(#+ [^\n]*)$|^```(\w*)\n(.*?)^```$", README, re.M | re.S):
+        if match[1]:
+            heading = match[1].lstrip("# ").strip()
+        elif match[2] == language:
+            found.append((heading, match[3]))
+    return found
+
+
+def block(language: str, heading: str, index: int = 0) -> str:
+    matching = [code for section, code in blocks(language) if section == heading]
+    assert len(matching) > index, f"README has no {language} block #{index} under '{heading}'"
+    return matching[index]
+
+
+def shell(command: str, **options) -> subprocess.CompletedProcess:
+    """`command` as README writes it, with `.venv/bin/` meaning this interpreter's bin folder."""
+    command = command.replace(".venv/bin/", f"{BIN}/")
+    return subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=ROOT, timeout=900, **options)
+
+
+def test_readme_stands_alone():
+    """A clone has no ../shared: README must not send readers there."""
+    assert "../shared" not in README and "DESIGN.md" not in README
+    for path in re.findall(r"`((?:docs|examples|scripts|tests|bench)/[\w./-]+\.(?:md|mlir|py))`", README):
+        assert (ROOT / path).exists(), f"README names {path}, which does not exist"
+
+
+def test_quick_start_main_job():
+    """Quick start (a), after its set-up (`pip install -e`, which this environment has done):
+    the gradcheck passes with every checked argument exercised, and PTX for sm_90 comes out."""
+    (command,) = [line for line in block("sh", "Quick start (fresh machine)").splitlines() if "autodiff-gradcheck" in line]
+    main_job = command.split("&& ", 2)[2]  # after `python3 -m venv .venv && .venv/bin/pip install ...`
+    assert main_job.startswith(".venv/bin/autodiff-gradcheck"), main_job
+    result = shell(main_job)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "VACUOUS" not in result.stdout and "gradcheck of @mlp_loss" in result.stdout
+    assert ".target sm_90" in result.stdout and ".visible .entry" in result.stdout
+
+
+def abridged_fragments(code: str) -> list[str]:
+    """The pieces of an abridged listing that the real output must contain, in order: each line
+    cut at `...` and `;`, braces at the cut ends dropped, whitespace collapsed."""
+    fragments = []
+    for line in code.splitlines():
+        for piece in re.split(r"\s*(?:\.\.\.|;)\s*", line):
+            piece = " ".join(piece.split()).strip("{} ").strip()
+            if piece:
+                fragments.append(piece)
+    return fragments
+
+
+def assert_shows(output: str, code: str) -> None:
+    text = " ".join(output.split())
+    position = 0
+    for fragment in abridged_fragments(code):
+        found = text.find(fragment, position)
+        assert found >= 0, f"README shows {fragment!r}, which the output does not have (after position {position})"
+        position = found + len(fragment)
+
+
+@pytest.mark.parametrize("index,passes", [(0, "autodiff-reverse"), (1, "autodiff-reverse,autodiff-split")])
+def test_worked_example_listings_are_what_autodiff_opt_prints(index, passes):
+    result = shell(f".venv/bin/autodiff-opt examples/product.mlir -p {passes}")
+    assert result.returncode == 0, result.stderr
+    assert_shows(result.stdout, block("mlir", "Worked example", index))
+
+
+def test_abridged_listing_check_can_fail():
+    with pytest.raises(AssertionError, match="which the output does not have"):
+        assert_shows("%a = autodiff.mul %x, %y", "%a = autodiff.add %x ...")
+    with pytest.raises(AssertionError):  # in order
+        assert_shows("%b = autodiff.neg %a %a = autodiff.exp %x", "%a = autodiff.exp %x\n%b = autodiff.neg %a")
+
+
+def test_worked_example_ptx_and_report():
+    """"`--pipeline gpu --emit ptx` takes the same file to PTX (`.target sm_90`, one `.visible
+    .entry` per kernel); `--gpu-report` lists each kernel's grid, block, registers, ...\""""
+    ptx = shell(".venv/bin/autodiff-opt examples/product.mlir --pipeline gpu --emit ptx")
+    assert ptx.returncode == 0, ptx.stderr
+    assert ".target sm_90" in ptx.stdout and ".visible .entry" in ptx.stdout
+    report = shell(".venv/bin/autodiff-opt examples/product.mlir --pipeline gpu --gpu-report")
+    assert report.returncode == 0, report.stderr
+    assert report.stdout.split("\n")[0].split() == ["kernel", "grid", "block", "regs", "spills", "read", "B", "written", "B", "shared", "B"]
