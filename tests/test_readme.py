@@ -103,3 +103,20 @@ def test_worked_example_ptx_and_report():
     report = shell(".venv/bin/autodiff-opt examples/product.mlir --pipeline gpu --gpu-report")
     assert report.returncode == 0, report.stderr
     assert report.stdout.split("\n")[0].split() == ["kernel", "grid", "block", "regs", "spills", "read", "B", "written", "B", "shared", "B"]
+
+
+@pytest.mark.parametrize("tool", ["autodiff-opt", "autodiff-run", "autodiff-gradcheck"])
+def test_every_flag_in_help_is_in_readme(tool):
+    help_text = shell(f".venv/bin/{tool} --help").stdout
+    flags = set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", help_text)) - {"--help"}
+    assert flags, help_text
+    missing = sorted(flag for flag in flags if not re.search(rf"`{flag}\b|{flag}[ =`,/]", README))
+    assert not missing, f"{tool} --help has flags README never mentions: {missing}"
+
+
+def test_every_flag_of_readmes_autodiff_opt_table_exists():
+    section = README.split("## `autodiff-opt`", 1)[1].split("### Errors", 1)[0]
+    rows = re.findall(r"^\| `(--[a-z-]+)", section, re.M)
+    assert len(rows) >= 10, rows
+    help_text = shell(".venv/bin/autodiff-opt --help").stdout
+    assert [flag for flag in rows if flag not in help_text] == []
