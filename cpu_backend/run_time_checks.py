@@ -11,8 +11,8 @@ user's process either way. On the buffers, before the loops are made:
   dynamic sizes of a linalg op's operands); canonicalize removes what holds
   for every input, so a program of static shapes and constant indices keeps
   nothing, and the loops the pipeline generates later are not checked;
-- each integer division and remainder (`arith`, `index`) asserts its divisor is
-  not zero, and the signed ones that they are not MIN / -1 (LLVM's `sdiv` traps on
+- each integer division and remainder (`arith`, `index`, of integers or of vectors of
+  them, lane by lane) asserts its divisor is not zero, and the signed ones that they are not MIN / -1 (LLVM's `sdiv` traps on
   both), unless constants say they cannot be; `math.ipowi`/`fpowi` become such
   divisions first (MLIR's `convert-math-to-funcs`: `ipowi(0, -1)` divides by zero); an `scf.for` whose step is not a constant
   asserts it is positive where the loop would run (a zero step never ends).
@@ -26,8 +26,10 @@ a slice or a read at a computed index in a loop); none where nothing can fail.
 """
 from __future__ import annotations
 
+import math
+
 from mlir import ir
-from mlir.dialects import arith, func, scf
+from mlir.dialects import arith, func, scf, vector
 
 from gradir.cpu_backend.checked_allocations import fresh_symbol, module_symbols
 from gradir.mlir_bridge import location_text, run_pipeline, walk_ops
@@ -72,18 +74,34 @@ def _constant_integer(value: ir.Value) -> int | None:
 
 
 def _integer_width(kind: ir.Type) -> int | None:
+    """The bit width of an integer or index type, or of a vector's elements; None for any
+    other type (tensors are buffers and loops by now)."""
+    if isinstance(kind, ir.VectorType):
+        kind = ir.VectorType(kind).element_type
     if isinstance(kind, ir.IndexType):
         return 64
     if isinstance(kind, ir.IntegerType):
         return ir.IntegerType(kind).width
-    return None  # vectors and tensors: not checked
+    return None
 
 
 def _constant(kind: ir.Type, value: int) -> ir.Value:
+    """`value` of `kind`: an integer, or a vector of it in every lane."""
+    if isinstance(kind, ir.VectorType):
+        lane = ir.VectorType(kind).element_type
+        splat = ir.DenseElementsAttr.get_splat(kind, ir.IntegerAttr.get(lane, value))
+        return arith.ConstantOp(kind, splat).result
     return arith.ConstantOp(kind, ir.IntegerAttr.get(kind, value)).result
 
 
 def _assert(condition: ir.Value, message: str) -> None:
+    """Assert `condition`, an i1, or a vector of i1 that must hold in every lane (a division
+    of vectors, written by the user: the pipeline vectorises only after the checks)."""
+    if isinstance(condition.type, ir.VectorType):
+        lanes = ir.VectorType(condition.type)
+        flat = ir.VectorType.get([math.prod(lanes.shape)], lanes.element_type)
+        condition = vector.ShapeCastOp(flat, condition).result
+        condition = vector.ReductionOp(lanes.element_type, vector.CombiningKind.AND, condition).result
     ir.Operation.create("cf.assert", operands=[condition], attributes={"msg": ir.StringAttr.get(message)})
 
 
@@ -111,7 +129,7 @@ def _check_divisions(module: ir.Module) -> None:
                 smallest = arith.CmpIOp(arith.CmpIPredicate.eq, dividend, _constant(kind, smallest_value)).result
                 minus_one = arith.CmpIOp(arith.CmpIPredicate.eq, divisor, _constant(kind, -1)).result
                 overflow = arith.AndIOp(smallest, minus_one).result
-                no_overflow = arith.XOrIOp(overflow, _constant(ir.IntegerType.get_signless(1), 1)).result
+                no_overflow = arith.XOrIOp(overflow, _constant(overflow.type, 1)).result
                 _assert(no_overflow, f"an integer division overflow, the smallest i{width} by -1 ({op.name})")
 
 

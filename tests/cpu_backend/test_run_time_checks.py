@@ -169,6 +169,34 @@ def test_the_smallest_integer_by_minus_one_is_an_error(tmp_path):
     )
 
 
+VECTOR_DIVIDE = """
+func.func @f(%a: tensor<2x2xi32>, %b: tensor<2x2xi32>) -> tensor<2x2xi32> {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0 : i32
+  %va = vector.transfer_read %a[%c0, %c0], %z : tensor<2x2xi32>, vector<2x2xi32>
+  %vb = vector.transfer_read %b[%c0, %c0], %z : tensor<2x2xi32>, vector<2x2xi32>
+  %q = arith.divsi %va, %vb : vector<2x2xi32>
+  %e = tensor.empty() : tensor<2x2xi32>
+  %r = vector.transfer_write %q, %e[%c0, %c0] : vector<2x2xi32>, tensor<2x2xi32>
+  return %r : tensor<2x2xi32>
+}
+"""
+
+
+def test_a_division_of_vectors_is_checked_lane_by_lane(tmp_path):
+    """A vector division written in the program (the pipeline's own vectorisation comes
+    after the checks): one zero lane, or one MIN / -1 lane, ended the process with SIGFPE."""
+    a = "np.array([[7, 8], [9, 10]], np.int32)"
+    assert _in_child(tmp_path, VECTOR_DIVIDE, f"exe.call('f', {a}, np.array([[1, 2], [3, 4]], np.int32))[0].tolist()") == (
+        "[[7, 4], [3, 2]]"
+    )
+    zero = _in_child(tmp_path, VECTOR_DIVIDE, f"exe.call('f', {a}, np.array([[1, 2], [3, 0]], np.int32))")
+    assert zero.startswith("RunTimeCheckError error: cpu-run: @f: an integer division by zero (arith.divsi)"), zero
+    smallest = "np.array([[1, 1], [-2**31, 1]], np.int32)"
+    overflow = _in_child(tmp_path, VECTOR_DIVIDE, f"exe.call('f', {smallest}, np.array([[1, 1], [-1, 1]], np.int32))")
+    assert "an integer division overflow, the smallest i32 by -1 (arith.divsi)" in overflow, overflow
+
+
 def test_a_loop_step_that_is_not_positive_is_an_error(tmp_path):
     exe = gradir.compile(LOOP)
     assert exe.f(0, 10, 3) == (4,)
