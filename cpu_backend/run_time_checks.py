@@ -15,7 +15,10 @@ user's process either way. On the buffers, before the loops are made:
   them, lane by lane) asserts its divisor is not zero, and the signed ones that they are not MIN / -1 (LLVM's `sdiv` traps on
   both), unless constants say they cannot be; `math.ipowi`/`fpowi` become such
   divisions first (MLIR's `convert-math-to-funcs`: `ipowi(0, -1)` divides by zero); an `scf.for` whose step is not a constant
-  asserts it is positive where the loop would run (a zero step never ends).
+  asserts it is positive where the loop would run (a zero step never ends);
+- a `vector.load`/`store` written in the program asserts its lanes fall inside the
+  buffer, and a `vector.transfer_read`/`write` checks its lanes (its `in_bounds` claims
+  are dropped).
 
 Each assertion then calls `FAILURE_FUNCTION` with its number, negated and less one,
 when it fails; `checked_allocations` defines that function to jump back to the guarded
@@ -29,7 +32,7 @@ from __future__ import annotations
 import math
 
 from mlir import ir
-from mlir.dialects import arith, func, scf, vector
+from mlir.dialects import arith, func, memref, scf, vector
 
 from gradir.cpu_backend.checked_allocations import fresh_symbol, module_symbols
 from gradir.mlir_bridge import location_text, run_pipeline, walk_ops
@@ -56,6 +59,7 @@ def add_run_time_checks(module: ir.Module) -> list[tuple[str, str]]:
         run_pipeline(module, "convert-math-to-funcs", "cpu-checks")
         _check_divisions(module)
         _check_loop_steps(module)
+        _check_vector_accesses(module)
         run_pipeline(module, "generate-runtime-verification, canonicalize, cse", "cpu-checks")
         return _assertions_to_calls(module)
 
@@ -146,6 +150,33 @@ def _check_loop_steps(module: ir.Module) -> None:
             empty = arith.CmpIOp(arith.CmpIPredicate.uge if unsigned else arith.CmpIPredicate.sge, lower, upper)
             fine = arith.OrIOp(positive.result, empty.result).result
             _assert(fine, "a loop step that is not positive, so the loop would never end (scf.for)")
+
+
+def _check_vector_accesses(module: ir.Module) -> None:
+    """Assert that each `vector.load`/`vector.store` reads or writes inside its buffer: the
+    vector covers the buffer's trailing dimensions from the indices, so each index is at
+    least 0 and at most the dimension's size less the vector's extent along it (outside,
+    a segmentation fault). A `vector.transfer_read`/`transfer_write` that claims to be in
+    bounds (`in_bounds = [true]`) is made to check its lanes instead (masked): the claim
+    is the program's, unverified, and a wrong one read memory anywhere. Every vector op
+    here is the program's own: the pipeline vectorises after the checks."""
+    index = ir.IndexType.get()
+    for op in walk_ops(module, {"vector.load", "vector.store"}):
+        first_index = 1 if op.name == "vector.load" else 2
+        base, indices = op.operands[first_index - 1], list(op.operands)[first_index:]
+        vector_type = ir.VectorType(op.results[0].type if op.name == "vector.load" else op.operands[0].type)
+        rank, lanes = len(indices), list(vector_type.shape)
+        extents = [1] * (rank - len(lanes)) + lanes
+        with ir.InsertionPoint(op), op.location:
+            for dimension, (position, extent) in enumerate(zip(indices, extents)):
+                size = memref.DimOp(base, _constant(index, dimension)).result
+                last = arith.SubIOp(size, _constant(index, extent)).result
+                at_least_zero = arith.CmpIOp(arith.CmpIPredicate.sge, position, _constant(index, 0)).result
+                at_most_last = arith.CmpIOp(arith.CmpIPredicate.sle, position, last).result
+                _assert(arith.AndIOp(at_least_zero, at_most_last).result, f"an index out of bounds ({op.name})")
+    for op in walk_ops(module, {"vector.transfer_read", "vector.transfer_write"}):
+        claims = ir.ArrayAttr(op.attributes["in_bounds"])
+        op.attributes["in_bounds"] = ir.ArrayAttr.get([ir.BoolAttr.get(False) for _ in claims])
 
 
 _REASONS = {"out-of-bounds access": "an index out of bounds"}

@@ -158,6 +158,12 @@ its pipelines lower. The rest (`llvm`, `gpu`, ...) are its output, not its input
 UNCHECKED_MEMORY_OPS = {
     "memref.reinterpret_cast": "it may address memory outside its source buffer, which nothing can check",
     "memref.view": "it may address memory outside its source buffer, which nothing can check",
+    **{
+        f"vector.{name}": "the address of each of its lanes (an index vector, or a mask) is not "
+        "checked, and one outside its buffer reads or writes memory anywhere; use "
+        "vector.transfer_read/transfer_write or tensor ops"
+        for name in ("gather", "scatter", "maskedload", "maskedstore", "expandload", "compressstore")
+    },
 }
 
 

@@ -197,6 +197,24 @@ def test_a_division_of_vectors_is_checked_lane_by_lane(tmp_path):
     assert "an integer division overflow, the smallest i32 by -1 (arith.divsi)" in overflow, overflow
 
 
+CLAIMED_IN_BOUNDS = """
+func.func @f(%a: tensor<4xf64>, %i: index) -> f64 {
+  %z = arith.constant 0.0 : f64
+  %v = vector.transfer_read %a[%i], %z {in_bounds = [true]} : tensor<4xf64>, vector<2xf64>
+  %s = vector.reduction <add>, %v : vector<2xf64> into f64
+  return %s : f64
+}
+"""
+
+
+def test_a_transfer_that_wrongly_claims_to_be_in_bounds_reads_padding(tmp_path):
+    """`in_bounds = [true]` is the program's unverified claim: believed, a read at 10^9 ended
+    the process. Dropped, the lanes outside read the padding value, as for any transfer."""
+    assert _in_child(tmp_path, CLAIMED_IN_BOUNDS, "exe.call('f', np.arange(4.0), 1)[0]") == "3.0"
+    assert _in_child(tmp_path, CLAIMED_IN_BOUNDS, "exe.call('f', np.arange(4.0), 3)[0]") == "3.0"  # 3 + padding
+    assert _in_child(tmp_path, CLAIMED_IN_BOUNDS, "exe.call('f', np.arange(4.0), 10**9)[0]") == "0.0"
+
+
 def test_a_loop_step_that_is_not_positive_is_an_error(tmp_path):
     exe = gradir.compile(LOOP)
     assert exe.f(0, 10, 3) == (4,)

@@ -358,17 +358,34 @@ func.func @count(%n: index, %step: index) -> index {
   }
   return %k : index
 }
+func.func @window(%x: tensor<4xf64>, %i: index) -> f64 {
+  %m = bufferization.to_buffer %x : tensor<4xf64> to memref<4xf64>
+  %v = vector.load %m[%i] : memref<4xf64>, vector<2xf64>
+  %s = vector.reduction <add>, %v : vector<2xf64> into f64
+  return %s : f64
+}
+func.func @lanes(%a: tensor<3xi64>, %b: tensor<3xi64>) -> tensor<3xi64> {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0 : i64
+  %va = vector.transfer_read %a[%c0], %z : tensor<3xi64>, vector<3xi64>
+  %vb = vector.transfer_read %b[%c0], %z : tensor<3xi64>, vector<3xi64>
+  %q = arith.remsi %va, %vb : vector<3xi64>
+  %r = vector.transfer_write %q, %a[%c0] : vector<3xi64>, tensor<3xi64>
+  return %r : tensor<3xi64>
+}
 """
 
 
 def _undefined_at_run_time() -> list[CliCase]:
     """Inputs that make an op undefined: a segmentation fault or a wrong number (an index
-    out of bounds), SIGFPE (a division by zero), or a loop that never ends (a zero step);
+    out of bounds, of `tensor.extract` or of the program's own `vector.load`), SIGFPE (a
+    division by zero, of scalars or of vectors), or a loop that never ends (a zero step);
     now each a located error (`cpu_backend/run_time_checks.py`)."""
     files = {
         "u.mlir": UNDEFINED_AT_RUN_TIME, "x.npy": npy(np.arange(4.0)), "far.npy": npy(np.array(10**9)),
         "four.npy": npy(np.array(4)), "a.npy": npy(np.array([5, 7, 9])), "zero.npy": npy(np.array(0)),
         "min.npy": npy(np.array([-2**63, 1, 2])), "minus.npy": npy(np.array(-1)), "ten.npy": npy(np.array(10)),
+        "lanes.npy": npy(np.array([2, 0, 3])),
     }  # fmt: skip
     cases = []
     for name, function, given, expect, where in [
@@ -377,6 +394,9 @@ def _undefined_at_run_time() -> list[CliCase]:
         ("division-by-zero", "divide", ("a.npy", "zero.npy"), "cpu-run: @divide: an integer division by zero (arith.divsi)", "u.mlir:10:5"),
         ("division-overflow", "divide", ("min.npy", "minus.npy"), "the smallest i64 by -1", "u.mlir:10:5"),
         ("loop-step-zero", "count", ("ten.npy", "zero.npy"), "a loop step that is not positive, so the loop would never end", "u.mlir:18:3"),
+        ("vector-load-far", "window", ("x.npy", "far.npy"), "cpu-run: @window: an index out of bounds (vector.load)", "u.mlir:26:3"),
+        ("vector-load-past-end", "window", ("x.npy", "ten.npy"), "an index out of bounds (vector.load)", "u.mlir:26:3"),
+        ("vector-division-by-zero", "lanes", ("a.npy", "lanes.npy"), "cpu-run: @lanes: an integer division by zero (arith.remsi)", "u.mlir:35:3"),
     ]:
         cases.append(CliCase(f"run-{name}", "run", ("u.mlir", "--entry", function, "--inputs", *given, "--output", "o.npz"),
                              expect, location=where, files=files, absent=("o.npz",), isolated=True))
@@ -406,6 +426,18 @@ func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
 """
 
 
+MASKED_LOAD = """\
+func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %m = bufferization.to_buffer %x : tensor<3xf64> to memref<3xf64>
+  %c0 = arith.constant 0 : index
+  %mask = arith.constant dense<true> : vector<3xi1>
+  %pass = arith.constant dense<0.0> : vector<3xf64>
+  %v = vector.maskedload %m[%c0], %mask, %pass : memref<3xf64>, vector<3xi1>, vector<3xf64> into vector<3xf64>
+  return %x : tensor<3xf64>
+}
+"""
+
+
 def _external_calls() -> list[CliCase]:
     """Ways out of the program's own memory and code: a call of a function declared without
     a body (the JIT took it from the process: `@abort` ended it, an unknown name printed
@@ -413,7 +445,7 @@ def _external_calls() -> list[CliCase]:
     view 800 MB past its 16-byte buffer (stored through with no error)."""
     files = {
         "e.mlir": EXTERNAL_CALL, "x.npy": npy(np.ones(3)), "other.mlir": EXTERNAL_CALL.replace("abort", "no_such_symbol"),
-        "llvm.mlir": LLVM_CALL, "cast.mlir": FAR_CAST,
+        "llvm.mlir": LLVM_CALL, "cast.mlir": FAR_CAST, "masked.mlir": MASKED_LOAD,
     }  # fmt: skip
     expect = "'func.call' of @abort, which is declared without a body"
     return [
@@ -427,6 +459,9 @@ def _external_calls() -> list[CliCase]:
         CliCase("run-reinterpret-cast-far", "run", ("cast.mlir", "--entry", "f", "--inputs", "x.npy"),
                 "'memref.reinterpret_cast' is not run by gradir: it may address memory outside its source buffer",
                 location="cast.mlir:4:3", files=files, isolated=True),
+        CliCase("run-vector-maskedload", "run", ("masked.mlir", "--entry", "f", "--inputs", "x.npy"),
+                "'vector.maskedload' is not run by gradir: the address of each of its lanes (an index vector, or a mask) is not checked",
+                location="masked.mlir:6:3", files=files, isolated=True),
         CliCase("run-external-unknown", "run", ("other.mlir", "--entry", "f", "--inputs", "x.npy"),
                 "'func.call' of @no_such_symbol, which is declared without a body", location="other.mlir:3:3",
                 files=files, isolated=True),
