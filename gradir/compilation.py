@@ -14,7 +14,13 @@ from gradir.instrumentation import stage
 from gradir.pass_table import gradir_passes
 from gradir.pipelines import LINALG_PASSES, run_xdsl_passes
 from gradir.source import load_module, make_context
-from gradir.verify import refuse_external_calls, refuse_recursion, refuse_unrunnable_ops, verify_module
+from gradir.verify import (
+    refuse_external_calls,
+    refuse_recursion,
+    refuse_unrunnable_ops,
+    refuse_writes_to_read_only_memory,
+    verify_module,
+)
 
 TARGETS = ("cpu", "cuda")
 TARGET_OPTIONS = {"cpu": ("opt_level",), "cuda": ("chip", "features", "policy", "opt_level")}
@@ -73,6 +79,7 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
         refuse_recursion(module)  # calls keep the user's locations; the first cycle is the user's
         refuse_external_calls(module)
         refuse_unrunnable_ops(module)
+        refuse_writes_to_read_only_memory(module)
     if target == "cpu":
         from gradir.cpu_backend.cpu_runtime import CpuExecutable
 

@@ -167,6 +167,90 @@ UNCHECKED_MEMORY_OPS = {
 }
 
 
+_MEMORY_WRITERS = {
+    "memref.store": 1, "memref.atomic_rmw": 1, "memref.generic_atomic_rmw": 0, "memref.copy": 1,
+    "vector.store": 1, "vector.transfer_write": 1,
+}  # fmt: skip
+"""Ops that write memory, and the operand holding the buffer they write (linalg ops on
+buffers write their `outs`)."""
+
+_VIEWS = {
+    "memref.subview", "memref.cast", "memref.collapse_shape", "memref.expand_shape", "memref.reshape",
+    "memref.transpose", "memref.assume_alignment", "memref.memory_space_cast",
+}  # fmt: skip
+"""Ops whose result is a view of their first operand's buffer."""
+
+
+def _written_buffers(op: Operation) -> list[SSAValue]:
+    if op.name in _MEMORY_WRITERS:
+        return [op.operands[_MEMORY_WRITERS[op.name]]]
+    if op.name.startswith("linalg.") and hasattr(op, "outputs"):
+        return [value for value in op.outputs if "memref" in str(value.type)]
+    return []
+
+
+def _read_only_origin(buffer: SSAValue, constant_globals: set[str], calls: dict[str, list[Operation]]) -> str | None:
+    """What makes `buffer` read-only, if it is a view of (or, through calls and loop states,
+    is) the buffer of a tensor or a constant global; else None. `calls`: the `func.call`s
+    of each callee."""
+    from xdsl.dialects.func import FuncOp
+
+    pending, seen = [buffer], set()
+    while pending:
+        value = pending.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        if isinstance(value, OpResult):
+            owner = value.op
+            if owner.name == "bufferization.to_buffer":
+                return "the buffer of a tensor (bufferization.to_buffer), which MLIR does not let a program write"
+            if owner.name == "memref.get_global":
+                symbol = owner.properties["name"].string_value()
+                if symbol in constant_globals:
+                    return f"the constant memref.global @{symbol}"
+            if owner.name in _VIEWS:
+                pending.append(owner.operands[0])
+            elif owner.name == "scf.for":
+                pending.append(owner.operands[3 + value.index])
+                pending.append(owner.regions[0].block.last_op.operands[value.index])
+        elif isinstance(value.owner, Block):
+            block, parent = value.owner, value.owner.parent_op()
+            if isinstance(parent, FuncOp):
+                pending.extend(call.operands[value.index] for call in calls.get(parent.sym_name.data, ()))
+            elif parent is not None and parent.name == "scf.for" and value.index > 0:
+                pending.append(parent.operands[3 + value.index - 1])
+                pending.append(block.last_op.operands[value.index - 1])
+    return None
+
+
+def refuse_writes_to_read_only_memory(module: ModuleOp) -> None:
+    """Raise `SourceError` at the first op that writes into the buffer of a tensor
+    (`bufferization.to_buffer`) or into a constant `memref.global`, followed through views,
+    calls and `scf.for` states. Both are undefined: a store into a tensor argument's buffer
+    was read back as the old value (0.0 for 7.0), one into a constant global silently
+    dropped, with no error either way."""
+    from xdsl.dialects.func import CallOp
+
+    writes = [(op, buffer) for op in module.walk() for buffer in _written_buffers(op)]
+    if not writes:
+        return
+    constant_globals, calls = set(), {}
+    for op in module.walk():
+        if op.name == "memref.global" and "constant" in op.properties:
+            constant_globals.add(op.properties["sym_name"].data)
+        elif isinstance(op, CallOp):
+            calls.setdefault(op.callee.string_value(), []).append(op)
+    for op, buffer in writes:
+        origin = _read_only_origin(buffer, constant_globals, calls)
+        if origin is not None:
+            raise SourceError(
+                f"'{op.name}' writes into {origin}: copy it into a memref.alloc first (or write "
+                "tensors with tensor.insert and linalg ops)",
+                location_of(op),
+            )
+
+
 def refuse_unrunnable_ops(module: ModuleOp) -> None:
     """Raise `SourceError` at the first op gradir will not run: one of a dialect outside
     `EXECUTABLE_DIALECTS` (an `llvm.call @abort` ran and ended the process), or one of

@@ -438,6 +438,17 @@ func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
 """
 
 
+STORE_INTO_ARGUMENT = """\
+func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %m = bufferization.to_buffer %x : tensor<3xf64> to memref<3xf64>
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f64
+  memref.store %one, %m[%c0] : memref<3xf64>
+  return %x : tensor<3xf64>
+}
+"""
+
+
 def _external_calls() -> list[CliCase]:
     """Ways out of the program's own memory and code: a call of a function declared without
     a body (the JIT took it from the process: `@abort` ended it, an unknown name printed
@@ -445,7 +456,7 @@ def _external_calls() -> list[CliCase]:
     view 800 MB past its 16-byte buffer (stored through with no error)."""
     files = {
         "e.mlir": EXTERNAL_CALL, "x.npy": npy(np.ones(3)), "other.mlir": EXTERNAL_CALL.replace("abort", "no_such_symbol"),
-        "llvm.mlir": LLVM_CALL, "cast.mlir": FAR_CAST, "masked.mlir": MASKED_LOAD,
+        "llvm.mlir": LLVM_CALL, "cast.mlir": FAR_CAST, "masked.mlir": MASKED_LOAD, "store.mlir": STORE_INTO_ARGUMENT,
     }  # fmt: skip
     expect = "'func.call' of @abort, which is declared without a body"
     return [
@@ -459,6 +470,9 @@ def _external_calls() -> list[CliCase]:
         CliCase("run-reinterpret-cast-far", "run", ("cast.mlir", "--entry", "f", "--inputs", "x.npy"),
                 "'memref.reinterpret_cast' is not run by gradir: it may address memory outside its source buffer",
                 location="cast.mlir:4:3", files=files, isolated=True),
+        CliCase("run-store-into-argument-buffer", "run", ("store.mlir", "--entry", "f", "--inputs", "x.npy"),
+                "'memref.store' writes into the buffer of a tensor (bufferization.to_buffer)",
+                location="store.mlir:5:3", files=files, isolated=True),
         CliCase("run-vector-maskedload", "run", ("masked.mlir", "--entry", "f", "--inputs", "x.npy"),
                 "'vector.maskedload' is not run by gradir: the address of each of its lanes (an index vector, or a mask) is not checked",
                 location="masked.mlir:6:3", files=files, isolated=True),
