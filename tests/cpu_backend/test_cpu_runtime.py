@@ -475,6 +475,80 @@ def test_call_and_attribute_access_agree(add_exe):
     assert by_call is not by_attribute
 
 
+RESULT_COUNTS = """
+func.func @row(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %r = arith.addf %x, %x : tensor<1x4xf32>
+  return %r : tensor<1x4xf32>
+}
+func.func @corner(%x: tensor<1x4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %v = tensor.extract %x[%c0, %c3] : tensor<1x4xf32>
+  return %v : f32
+}
+func.func @total(%x: tensor<1x4xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %s = linalg.reduce ins(%x : tensor<1x4xf32>) outs(%init : tensor<f32>) dimensions = [0, 1]
+    (%a: f32, %acc: f32) {
+      %t = arith.addf %a, %acc : f32
+      linalg.yield %t : f32
+    }
+  return %s : tensor<f32>
+}
+func.func @both(%x: tensor<1x4xf32>) -> (tensor<1x4xf32>, f32) {
+  %r = arith.addf %x, %x : tensor<1x4xf32>
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %v = tensor.extract %x[%c0, %c3] : tensor<1x4xf32>
+  return %r, %v : tensor<1x4xf32>, f32
+}
+func.func @nothing(%x: tensor<1x4xf32>) {
+  return
+}
+"""
+"""Functions of one result (a (1, 4) tensor, which a 1-tuple unpacking would quietly turn into
+its first row; an f32; a 0-d tensor), of two and of none."""
+
+ROW = np.arange(4, dtype=np.float32).reshape(1, 4)
+
+
+@pytest.fixture(scope="module")
+def counts_exe() -> CpuExecutable:
+    return CpuExecutable(RESULT_COUNTS)
+
+
+def test_a_function_of_one_result_returns_the_result_itself(counts_exe):
+    """As a JAX or PyTorch function: `y = exe.f(x)`, `float(exe.loss(x))`, never a 1-tuple."""
+    row = counts_exe.row(ROW)
+    assert type(row) is np.ndarray and row.shape == (1, 4)
+    np.testing.assert_array_equal(row, 2 * ROW)
+    corner = counts_exe.corner(ROW)
+    assert type(corner) is np.float32 and corner == 3.0 and float(corner) == 3.0
+    total = counts_exe.total(ROW)
+    assert type(total) is np.ndarray and total.shape == () and float(total) == 6.0
+
+
+def test_a_function_of_several_results_returns_a_tuple(counts_exe):
+    results = counts_exe.both(ROW)
+    assert type(results) is tuple and len(results) == 2
+    np.testing.assert_array_equal(results[0], 2 * ROW)
+    assert type(results[1]) is np.float32 and results[1] == 3.0
+    assert counts_exe.nothing(ROW) == ()
+
+
+def test_call_by_name_always_returns_a_tuple(counts_exe):
+    """`exe.call` is the uniform interface for code that handles any function (gradcheck)."""
+    (row,) = results = counts_exe.call("row", ROW)
+    assert type(results) is tuple and len(results) == 1 and row.shape == (1, 4)
+    assert counts_exe.call("corner", ROW) == (3.0,)
+    assert type(counts_exe.call("corner", ROW)[0]) is np.float32
+    assert len(counts_exe.call("both", ROW)) == 2
+    assert counts_exe.call("nothing", ROW) == ()
+    assert counts_exe.row.__name__ == "row"
+
+
 def test_scalars_and_zero_d_arrays_for_zero_d_tensors(add_exe):
     a = random((3, 4))
     for scale in (3.0, 3, np.float32(3.0), np.array(3.0, np.float32)):
