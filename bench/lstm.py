@@ -89,7 +89,7 @@ def run(steps: int) -> dict:
     tensors = [torch.tensor(a, requires_grad=i < 2) for i, a in enumerate(inputs)]
     loss = torch_lstm(torch, *tensors)
     reference = torch.autograd.grad(loss, tensors[:2])
-    (objective,) = exe.lstm_objective(*inputs)
+    objective = exe.lstm_objective(*inputs)
     gradient = exe.lstm_gradient(*inputs)
     np.testing.assert_allclose(objective, loss.item(), rtol=1e-10)
     for ours, theirs in zip(gradient, reference):

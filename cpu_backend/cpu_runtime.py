@@ -49,6 +49,7 @@ from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_modul
 from gradir.mlir_bridge.host_execution import (
     PACKED_ENTRY_POINT,
     FunctionSignature,
+    as_function,
     call_packed,
     checked_arguments,
     find_signature,
@@ -210,9 +211,13 @@ def _allocation_error(name: str, size: int) -> AllocationError:
 class CpuExecutable:
     """A linalg-on-tensors module compiled for this CPU; call its public functions.
 
-    `source` is an xDSL ModuleOp or MLIR text. `exe.call("f", *arguments)` and
-    `exe.f(*arguments)` return a tuple with one value per result of `f`: a freshly
-    allocated NumPy array per tensor, a NumPy scalar per scalar result.
+    `source` is an xDSL ModuleOp or MLIR text. Each result of a public function `f` is a
+    freshly allocated NumPy array per tensor, a NumPy scalar per scalar result:
+
+    - `exe.f(*arguments)` is called like a Python function: with one result it returns the
+      value itself (`loss = exe.loss(x)`), with several a tuple (`ga, gb = exe.df(a, b)`);
+    - `exe.call("f", *arguments)` always returns a tuple, one value per result (a 1-tuple for
+      one result): the uniform interface for code that handles any function.
 
     `opt_level` is LLVM's (`DEFAULT_OPT_LEVEL` unless given).
     """
@@ -240,8 +245,9 @@ class CpuExecutable:
 
     def call(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
         """Run public function `name` on `arguments`: arrays for tensors, numbers (Python or
-        NumPy scalars, 0-d arrays) for scalars and 0-d tensors. Returns one value per result:
-        an array per tensor, a NumPy scalar (`np.float64`, `np.int32`, `np.bool_`...) per scalar."""
+        NumPy scalars, 0-d arrays) for scalars and 0-d tensors. Returns a tuple with one value
+        per result, whatever their number: an array per tensor, a NumPy scalar (`np.float64`,
+        `np.int32`, `np.bool_`...) per scalar. (`exe.name(...)` returns a single result itself.)"""
         signature = find_signature(self._compiled.signatures, name)
         inputs = checked_arguments(signature, arguments)
         results = result_arrays(signature)
@@ -267,7 +273,7 @@ class CpuExecutable:
                 f"'{type(self).__name__}' has no public function or attribute '{name}' "
                 f"(available: {available})"
             )
-        return lambda *arguments: self.call(name, *arguments)
+        return as_function(self.call, name)
 
     def __dir__(self) -> list[str]:
         return sorted({*super().__dir__(), *self._compiled.signatures})

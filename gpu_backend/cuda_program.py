@@ -53,6 +53,7 @@ from gradir.mlir_bridge.host_execution import (
     LLVM_PIPELINE,
     PACKED_ENTRY_POINT,
     FunctionSignature,
+    as_function,
     call_packed,
     checked_arguments,
     find_signature,
@@ -141,7 +142,8 @@ class CudaProgram:
 
     def call(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
         """Run public function `name` on the GPU; NumPy arrays (and numbers for scalars) in,
-        NumPy arrays (and NumPy scalars) out."""
+        NumPy arrays (and NumPy scalars) out, as a tuple with one value per result whatever their
+        number (`prog.name(...)` returns a single result itself)."""
         signature = self._signature(name)
         inputs = checked_arguments(signature, arguments)
         if self._driver is None:
@@ -203,7 +205,8 @@ class CudaProgram:
     # ------------------------------------------------------------ running on the CPU
 
     def emulate(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
-        """Run public function `name` with its kernels executed as CPU loops (stage-2 IR)."""
+        """Run public function `name` with its kernels executed as CPU loops (stage-2 IR); a
+        tuple with one value per result, as `call` returns."""
         signature = self._signature(name)
         inputs = checked_arguments(signature, arguments)
         outputs = result_arrays(signature)
@@ -214,10 +217,12 @@ class CudaProgram:
     def _signature(self, name: str) -> FunctionSignature:
         return find_signature(self.signatures, name)
 
-    def __getattr__(self, name: str) -> Callable[..., tuple[np.ndarray, ...]]:
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        """`prog.f(*arguments)`: `call("f", ...)` called like a Python function, which returns
+        the value itself for one result and a tuple for several."""
         if name.startswith("_") or name not in self.__dict__.get("signatures", {}):
             raise AttributeError(name)
-        return lambda *arguments: self.call(name, *arguments)
+        return as_function(self.call, name)
 
 
 class _JittedHost:

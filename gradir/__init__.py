@@ -2,7 +2,8 @@
 
     import gradir
     exe = gradir.compile(source, target="cpu")    # .mlir text, path or xDSL ModuleOp
-    outs = exe.call("entry", *numpy_arrays)       # or exe.entry(*arrays)
+    out = exe.entry(*numpy_arrays)                # one result: itself; several: a tuple
+    outs = exe.call("entry", *numpy_arrays)       # always a tuple, one value per result
     prog = gradir.compile(source, target="cuda")  # prog.ptx, prog.call(...) with a driver
     res = gradir.gradcheck(source, "f")           # finite differences in f64
     g = gradir.differentiate(module, "f", wrt=[0, 1])   # Gradient(f, df, index lists)

@@ -60,7 +60,8 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
     every k iterations and recompute in between instead of caching every
     iteration (see `autodiff-reverse{checkpoint-every=k}`).
 
-    `cpu` returns a `CpuExecutable` (`.call(name, *arrays)`, `exe.name(*arrays)`);
+    `cpu` returns a `CpuExecutable` (`exe.name(*arrays)`: one result itself, several as a
+    tuple; `.call(name, *arrays)`: always a tuple);
     `cuda` returns a `CudaProgram` (`.ptx`, `.host_module`, `.launch_configs`,
     `.call`, which needs a CUDA driver)."""
     if target == "gpu":

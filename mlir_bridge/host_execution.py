@@ -13,7 +13,8 @@ bufferization turns results into out-parameters (`read_signatures`: ranked stati
 scalars of f16, f32, f64, i1, i8, i16, i32, i64 and index); the checks that turn a wrong argument
 into an `ArgumentError` before any native code runs (`checked_arguments`, `checked_scalar`: no
 silent truncation); the ctypes layout of memref descriptors (`MemRefDescriptor`); and the packed
-call itself (`result_arrays`, `call_packed`, `returned_values`).
+call itself (`result_arrays`, `call_packed`, `returned_values`), and what calling a compiled
+function by attribute returns (`as_function`).
 """
 from __future__ import annotations
 
@@ -279,6 +280,22 @@ def returned_values(signature: FunctionSignature, results: Sequence[np.ndarray])
     return tuple(
         array[()] if spec.is_scalar else array for spec, array in zip(signature.results, results)
     )
+
+
+def as_function(call: Callable[..., tuple], name: str) -> Callable:
+    """`call(name, *arguments)` as a Python function of the arguments (what `exe.name` is).
+
+    `call` returns a tuple with one value per result, always (a uniform interface for generic
+    code); the function returns what a JAX or PyTorch function would: the value itself for one
+    result, the tuple for several (and the empty tuple for none).
+    """
+
+    def function(*arguments: object):
+        values = call(name, *arguments)
+        return values[0] if len(values) == 1 else values
+
+    function.__name__ = function.__qualname__ = name
+    return function
 
 
 def call_packed(

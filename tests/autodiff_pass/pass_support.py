@@ -131,10 +131,12 @@ def random_point(seed: int) -> list[np.ndarray]:
 
 
 def central_difference(function, point: list[np.ndarray], direction: list[np.ndarray]):
+    """The derivative of one-result `function` (`exe.f`, which returns its result itself) at
+    `point` along `direction`."""
     eps = 1e-6
     plus = function(*[p + eps * d for p, d in zip(point, direction)])
     minus = function(*[p - eps * d for p, d in zip(point, direction)])
-    return [(a - b) / (2 * eps) for a, b in zip(plus, minus)]
+    return (plus - minus) / (2 * eps)
 
 
 # ----------------------------------------------------------------------------

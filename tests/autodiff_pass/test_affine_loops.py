@@ -98,11 +98,11 @@ def test_affine_for_with_a_tensor_state_and_a_step(checkpoint_every):
     rng = np.random.default_rng(0)
     direction = [rng.normal(size=3), rng.normal(size=3)]
     eps = 1e-6
-    (plus,) = primal(*[p + eps * d for p, d in zip(TENSOR_INPUTS, direction)])
-    (minus,) = primal(*[p - eps * d for p, d in zip(TENSOR_INPUTS, direction)])
+    plus = primal(*[p + eps * d for p, d in zip(TENSOR_INPUTS, direction)])
+    minus = primal(*[p - eps * d for p, d in zip(TENSOR_INPUTS, direction)])
     numeric = (plus - minus) / (2 * eps)
     gx, gw = derivatives.grad(*TENSOR_INPUTS)
-    (tangent,) = derivatives.jvp(*TENSOR_INPUTS, *direction)
+    tangent = derivatives.jvp(*TENSOR_INPUTS, *direction)
     np.testing.assert_allclose(gx @ direction[0] + gw @ direction[1], numeric, rtol=1e-6)
     np.testing.assert_allclose(tangent, numeric, rtol=1e-6)
 
@@ -115,7 +115,7 @@ def test_affine_for_on_tensors_runs_on_the_cpu():
 def test_affine_bounds_are_those_of_the_map():
     """The loop runs i = 1..3 (max(0, 8-7) to min(4, 8)): the primal against NumPy."""
     x, w = 0.6, np.linspace(-1.2, 1.3, 8)
-    (value,) = gradir.compile(AFFINE).affine_scalar(np.array(x), w)
+    value = gradir.compile(AFFINE).affine_scalar(np.array(x), w)
     a = x
     for i in range(1, 4):
         a = np.sin(a * w[2 * i + 1]) + x

@@ -77,7 +77,7 @@ def test_piecewise_gradient_follows_the_branch_taken(sign):
 def test_lstm_objective_and_gradient():
     text = lstm_program(2, 6, 3)
     inputs = lstm_inputs(2, 6, 3)
-    (objective,) = gradir.compile(text).lstm_objective(*inputs)
+    objective = gradir.compile(text).lstm_objective(*inputs)
     np.testing.assert_allclose(objective, lstm_reference(*inputs), rtol=1e-12)
     result = gradir.gradcheck(text, "lstm_objective", inputs=inputs, wrt=[0, 1], checkpoint_every=2)
     assert result.ok, result.report()

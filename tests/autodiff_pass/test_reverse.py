@@ -178,7 +178,7 @@ def test_gradient_matches_finite_differences(loss_program: CpuExecutable):
     for which, index in itertools.product(range(3), [0, -1]):
         direction = [np.zeros(shape) for shape in SHAPES]
         direction[which].flat[index] = 1.0
-        (expected,) = central_difference(loss_program.loss, point, direction)
+        expected = central_difference(loss_program.loss, point, direction)
         np.testing.assert_allclose(gradient[which].flat[index], expected, rtol=1e-6, atol=1e-8)
 
 

@@ -113,11 +113,11 @@ def test_hessian_of_a_loop_by_gradcheck_of_its_gradient():
 
 def test_hessian_vector_products_through_a_loop():
     executable = gradir.compile(LOOP)
-    (forward,) = executable.hvp_forward(X, W, V)
-    (reverse,) = executable.hvp_reverse(X, W, V)
+    forward = executable.hvp_forward(X, W, V)
+    reverse = executable.hvp_reverse(X, W, V)
     eps = 1e-5
-    (plus,) = executable.gx(X + eps * V, W)
-    (minus,) = executable.gx(X - eps * V, W)
+    plus = executable.gx(X + eps * V, W)
+    minus = executable.gx(X - eps * V, W)
     numeric = (plus - minus) / (2 * eps)
     np.testing.assert_allclose(forward, numeric, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(reverse, forward, rtol=1e-10, atol=1e-12)

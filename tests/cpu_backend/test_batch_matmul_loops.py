@@ -28,7 +28,7 @@ def test_batched_matmul_matches_numpy(shape, element, dtype, tolerance):
     rng = np.random.default_rng(0)
     a = rng.standard_normal((batch, m, k)).astype(dtype)
     b = rng.standard_normal((batch, k, n)).astype(dtype)
-    (result,) = gradir.compile(batched(batch, m, k, n, element), target="cpu").f(a, b)
+    result = gradir.compile(batched(batch, m, k, n, element), target="cpu").f(a, b)
     np.testing.assert_allclose(result, a @ b, rtol=tolerance, atol=tolerance * np.sqrt(k))
 
 

@@ -114,5 +114,5 @@ def test_loops_merged_inside_a_permuted_operand():
     operand is collapsed in its own dimension order (found by a gradcheck)."""
     rng = np.random.default_rng(1)
     x, y = rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 3, 4))
-    (result,) = CpuExecutable(PERMUTED).g(x, y)
+    result = CpuExecutable(PERMUTED).g(x, y)
     np.testing.assert_allclose(result, np.transpose(x * y, (1, 2, 0)), rtol=1e-12)

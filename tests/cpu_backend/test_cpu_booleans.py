@@ -81,7 +81,7 @@ func.func @f(%x: tensor<4x8xf32>) -> tensor<4xi1> {
 def test_any_reduction_with_a_filled_boolean_accumulator():
     x = RNG.standard_normal((4, 8)).astype(np.float32) - 1.5
     x[0] = -1.0  # one row without a positive element
-    (result,) = CpuExecutable(ANY_POSITIVE).f(x)
+    result = CpuExecutable(ANY_POSITIVE).f(x)
     np.testing.assert_array_equal(result, (x > 0).any(axis=1))
 
 

@@ -63,7 +63,7 @@ func.func @chain(%x: tensor<5x7xf32>, %bias: tensor<7xf32>, %scale: tensor<5x1xf
 
 def test_broadcast_elementwise_chain_matches_numpy():
     x, bias, scale = random((5, 7)), random(7), random((5, 1))
-    (result,) = CpuExecutable(BROADCAST_CHAIN).chain(x, bias, scale)
+    result = CpuExecutable(BROADCAST_CHAIN).chain(x, bias, scale)
     expected = np.log(np.exp(np.tanh((x + bias) * scale)) ** 2) - x
     np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-6)
 
@@ -103,7 +103,7 @@ def test_f64_transcendentals_are_exact():
       return %s : tensor<64xf64>
     }"""
     x = random(64, np.float64)
-    (result,) = CpuExecutable(source).f(x)
+    result = CpuExecutable(source).f(x)
     np.testing.assert_allclose(result, np.tanh(np.exp(x)) + x, rtol=1e-14, atol=1e-14)
 
 
@@ -115,7 +115,7 @@ def test_f16_elementwise():
       return %e : tensor<16xf16>
     }"""
     x, y = random(16, np.float16, -1, 1), random(16, np.float16, -1, 1)
-    (result,) = CpuExecutable(source).f(x, y)
+    result = CpuExecutable(source).f(x, y)
     assert result.dtype == np.float16
     np.testing.assert_allclose(result, np.exp(x * y), rtol=2e-3)
 
@@ -128,7 +128,7 @@ def test_bool_condition_tensor():
     }"""
     condition = np.array([True, False, True, True, False, False])
     a, b = random(6), random(6)
-    (result,) = CpuExecutable(source).where(condition, a, b)
+    result = CpuExecutable(source).where(condition, a, b)
     np.testing.assert_array_equal(result, np.where(condition, a, b))
 
 
@@ -267,7 +267,7 @@ def matmul_source(m: int, k: int, n: int, mlir_type: str) -> str:
 @pytest.mark.parametrize("dtype, mlir_type", [(np.float32, "f32"), (np.float64, "f64")])
 def test_matmul_matches_numpy(m, k, n, dtype, mlir_type):
     a, b = random((m, k), dtype), random((k, n), dtype)
-    (result,) = CpuExecutable(matmul_source(m, k, n, mlir_type)).mm(a, b)
+    result = CpuExecutable(matmul_source(m, k, n, mlir_type)).mm(a, b)
     tolerance = 1e-4 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(result, a @ b, rtol=tolerance, atol=tolerance * np.sqrt(k))
 
@@ -301,7 +301,7 @@ def test_batch_matmul_generic_and_transpose_of_last_dims():
     }"""
     x, y = random((3, 37, 20)), random((3, 20, 50))
     exe = CpuExecutable(source)
-    (result,) = exe.bmm(x, y)
+    result = exe.bmm(x, y)
     np.testing.assert_allclose(result, np.transpose(x @ y, (0, 2, 1)), rtol=1e-5, atol=1e-5)
     # Batched contractions and transposes are left to LLVM's loop vectoriser:
     # MLIR 22's vector lowering does not terminate on them (cpu_schedule.py).
@@ -388,7 +388,7 @@ def test_softmax_op_is_decomposed():
       return %r : tensor<4x9xf32>
     }"""
     x = random((4, 9))
-    (result,) = CpuExecutable(source).softmax(x)
+    result = CpuExecutable(source).softmax(x)
     expected = np.exp(x - x.max(axis=1, keepdims=True))
     np.testing.assert_allclose(result, expected / expected.sum(axis=1, keepdims=True), rtol=1e-5)
 
@@ -402,7 +402,7 @@ def test_inputs_are_never_updated_in_place():
       return %r : tensor<4xf32>
     }"""
     x = np.arange(4, dtype=np.float32)
-    (result,) = CpuExecutable(source).poke(x)
+    result = CpuExecutable(source).poke(x)
     np.testing.assert_array_equal(result, [0, 42, 2, 3])
     np.testing.assert_array_equal(x, [0, 1, 2, 3])
 
@@ -469,16 +469,90 @@ def test_signatures_are_read_before_bufferization(add_exe):
 def test_call_and_attribute_access_agree(add_exe):
     a, b = random((3, 4)), random((3, 4))
     (by_call,) = add_exe.call("add", a, b)
-    (by_attribute,) = add_exe.add(a, b)
+    by_attribute = add_exe.add(a, b)
     np.testing.assert_array_equal(by_call, a + b)
     np.testing.assert_array_equal(by_attribute, a + b)
     assert by_call is not by_attribute
 
 
+RESULT_COUNTS = """
+func.func @row(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %r = arith.addf %x, %x : tensor<1x4xf32>
+  return %r : tensor<1x4xf32>
+}
+func.func @corner(%x: tensor<1x4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %v = tensor.extract %x[%c0, %c3] : tensor<1x4xf32>
+  return %v : f32
+}
+func.func @total(%x: tensor<1x4xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %s = linalg.reduce ins(%x : tensor<1x4xf32>) outs(%init : tensor<f32>) dimensions = [0, 1]
+    (%a: f32, %acc: f32) {
+      %t = arith.addf %a, %acc : f32
+      linalg.yield %t : f32
+    }
+  return %s : tensor<f32>
+}
+func.func @both(%x: tensor<1x4xf32>) -> (tensor<1x4xf32>, f32) {
+  %r = arith.addf %x, %x : tensor<1x4xf32>
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %v = tensor.extract %x[%c0, %c3] : tensor<1x4xf32>
+  return %r, %v : tensor<1x4xf32>, f32
+}
+func.func @nothing(%x: tensor<1x4xf32>) {
+  return
+}
+"""
+"""Functions of one result (a (1, 4) tensor, which a 1-tuple unpacking would quietly turn into
+its first row; an f32; a 0-d tensor), of two and of none."""
+
+ROW = np.arange(4, dtype=np.float32).reshape(1, 4)
+
+
+@pytest.fixture(scope="module")
+def counts_exe() -> CpuExecutable:
+    return CpuExecutable(RESULT_COUNTS)
+
+
+def test_a_function_of_one_result_returns_the_result_itself(counts_exe):
+    """As a JAX or PyTorch function: `y = exe.f(x)`, `float(exe.loss(x))`, never a 1-tuple."""
+    row = counts_exe.row(ROW)
+    assert type(row) is np.ndarray and row.shape == (1, 4)
+    np.testing.assert_array_equal(row, 2 * ROW)
+    corner = counts_exe.corner(ROW)
+    assert type(corner) is np.float32 and corner == 3.0 and float(corner) == 3.0
+    total = counts_exe.total(ROW)
+    assert type(total) is np.ndarray and total.shape == () and float(total) == 6.0
+
+
+def test_a_function_of_several_results_returns_a_tuple(counts_exe):
+    results = counts_exe.both(ROW)
+    assert type(results) is tuple and len(results) == 2
+    np.testing.assert_array_equal(results[0], 2 * ROW)
+    assert type(results[1]) is np.float32 and results[1] == 3.0
+    assert counts_exe.nothing(ROW) == ()
+
+
+def test_call_by_name_always_returns_a_tuple(counts_exe):
+    """`exe.call` is the uniform interface for code that handles any function (gradcheck)."""
+    (row,) = results = counts_exe.call("row", ROW)
+    assert type(results) is tuple and len(results) == 1 and row.shape == (1, 4)
+    assert counts_exe.call("corner", ROW) == (3.0,)
+    assert type(counts_exe.call("corner", ROW)[0]) is np.float32
+    assert len(counts_exe.call("both", ROW)) == 2
+    assert counts_exe.call("nothing", ROW) == ()
+    assert counts_exe.row.__name__ == "row"
+
+
 def test_scalars_and_zero_d_arrays_for_zero_d_tensors(add_exe):
     a = random((3, 4))
     for scale in (3.0, 3, np.float32(3.0), np.array(3.0, np.float32)):
-        (result,) = add_exe.scale(a, scale)
+        result = add_exe.scale(a, scale)
         np.testing.assert_array_equal(result, a * 3)
 
 
@@ -486,7 +560,7 @@ def test_non_contiguous_arguments_are_made_contiguous(add_exe):
     base = random((4, 3))
     transposed = base.T
     strided = random((3, 8))[:, ::2]
-    (result,) = add_exe.add(transposed, strided)
+    result = add_exe.add(transposed, strided)
     np.testing.assert_array_equal(result, transposed + strided)
 
 
@@ -528,7 +602,7 @@ def test_xdsl_module_input(ctx):
     module = parse_module(ctx, ADD, "add.mlir")
     exe = CpuExecutable(module)
     a, b = random((3, 4)), random((3, 4))
-    np.testing.assert_array_equal(exe.add(a, b)[0], a + b)
+    np.testing.assert_array_equal(exe.add(a, b), a + b)
 
 
 # --- errors from MLIR ---------------------------------------------------------------------

@@ -120,7 +120,7 @@ def test_the_alignment_is_kept():
 
 
 def test_dynamic_and_scoped_allocas_compute_the_same():
-    (result,) = gradir.compile(DYNAMIC_AND_SCOPED).f(np.float64(1.5), 1000)
+    result = gradir.compile(DYNAMIC_AND_SCOPED).f(np.float64(1.5), 1000)
     assert result == pytest.approx(1.5 * 1000 + 1.5)
 
 
@@ -132,7 +132,7 @@ def test_dynamic_and_scoped_allocas_compute_the_same():
 def test_programs_that_overflowed_the_stack_run(tmp_path, program, arguments, expected):
     script = textwrap.dedent(f"""
         import numpy as np, gradir
-        (result,) = gradir.compile({program!r}).f({arguments})
+        result = gradir.compile({program!r}).f({arguments})
         assert result == {expected!r}, result
     """)
     run_python(script, tmp_path)  # a segmentation fault would end the test session

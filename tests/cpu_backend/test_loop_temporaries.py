@@ -51,5 +51,5 @@ def test_the_hoisted_temporary_is_reused_correctly():
     expected = x.copy()
     for _ in range(8):
         expected = np.tanh(m @ expected) + expected
-    (result,) = CpuExecutable(PROGRAM).f(m, x)
+    result = CpuExecutable(PROGRAM).f(m, x)
     np.testing.assert_allclose(result, expected, rtol=1e-12)

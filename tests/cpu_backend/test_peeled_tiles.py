@@ -39,7 +39,7 @@ def test_peeled_matmuls_compute_the_product(shape):
     rng = np.random.default_rng(0)
     a = rng.standard_normal((m, k)).astype(np.float32)
     b = rng.standard_normal((k, n)).astype(np.float32)
-    (c,) = gradir.compile(matmul(m, k, n), target="cpu").mm(a, b)
+    c = gradir.compile(matmul(m, k, n), target="cpu").mm(a, b)
     np.testing.assert_allclose(c, a @ b, rtol=1e-4, atol=1e-4)
 
 

@@ -37,7 +37,7 @@ def product(rows: int, columns: int, element: str) -> str:
 def test_short_row_products_match_numpy(rows, columns, element, dtype):
     rng = np.random.default_rng(0)
     s, c, y = (rng.uniform(-1, 1, shape).astype(dtype) for shape in ((rows,), (columns,), (rows, columns)))
-    (result,) = CpuExecutable(product(rows, columns, element)).f(s, c, y)
+    result = CpuExecutable(product(rows, columns, element)).f(s, c, y)
     np.testing.assert_allclose(result, np.exp(s[:, None] * y + c), rtol=1e-5 if dtype == np.float32 else 1e-13)
 
 

@@ -31,7 +31,7 @@ def batched_source(unary: str) -> str:
 def test_elementwise_op_feeding_a_batched_matmul_is_kept(unary):
     rng = np.random.default_rng(1)
     a, b = rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 4, 5))
-    (result,) = gradir.compile(batched_source(unary), target="cpu").f(a, b)
+    result = gradir.compile(batched_source(unary), target="cpu").f(a, b)
     np.testing.assert_allclose(result, np.tanh(NUMPY[unary](a) @ b), rtol=1e-12, atol=1e-12)
 
 
@@ -130,7 +130,7 @@ def test_batched_contraction_reading_columns_first_stays_a_generic(ctx):
     assert [op.name for op in walk_ops(module, {"linalg.generic", "linalg.batch_matmul"})] == ["linalg.generic"]
     rng = np.random.default_rng(3)
     b, g, init = rng.standard_normal((2, 4, 5)), rng.standard_normal((2, 3, 5)), rng.standard_normal((2, 3, 4))
-    (result,) = gradir.compile(COLUMNS_FIRST, target="cpu").grad_a(b, g, init)
+    result = gradir.compile(COLUMNS_FIRST, target="cpu").grad_a(b, g, init)
     np.testing.assert_allclose(result, init + g @ b.transpose(0, 2, 1), rtol=1e-12, atol=1e-12)
 
 

@@ -31,7 +31,7 @@ func.func @f(%a: {{t}}, %b: {{t}}) -> {{t}} {{{{
 rng = np.random.default_rng(0)
 dtype = np.float32 if element == "f32" else np.float64
 a, b = (rng.standard_normal((n, n)).astype(dtype) for _ in range(2))
-(result,) = gradir.compile(source, target="cpu").f(a, b)
+result = gradir.compile(source, target="cpu").f(a, b)
 expected = (a.T if transposed == "a" else a) @ (b.T if transposed == "b" else b)
 np.testing.assert_allclose(result, expected, rtol=1e-4, atol=1e-3)
 print("ok")

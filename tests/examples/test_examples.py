@@ -67,7 +67,7 @@ func.func @hvp(%x: tensor<3xf64>, %v: tensor<3xf64>) -> tensor<3xf64> {
 def test_grad_of_grad_is_the_hessian_vector_product():
     x = np.array([0.3, -1.2, 2.0])
     v = np.array([1.0, 0.5, -2.0])
-    (hvp,) = gradir.compile(HESSIAN).hvp(x, v)
+    hvp = gradir.compile(HESSIAN).hvp(x, v)
     second_derivative = 2 * np.cos(x) - x * np.sin(x)  # d2/dx2 of x sin x
     np.testing.assert_allclose(hvp, second_derivative * v, rtol=1e-12, atol=1e-12)
 

@@ -38,7 +38,7 @@ def arguments(instance: GMMInstance):
 @pytest.mark.parametrize("d,k,n", SIZES)
 def test_objective_matches_numpy_reference(d, k, n):
     instance = generate_gmm_instance(d, k, n, seed=d + 10 * k)
-    (value,) = compiled(d, k, n).gmm_objective(*arguments(instance))
+    value = compiled(d, k, n).gmm_objective(*arguments(instance))
     expected = gmm_objective_numpy(*arguments(instance), GAMMA, M)
     np.testing.assert_allclose(value, expected, rtol=1e-12)
 
@@ -48,7 +48,7 @@ def test_logsumexp_is_stable_for_far_points():
     d, k, n = 3, 4, 5
     instance = generate_gmm_instance(d, k, n, seed=1)
     instance.x = instance.x + 60.0
-    (value,) = compiled(d, k, n).gmm_objective(*arguments(instance))
+    value = compiled(d, k, n).gmm_objective(*arguments(instance))
     expected = gmm_objective_numpy(*arguments(instance), GAMMA, M)
     assert np.isfinite(value)
     np.testing.assert_allclose(value, expected, rtol=1e-12)

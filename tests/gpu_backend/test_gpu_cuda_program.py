@@ -148,6 +148,39 @@ def test_wrong_arguments_are_rejected_before_running():
         program.call("g")
 
 
+RESULT_COUNTS = """
+func.func @row(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %r = arith.addf %x, %x : tensor<1x4xf32>
+  return %r : tensor<1x4xf32>
+}
+func.func @same(%x: tensor<1x4xf32>, %s: f32) -> f32 {
+  return %s : f32
+}
+func.func @both(%x: tensor<1x4xf32>, %s: f32) -> (tensor<1x4xf32>, f32) {
+  %r = arith.addf %x, %x : tensor<1x4xf32>
+  return %r, %s : tensor<1x4xf32>, f32
+}
+"""
+
+
+def test_an_attribute_call_returns_one_result_itself_and_call_a_tuple():
+    """`prog.f(...)` as a Python function (one result: itself; several: a tuple); `prog.call`
+    and `prog.emulate` always a tuple. The recorder runs no kernel: types and shapes only."""
+    program = CudaProgram(RESULT_COUNTS)
+    program.use_driver(RecordingDriver())
+    x = np.arange(4, dtype=np.float32).reshape(1, 4)
+    row = program.row(x)
+    assert type(row) is np.ndarray and row.shape == (1, 4)  # not a 1-tuple, nor its first row
+    same = program.same(x, np.float32(2.5))
+    assert type(same) is np.float32 and float(same) == 2.5
+    both = program.both(x, np.float32(2.5))
+    assert type(both) is tuple and [np.shape(v) for v in both] == [(1, 4), ()]
+    for run in (program.call, program.emulate):
+        (row,) = results = run("row", x)
+        assert type(results) is tuple and row.shape == (1, 4)
+        assert run("same", x, np.float32(2.5)) == (2.5,)
+
+
 @pytest.mark.skipif(HAVE_DRIVER, reason="a CUDA driver is present")
 def test_call_without_a_driver_is_a_clear_error():
     program = compiled(ROW_REDUCTIONS)

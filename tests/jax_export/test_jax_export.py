@@ -80,7 +80,7 @@ def test_name_defaults_to_the_function_name_and_pytrees_flatten():
     text = gradir.from_jax(loss, {"w": w, "b": b}, x)
     # JAX flattens a dict by sorted keys: b, w, then x.
     assert "func.func @loss(%arg0: tensor<2xf32>, %arg1: tensor<3x2xf32>, %arg2: tensor<4x3xf32>)" in text
-    (value,) = gradir.compile(text).loss(b, w, x)
+    value = gradir.compile(text).loss(b, w, x)
     np.testing.assert_allclose(value, loss({"w": w, "b": b}, x), rtol=2e-5)
 
 
@@ -113,7 +113,7 @@ def test_cond_and_switch_become_scf_if():
 
     exe = gradir.compile(gradir.from_jax(switch, x, np.int32(0)))
     for k in (-1, 0, 1, 2, 3):  # out of range: clamped, as in JAX
-        (value,) = exe.switch(x, np.int32(k))
+        value = exe.switch(x, np.int32(k))
         np.testing.assert_allclose(value, switch(x, k), rtol=2e-5, err_msg=f"branch {k}")
 
 

@@ -169,9 +169,9 @@ def test_rounding_has_a_zero_derivative_at_its_jumps_too(exe, name):
 
 def test_fpowi_with_exponent_zero_and_base_zero(exe):
     # exponents 0, 1, 2, 3 at bases 0, 0, 0, -2
-    (d,) = exe.fpowi_vjp(np.array([0.0, 0.0, 0.0, -2.0]), np.ones(4))
+    d = exe.fpowi_vjp(np.array([0.0, 0.0, 0.0, -2.0]), np.ones(4))
     np.testing.assert_array_equal(d, [0.0, 1.0, 0.0, 12.0])
-    (t,) = exe.fpowi_jvp(np.array([0.0, 0.0, 0.0, -2.0]), np.ones(4))
+    t = exe.fpowi_jvp(np.array([0.0, 0.0, 0.0, -2.0]), np.ones(4))
     np.testing.assert_array_equal(t, d)
     expected = torch_gradients(lambda torch, a: a ** torch.tensor([0.0, 1.0, 2.0, 3.0], dtype=torch.float64), [0.0, 0.0, 0.0, -2.0])
     np.testing.assert_array_equal(d, expected[0])
@@ -184,7 +184,7 @@ def test_clampf_on_its_bounds_and_with_crossed_bounds(exe):
     np.testing.assert_array_equal(d_value, [1.0, 1.0, 1.0, 0.0])
     np.testing.assert_array_equal(d_low, [0.0, 0.0, 0.0, 1.0])
     np.testing.assert_array_equal(d_high, [0.0, 0.0, 0.0, 0.0])
-    (result,) = exe.d_clampf(np.array(value), np.array(low), np.array(high))
+    result = exe.d_clampf(np.array(value), np.array(low), np.array(high))
     np.testing.assert_array_equal(result, [-1.0, 2.0, 0.5, 1.0])
     expected = torch_gradients(lambda torch, v, a, b: torch.clamp(v, a, b), value[:3], low[:3], high[:3])
     np.testing.assert_array_equal(d_value[:3], expected[0])

@@ -307,10 +307,10 @@ func.func @dg(%x: tensor<4xf64>) -> tensor<4xf64> {
 """
     exe = gradir.compile(text)
     x = np.array([0.5, -1.25, 2.0, 3.5], dtype=np.float32)
-    (dx,) = exe.df(x)
+    dx = exe.df(x)
     assert dx.dtype == np.float32
     np.testing.assert_allclose(dx, 2 * x, rtol=1e-6)
-    (dy,) = exe.dg(x.astype(np.float64))
+    dy = exe.dg(x.astype(np.float64))
     np.testing.assert_allclose(dy, np.cos(x), rtol=1e-6)
 
 

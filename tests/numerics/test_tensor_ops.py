@@ -222,7 +222,7 @@ func.func @df(%x: tensor<4x3xf64>, %ct: tensor<5x1x3xf64>) -> tensor<4x3xf64> {
   %r, %d = autodiff.vjp @f(%x, %ct) : (tensor<4x3xf64>, tensor<5x1x3xf64>) -> (tensor<5x1x3xf64>, tensor<4x3xf64>)
   return %d : tensor<4x3xf64>
 }"""
-    (d,) = gradir.compile(text).df(np.zeros((4, 3)), np.arange(15.0).reshape(5, 1, 3))
+    d = gradir.compile(text).df(np.zeros((4, 3)), np.arange(15.0).reshape(5, 1, 3))
     np.testing.assert_array_equal(d, [[3, 4, 5], [0 + 9 + 12, 1 + 10 + 13, 2 + 11 + 14], [0, 0, 0], [6, 7, 8]])
 
 
@@ -235,7 +235,7 @@ func.func @f(%s: tensor<2x1x3xf32>, %d: tensor<4x3xf32>) -> tensor<4x3xf32> {
 }"""
     source = -np.arange(1.0, 7.0, dtype=np.float32).reshape(2, 1, 3)
     dest = np.arange(12.0, dtype=np.float32).reshape(4, 3)
-    (r,) = gradir.compile(text).f(source, dest)
+    r = gradir.compile(text).f(source, dest)
     expected = dest.copy()
     expected[3], expected[1] = source[0, 0], source[1, 0]
     np.testing.assert_array_equal(r, expected)

@@ -61,5 +61,5 @@ def test_max_reduction_shares_among_tied_maxima():
     }
     """
     x = np.array([[1.0, 3.0, 3.0, 0.0], [7.0, 7.0, 7.0, 7.0]])
-    (dx,) = gradir.compile(source).df(x, np.array([1.0, 2.0]))
+    dx = gradir.compile(source).df(x, np.array([1.0, 2.0]))
     np.testing.assert_allclose(dx, [[0.0, 0.5, 0.5, 0.0], [0.5, 0.5, 0.5, 0.5]])

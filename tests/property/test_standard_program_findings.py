@@ -69,7 +69,7 @@ def test_a_producer_that_reads_its_init_fuses_into_a_broadcasting_consumer():
     the fused loop nest, indexed by j only, so each i read the p of the previous
     one: r = [8, 12, 16] for x = c = ones(4). Now the init is made an input first
     (`mlir_bridge.tensor_stage.move_read_inits_to_inputs`)."""
-    (r,) = gradir.compile(READ_INIT_THEN_BROADCAST).f(X, C)
+    r = gradir.compile(READ_INIT_THEN_BROADCAST).f(X, C)
     np.testing.assert_allclose(r, np.full(3, (X + C).sum()), rtol=1e-6)
 
 
@@ -115,7 +115,7 @@ func.func @g(%x: tensor<3xf32>) -> tensor<3xf32> {
   %d = autodiff.grad @f(%x) : (tensor<3xf32>) -> tensor<3xf32>
   return %d : tensor<3xf32>
 }""")
-    (gradient,) = exe.g(x.astype(np.float32))
+    gradient = exe.g(x.astype(np.float32))
     np.testing.assert_allclose(gradient, 4 * (1 - np.tanh(x) ** 2), rtol=1e-5)
 
 
@@ -224,7 +224,7 @@ func.func @f(%x: tensor<3x4xf32>) -> tensor<3xf32> {
 
 def test_a_loop_yielding_one_value_for_two_states():
     x = np.linspace(0.1, 1.2, 12).reshape(3, 4)
-    (got,) = gradir.compile(SAME_VALUE_FOR_TWO_STATES).f(x.astype(np.float32))
+    got = gradir.compile(SAME_VALUE_FOR_TWO_STATES).f(x.astype(np.float32))
     t = s = x[:, 0]
     for _ in range(2):
         a, b = s, t
@@ -313,7 +313,7 @@ inside a branch of a loop whose state is updated in place; one-shot bufferizatio
 @pytest.mark.parametrize("s", [-1.0, 1.0], ids=["insert-branch", "state-branch"])
 def test_a_write_into_an_argument_inside_a_branch_of_a_loop_compiles(s):
     x, state = np.arange(1.0, 5.0), np.full(4, 0.5)
-    (result,) = gradir.compile(WRITE_TO_AN_ARGUMENT_IN_A_BRANCH).f(x, state, s)
+    result = gradir.compile(WRITE_TO_AN_ARGUMENT_IN_A_BRANCH).f(x, state, s)
     expected = state.copy()
     for iv in range(3):
         taken = expected if s >= -0.5 else np.where(np.arange(4) == iv, s, x)
