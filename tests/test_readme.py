@@ -120,3 +120,31 @@ def test_every_flag_of_readmes_autodiff_opt_table_exists():
     assert len(rows) >= 10, rows
     help_text = shell(".venv/bin/autodiff-opt --help").stdout
     assert [flag for flag in rows if flag not in help_text] == []
+
+
+def run_python_block(index: int, monkeypatch) -> dict:
+    """Execute README's `index`-th Python block of "Python API" from the repository root
+    (its paths are relative to it), with what the first block imports; its variables."""
+    import gradir
+
+    monkeypatch.chdir(ROOT)
+    namespace: dict = {"gradir": gradir, "np": np}
+    exec(compile(block("python", "Python API", index), f"README.md (Python API, block {index})", "exec"), namespace)
+    return namespace
+
+
+def test_python_api_block_runs_and_gives_what_its_comments_say(monkeypatch, capsys):
+    seen = run_python_block(0, monkeypatch)
+    assert isinstance(seen["loss"], np.ndarray) and float(seen["loss"]) == 16.0  # sum(a*b*a + b) at a=1, b=2
+    np.testing.assert_allclose(seen["ga"], 2 * 1 * 2)  # d/da = 2ab
+    np.testing.assert_allclose(seen["gb"], 1 + 1)  # d/db = a^2 + 1
+    assert seen["kernels"] and all(".target sm_90" in ptx for ptx in seen["kernels"].values())
+    assert seen["res"].ok and "checkpoint" not in capsys.readouterr().err
+    assert repr(seen["g"]).startswith("Gradient(f=@f_vjp_0_1_fwd, df=@f_vjp_0_1_bwd,")
+    assert "cpu-jit" in [stage.name for stage in seen["report"].stages()]
+
+
+def test_python_scalar_block_runs(monkeypatch):
+    seen = run_python_block(1, monkeypatch)
+    assert seen["y"] == 3.375 and type(seen["y"]) is np.float64
+    assert seen["big"] is np.True_
