@@ -148,3 +148,19 @@ def test_python_scalar_block_runs(monkeypatch):
     seen = run_python_block(1, monkeypatch)
     assert seen["y"] == 3.375 and type(seen["y"]) is np.float64
     assert seen["big"] is np.True_
+
+
+def test_custom_rule_sketch_names_the_real_interface():
+    """The "Derivative rules" section sketches a Python rule (its op is the reader's own, so it
+    cannot run here; tests/autodiff_pass/test_registry.py runs a complete one): the calls and
+    keywords it shows must be gradir's."""
+    import inspect
+
+    import gradir
+
+    sketch = block("python", "Derivative rules")
+    for keyword in re.findall(r"register_vjp\([^)]*?(\w+)=", sketch) + ["saved_inputs", "saved_outputs"]:
+        assert keyword in inspect.signature(gradir.register_vjp).parameters, keyword
+    assert "def cube_vjp(builder, op, output_grads)" in sketch
+    assert "gradir.register_jvp(\"mydialect.cube\", cube_jvp)" in sketch
+    assert list(inspect.signature(gradir.register_jvp).parameters)[:2] == ["op_name", "rule"]
