@@ -206,12 +206,12 @@ func.func @jf(%x: tensor<3xf32>, %t: tensor<3xf32>) -> (tensor<f32>, tensor<f32>
 
 
 @contextlib.contextmanager
-def _registered(register, rule):
-    """`rule` registered for `test.op` only while the case runs."""
+def registered(register, rule, op_name: str = "test.op"):
+    """`rule` registered for `op_name` only while the case runs."""
     saved = registry._rules
     registry._rules = dict(registry._all_rules())
     try:
-        register("test.op", rule)
+        register(op_name, rule)
         yield
     finally:
         registry._rules = saved
@@ -250,7 +250,7 @@ def _rules() -> list[ApiCase]:
         rule_kind = "reverse" if direction == "vjp" else "forward"
         for name, rule, expect in bad:
             def call(tmp, register=register, rule=rule, run=run):
-                with _registered(register, rule):
+                with registered(register, rule):
                     run()
 
             cases.append(ApiCase(f"api-rule-{direction}-{name}", call, RuleError,
@@ -271,7 +271,7 @@ def _rules() -> list[ApiCase]:
 
 
 def test_a_rule_error_chains_the_original_exception():
-    with _registered(gradir.register_vjp, _raise(ValueError("my bug"))):
+    with registered(gradir.register_vjp, _raise(ValueError("my bug"))):
         try:
             gradir.differentiate(RULE_PROGRAM, "f")
         except RuleError as error:
