@@ -55,7 +55,7 @@ from gradir.autodiff_pass.ir_building import erase_dead_code
 from gradir.autodiff_pass.specialize_zero import specialize_zero
 from gradir.dialects.autodiff import AutogradZeroOp
 from gradir.api_arguments import checked_indices, checked_name
-from gradir.errors import DifferentiationError, error_at
+from gradir.errors import DifferentiationError, GradirError, error_at
 from gradir.source import load_module
 from gradir.verify import verify_module
 
@@ -291,20 +291,30 @@ def differentiate(source, name: str, wrt: Sequence[int] | None = None) -> Gradie
     else:
         module = load_module(source)
         verify_module(module)
-    functions = derivative_function_table(module)
-    callee = functions.symbol(name)
-    if not isinstance(callee, FuncOp) or not callee.body.blocks:
-        raise error_at(DifferentiationError, module, f"no function @{name} with a body to differentiate")
-    function = functions.vjp(callee, functions.check_wrt(callee, wrt, callee))
-    if (existing := _existing_split(functions, function)) is not None:
-        return existing
-    key = DerivativeKey.of_function(function)
-    assert key is not None
-    for generated in functions.generated("vjp"):  # it and those of the callees it calls
-        clean_for_differentiation(generated)
-    specialize_zero(function.body)
-    erase_dead_code(function.body.block)
-    return split_vjp_function(function, key)
+    present = {id(op) for op in module.ops}
+    try:
+        functions = derivative_function_table(module)
+        callee = functions.symbol(name)
+        if not isinstance(callee, FuncOp) or not callee.body.blocks:
+            raise error_at(DifferentiationError, module, f"no function @{name} with a body to differentiate")
+        function = functions.vjp(callee, functions.check_wrt(callee, wrt, callee))
+        if (existing := _existing_split(functions, function)) is not None:
+            return existing
+        key = DerivativeKey.of_function(function)
+        assert key is not None
+        for generated in functions.generated("vjp"):  # it and those of the callees it calls
+            clean_for_differentiation(generated)
+        specialize_zero(function.body)
+        erase_dead_code(function.body.block)
+        return split_vjp_function(function, key)
+    except GradirError:
+        # The user's module is left as it was: a half-built `<name>_vjp_...` left in it
+        # made the next call on the same module fail with an internal error.
+        for op in list(module.ops):
+            if id(op) not in present:
+                op.detach()
+                op.erase()
+        raise
 
 
 @dataclass(frozen=True)

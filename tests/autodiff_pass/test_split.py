@@ -61,6 +61,29 @@ def test_bad_wrt_for_differentiate_is_an_error(ctx: Context):
         differentiate(module, "g")
 
 
+NOT_DIFFERENTIABLE_INSIDE = """
+func.func private @ext(tensor<4xf32>) -> tensor<4xf32>
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = autodiff.exp %a : tensor<4xf32>
+  %y = func.call @ext(%e) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+"""
+
+
+def test_a_failed_differentiate_leaves_the_module_as_it_was(ctx: Context):
+    """The error comes after the vjp function was begun: it used to stay in the module,
+    half built, and a second call on the same module failed with an internal
+    AssertionError instead of the same located error."""
+    module = parse_module(ctx, NOT_DIFFERENTIABLE_INSIDE)
+    before = str(module)
+    for _ in range(2):
+        with pytest.raises(DifferentiationError, match="callee @ext has no body"):
+            differentiate(module, "f")
+        assert str(module) == before
+    module.verify()
+
+
 def test_split_functions_reproduce_the_gradient(ctx: Context, loss_program: CpuExecutable):
     """Run f, then df on the values the Gradient record says it takes."""
     module = parse_module(ctx, LOSS)
