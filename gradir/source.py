@@ -202,6 +202,24 @@ def parse_error_message(error: ParseError) -> str:
     return f"{where.file}:{where.line}:{where.col}: error: {message}"
 
 
+def _unregistered_op_location(text: str, error: ParseError) -> str | None:
+    """Where the name of an op xDSL does not know begins (`%0 = autodiff.frobnicate %a`:
+    at `autodiff.frobnicate`, as mlir-opt reports it); xDSL points past it, at the token
+    it was about to read. None for other errors."""
+    unknown = re.match(r"Operation (\S+) is not registered", error.msg)
+    if unknown is None:
+        return None
+    start = text.rfind(unknown[1], 0, error.span.start + 1)
+    if start < 0:
+        return None
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    if text[start - 1 : start] == '"':  # the generic form quotes it
+        column -= 1
+    where = error.span.get_location()
+    return f"{where.file}:{line}:{column}"
+
+
 CONSTRUCTION_ERRORS = (
     VerifyException, ValueError, IndexError, KeyError, TypeError, AssertionError, NotImplementedError
 )
@@ -239,9 +257,8 @@ def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp
         ) from None
     except ParseError as error:
         where = error.span.get_location()
-        raise SourceError(
-            " ".join(error.msg.split()), f"{where.file}:{where.line}:{where.col}"
-        ) from error
+        location = _unregistered_op_location(text, error) or f"{where.file}:{where.line}:{where.col}"
+        raise SourceError(" ".join(error.msg.split()), location) from error
     except CONSTRUCTION_ERRORS as error:
         # Located at the start of the innermost op being parsed.
         if parser is None:
