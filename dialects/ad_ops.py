@@ -97,6 +97,9 @@ class GradOfOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
+        """`name` is an op name (`dialect.op`); the body's arguments, if it has
+        any, have the operands' types; the body ends in `autodiff.yield`, whose
+        values have exactly the result types."""
         if not _OP_NAME.fullmatch(self.op_name.data):
             # Printed back, control or invalid bytes became escapes that no parser reads
             # as the same name (fuzz, seed 11251).
@@ -171,6 +174,8 @@ class AutogradAddOp(IRDLOperation):
         super().__init__(operands=[a, b], result_types=[a.type])
 
     def verify_(self) -> None:
+        """`a` is a gradient: a statically shaped float tensor or an f16, bf16,
+        f32 or f64 scalar; `b` and the result have its type (`T`)."""
         expect_gradient_type(self.a.type, "operand")
 
 
@@ -190,6 +195,8 @@ class AutogradZeroOp(IRDLOperation):
         super().__init__(result_types=[result_type])
 
     def verify_(self) -> None:
+        """The result is a gradient: a statically shaped float tensor or an f16,
+        bf16, f32 or f64 scalar."""
         expect_gradient_type(self.result.type, "result")
 
 

@@ -37,6 +37,12 @@ class EntryOpVerifier(SymbolUserOpInterface):
     """Checks the callee and the operand/result signature implied by it and `wrt`."""
 
     def verify(self, op: Operation) -> None:
+        """The callee exists and is a `func.func`; each `wrt` index names an
+        argument that is a float tensor or float scalar, at most once (without
+        `wrt`: every float-tensor argument); the operand and result types are
+        those the op implies for the callee and `wrt` (see each op: `grad`'s
+        callee returns one loss, `vjp`'s and `jvp`'s callees return only float
+        tensors or float scalars)."""
         assert isinstance(op, EntryOp)
         callee = op.callee_function()
         inputs = tuple(callee.function_type.inputs.data)

@@ -83,6 +83,8 @@ class UnaryElementwiseOp(IRDLOperation):
         super().__init__(operands=[x], result_types=[x.type])
 
     def verify_(self) -> None:
+        """`x` is a statically shaped tensor of f16, bf16, f32 or f64; the result
+        has its type (`T`)."""
         expect_float_tensor(self.x.type, "operand")
 
 
@@ -193,6 +195,9 @@ class BinaryElementwiseOp(IRDLOperation):
         super().__init__(operands=[x, y], result_types=[result_type])
 
     def verify_(self) -> None:
+        """`x`, `y` and the result are statically shaped float tensors of one
+        element type; the shapes of `x` and `y` broadcast (NumPy rules) and the
+        result has their broadcast shape."""
         types = {
             "lhs": expect_float_tensor(self.x.type, "lhs"),
             "rhs": expect_float_tensor(self.y.type, "rhs"),
@@ -290,6 +295,10 @@ class MatmulOp(IRDLOperation):
         super().__init__(operands=[a, b], result_types=[result_type])
 
     def verify_(self) -> None:
+        """`a`, `b` and the result are statically shaped float tensors of one
+        element type; `a` and `b` are both rank 2 (`[M,K]x[K,N]`) or both rank 3
+        with one batch size (`[B,M,K]x[B,K,N]`), with equal K; the result shape
+        is `[M,N]` (`[B,M,N]`)."""
         types = {
             "lhs": expect_float_tensor(self.a.type, "lhs"),
             "rhs": expect_float_tensor(self.b.type, "rhs"),
@@ -329,6 +338,8 @@ class ShapeOp(IRDLOperation):
     irdl_options = (ParsePropInAttrDict(),)
 
     def _checked_types(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Check that `x` and the result are statically shaped float tensors of
+        one element type; return their shapes."""
         operand = expect_float_tensor(self.x.type, "operand")
         result = expect_float_tensor(self.result.type, "result")
         expect_same_element_type({"operand": operand, "result": result})
@@ -355,6 +366,9 @@ class TransposeOp(ShapeOp):
         )
 
     def verify_(self) -> None:
+        """`x` and the result are statically shaped float tensors of one element
+        type; `permutation` is a permutation of `0..rank-1` and result dimension
+        `i` has the size of `x`'s dimension `permutation[i]`."""
         operand, result = self._checked_types()
         permutation = tuple(self.permutation.get_values())
         if sorted(permutation) != list(range(len(operand))):
@@ -377,6 +391,8 @@ class ReshapeOp(ShapeOp):
         super().__init__(operands=[x], result_types=[result_type])
 
     def verify_(self) -> None:
+        """`x` and the result are statically shaped float tensors of one element
+        type, with the same number of elements."""
         operand, result = self._checked_types()
         if element_count(operand) != element_count(result):
             raise VerifyException(
@@ -395,6 +411,9 @@ class BroadcastToOp(ShapeOp):
         super().__init__(operands=[x], result_types=[result_type])
 
     def verify_(self) -> None:
+        """`x` and the result are statically shaped float tensors of one element
+        type; `x`'s shape broadcasts to the result's (NumPy rules: no higher
+        rank, each trailing dimension 1 or equal)."""
         operand, result = self._checked_types()
         if not broadcasts_to(operand, result):
             raise VerifyException(
@@ -414,6 +433,8 @@ class SumToSizeOp(ShapeOp):
         super().__init__(operands=[x], result_types=[result_type])
 
     def verify_(self) -> None:
+        """`x` and the result are statically shaped float tensors of one element
+        type; the result's shape broadcasts to `x`'s (NumPy rules)."""
         operand, result = self._checked_types()
         if not broadcasts_to(result, operand):
             raise VerifyException(
@@ -476,6 +497,10 @@ class ReductionOp(ShapeOp):
         return tuple(sorted(self.dims.get_values()))
 
     def verify_(self) -> None:
+        """`x` and the result are statically shaped float tensors of one element
+        type; each of `dims` is in `0..rank-1`, none twice; the result has the
+        reduced shape: the reduced dimensions (every one when `dims` is absent)
+        dropped, or kept as size 1 when `keepdim`."""
         operand, _ = self._checked_types()
         if self.dims is not None:
             _check_dims(tuple(self.dims.get_values()), len(operand))
@@ -535,6 +560,8 @@ class SoftmaxFamilyOp(IRDLOperation):
         return self.dim.value.data
 
     def verify_(self) -> None:
+        """`x` is a statically shaped tensor of f16, bf16, f32 or f64 (the result
+        has its type, `T`) and `dim` is in `0..rank-1`."""
         operand = expect_float_tensor(self.x.type, "operand")
         _check_dims([self.axis], operand.get_num_dims())
 
@@ -585,6 +612,10 @@ class SelectOp(IRDLOperation):
         super().__init__(operands=[cond, a, b], result_types=[result_type])
 
     def verify_(self) -> None:
+        """`cond` is a statically shaped i1 tensor; `a`, `b` and the result are
+        statically shaped float tensors of one element type; the three operand
+        shapes broadcast together (NumPy rules) and the result has their
+        broadcast shape."""
         cond = expect_bool_tensor(self.cond.type, "condition")
         types = {
             "true value": expect_float_tensor(self.a.type, "true value"),

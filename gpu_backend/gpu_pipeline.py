@@ -189,7 +189,16 @@ def to_nvvm_binary(
     return module
 
 
-STAGES = ("bufferize", "map", "outline", "nvvm")
+STAGE_FUNCTIONS = {
+    "bufferize": bufferize_for_gpu,
+    "map": map_to_gpu,
+    "outline": outline_kernels,
+    "nvvm": to_nvvm_binary,
+}
+"""Each stage (`stop_after`, `--gpu-stop-after`) and the function that runs it, in order:
+`compile_to_gpu` runs these, and docs/reference.md lists them."""
+
+STAGES = tuple(STAGE_FUNCTIONS)
 
 
 def compile_to_gpu(
@@ -203,14 +212,9 @@ def compile_to_gpu(
     """Run the GPU pipeline on `module` in place, up to and including stage `stop_after`."""
     if stop_after not in STAGES:
         raise PipelineError(f"unknown GPU stage '{stop_after}' (stages: {', '.join(STAGES)})")
-    steps = [
-        bufferize_for_gpu,
-        lambda m: map_to_gpu(m, policy),
-        outline_kernels,
-        lambda m: to_nvvm_binary(m, chip, features, opt_level),
-    ]
-    for name, step in zip(STAGES, steps):
-        step(module)
+    stage_options = {"map": (policy,), "nvvm": (chip, features, opt_level)}
+    for name, run_stage in STAGE_FUNCTIONS.items():
+        run_stage(module, *stage_options.get(name, ()))
         if name == stop_after:
             break
     return module
