@@ -38,6 +38,7 @@ from gradir.dialects.forward_ops import (
     SinOp,
     SoftmaxFamilyOp,
     SoftmaxOp,
+    StopGradientOp,
     SqrtOp,
     SubOp,
     SumOp,
@@ -52,7 +53,7 @@ Autodiff = Dialect("autodiff", [*FORWARD_OPS, *ENTRY_OPS, *AD_OPS], [])
 __all__ = [
     "Autodiff", "FORWARD_OPS", "ENTRY_OPS", "AD_OPS",
     "UnaryElementwiseOp", "BinaryElementwiseOp", "ReductionOp", "SoftmaxFamilyOp", "EntryOp",
-    "NegOp", "ExpOp", "LogOp", "SqrtOp", "RsqrtOp", "SinOp", "CosOp", "TanhOp", "SigmoidOp",
+    "NegOp", "ExpOp", "LogOp", "SqrtOp", "RsqrtOp", "SinOp", "CosOp", "TanhOp", "SigmoidOp", "StopGradientOp",
     "ReluOp", "AbsOp", "AddOp", "SubOp", "MulOp", "DivOp", "PowOp", "MaximumOp", "MinimumOp",
     "MatmulOp", "TransposeOp", "ReshapeOp", "BroadcastToOp", "SumToSizeOp", "SumOp", "MeanOp",
     "MaxOp", "SoftmaxOp", "LogSoftmaxOp", "SelectOp", "GradOp", "VjpOp", "JvpOp", "GradOfOp",

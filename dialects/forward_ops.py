@@ -165,6 +165,32 @@ class AbsOp(UnaryElementwiseOp):
     name = "autodiff.abs"
 
 
+@irdl_op_definition
+class StopGradientOp(IRDLOperation):
+    """`x` itself, through which no derivative flows (JAX's `stop_gradient`, PyTorch's
+    `detach`): its gradient and its tangent are zero. For terms a loss should see as
+    constants (a target computed from the parameters, a baseline).
+    `%y = autodiff.stop_gradient %x : tensor<4xf32>`."""
+
+    name = "autodiff.stop_gradient"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    x = operand_def(T)
+    """The input tensor."""
+    result = result_def(T)
+    """`x`, as a value without derivative."""
+
+    traits = traits_def(Pure())
+    assembly_format = "$x attr-dict `:` type($x)"
+
+    def __init__(self, x: SSAValue):
+        super().__init__(operands=[x], result_types=[x.type])
+
+    def verify_(self) -> None:
+        """The operand is a float tensor (the result has its type)."""
+        expect_float_tensor(self.x.type, "operand")
+
+
 # ----------------------------------------------------------------------------
 # Binary elementwise ops (NumPy broadcasting)
 # ----------------------------------------------------------------------------
@@ -635,7 +661,7 @@ class SelectOp(IRDLOperation):
 
 
 FORWARD_OPS: tuple[type[IRDLOperation], ...] = (
-    NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp, SinOp, CosOp, TanhOp, SigmoidOp, ReluOp, AbsOp,
+    NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp, SinOp, CosOp, TanhOp, SigmoidOp, ReluOp, AbsOp, StopGradientOp,
     AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp,
     MatmulOp, TransposeOp, ReshapeOp, BroadcastToOp, SumToSizeOp,
     SumOp, MeanOp, MaxOp, SoftmaxOp, LogSoftmaxOp, SelectOp,

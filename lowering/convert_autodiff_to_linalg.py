@@ -128,6 +128,14 @@ class LowerUnaryElementwise(RewritePattern):
         _lower_elementwise(rewriter, op, [op.x], UNARY_FORMULAS[type(op)])
 
 
+class LowerStopGradient(RewritePattern):
+    """`stop_gradient`: its operand itself (derivatives were taken before this pass)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: autodiff.StopGradientOp, rewriter: PatternRewriter):
+        rewriter.replace_op(op, [], [op.x])
+
+
 class LowerBinaryElementwise(RewritePattern):
     """`add sub mul div pow maximum minimum`: a parallel generic with broadcasting maps."""
 
@@ -438,6 +446,7 @@ class ConvertAutodiffToLinalgPass(ModulePass):
             GreedyRewritePatternApplier(
                 [
                     LowerUnaryElementwise(),
+                    LowerStopGradient(),
                     LowerBinaryElementwise(),
                     LowerSelect(),
                     LowerAutogradAdd(),

@@ -39,8 +39,11 @@ func.func @unary(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // CHECK: %[[ABS:.*]] = autodiff.abs %[[RELU]] : tensor<4x8xf32>
   // GENERIC: "autodiff.abs"
   %10 = autodiff.abs %9 : tensor<4x8xf32>
-  // CHECK: func.return %[[ABS]]
-  return %10 : tensor<4x8xf32>
+  // CHECK: %[[STOP:.*]] = autodiff.stop_gradient %[[ABS]] : tensor<4x8xf32>
+  // GENERIC: "autodiff.stop_gradient"
+  %11 = autodiff.stop_gradient %10 : tensor<4x8xf32>
+  // CHECK: func.return %[[STOP]]
+  return %11 : tensor<4x8xf32>
 }
 
 // CHECK-LABEL: func.func @binary(

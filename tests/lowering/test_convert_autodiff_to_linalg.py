@@ -125,6 +125,7 @@ UNARY = {
     "sigmoid": (_sigmoid, False),
     "relu": (lambda x: np.maximum(x, 0), False),
     "abs": (np.abs, False),
+    "stop_gradient": (lambda x: x, False),
 }
 
 BINARY = {
