@@ -25,6 +25,12 @@ an exporter, never a run-time dependency of gradir. The steps:
    the helpers JAX outlines (`@log_softmax`, `@closed_call`, ...) are inlined,
    then `canonicalize` and `cse` once more.
 
+StableHLO has no `stop_gradient` (JAX drops it when lowering, and gradir would
+differentiate through it: a wrong gradient, silently), so `from_jax` lowers each
+`jax.lax.stop_gradient` of the function's jaxpr as an `optimization_barrier`, which
+step 4 turns into `autodiff.stop_gradient`. `from_stablehlo` cannot: StableHLO text
+has lost them already.
+
 Any op that is still StableHLO or CHLO afterwards (an op the legalization does
 not cover: `stablehlo.sort`, a `custom_call` such as a LAPACK routine) is a
 `gradir.SourceError` naming it, located at the Python line it came from.
@@ -58,8 +64,105 @@ def from_jax(function: Callable[..., Any], *example_args: Any, name: str | None 
     except ImportError as error:
         raise SourceError("gradir.from_jax needs JAX: pip install 'gradir[jax]'") from error
     name = name or getattr(function, "__name__", None) or "f"
+    function = _stop_gradients_kept(function, example_args)
     stablehlo = jax.jit(function).lower(*example_args).compiler_ir("stablehlo")
     return from_stablehlo(stablehlo, name)
+
+
+# ---------------------------------------------------------------- stop_gradient
+
+_STOP_GRADIENT_MARK = "stablehlo.optimization_barrier"
+"""What each `jax.lax.stop_gradient` is lowered as, to survive StableHLO (which has no
+such op: JAX drops it, and gradir then differentiated through it, a wrong gradient
+without an error); it becomes `autodiff.stop_gradient` in step 4."""
+
+_INLINED_CALLS = ("pjit", "jit", "closed_call", "core_call", "remat", "checkpoint", "custom_jvp_call", "custom_vjp_call")
+"""Primitives whose inner jaxpr is evaluated in place when it holds a stop_gradient (a
+custom derivative rule is not kept by StableHLO either: gradir differentiates the
+primal code)."""
+
+
+def _stop_gradients_kept(function: Callable[..., Any], example_args: tuple) -> Callable[..., Any]:
+    """`function`, unless its jaxpr has a `stop_gradient`: then a function that computes the
+    same, with each `stop_gradient` as an `optimization_barrier` (`_STOP_GRADIENT_MARK`).
+    A program that has barriers of its own, or a stop_gradient inside `lax.cond`,
+    `while_loop` or `scan`, is a SourceError: gradir would take one for the other, or
+    lose it."""
+    import jax
+    from jax.extend import core
+
+    closed = jax.make_jaxpr(function)(*example_args)
+    if not _holds(closed.jaxpr, "stop_gradient"):
+        return function
+    if _holds(closed.jaxpr, "optimization_barrier"):
+        raise SourceError(
+            "from_jax: the function uses both jax.lax.stop_gradient and jax.lax.optimization_barrier; "
+            "gradir carries stop_gradient through StableHLO as an optimization barrier, so it cannot "
+            "tell them apart"
+        )
+
+    def evaluate(jaxpr, constants, *arguments):
+        values = dict(zip(jaxpr.constvars, constants))
+        values.update(zip(jaxpr.invars, arguments))
+
+        def read(atom):
+            return atom.val if isinstance(atom, core.Literal) else values[atom]
+
+        for equation in jaxpr.eqns:
+            inputs = [read(atom) for atom in equation.invars]
+            primitive = equation.primitive.name
+            inner = _inner_jaxpr(equation)
+            if primitive == "stop_gradient":
+                outputs = [jax.lax.optimization_barrier(inputs[0])]
+            elif inner is not None and primitive in _INLINED_CALLS and _holds(_open(inner), "stop_gradient"):
+                outputs = evaluate(_open(inner), getattr(inner, "consts", ()), *inputs)
+            elif any(_holds(sub, "stop_gradient") for sub in core.jaxprs_in_params(equation.params)):
+                raise SourceError(
+                    f"from_jax: jax.lax.stop_gradient inside {primitive} is not supported (StableHLO "
+                    "drops it, and gradir would differentiate through it); move it out of the "
+                    "loop or branch"
+                )
+            else:
+                outputs = equation.primitive.bind(*inputs, **equation.params)
+                if not equation.primitive.multiple_results:
+                    outputs = [outputs]
+            values.update(zip(equation.outvars, outputs))
+        return [read(atom) for atom in jaxpr.outvars]
+
+    _, results_tree = jax.tree_util.tree_flatten(jax.eval_shape(function, *example_args))
+
+    def marked(*arguments):
+        flat, _ = jax.tree_util.tree_flatten(arguments)
+        results = evaluate(closed.jaxpr, closed.consts, *flat)
+        return jax.tree_util.tree_unflatten(results_tree, results)
+
+    return marked
+
+
+def _open(jaxpr):
+    """The `Jaxpr` of a `Jaxpr` or `ClosedJaxpr`."""
+    return getattr(jaxpr, "jaxpr", jaxpr)
+
+
+def _inner_jaxpr(equation):
+    for key in ("jaxpr", "call_jaxpr", "fun_jaxpr"):
+        if key in equation.params:
+            return equation.params[key]
+    return None
+
+
+def _holds(jaxpr, primitive: str) -> bool:
+    """Whether `jaxpr` or any jaxpr nested in it has an equation of `primitive`."""
+    from jax.extend import core
+
+    pending = [_open(jaxpr)]
+    while pending:
+        current = pending.pop()
+        for equation in current.eqns:
+            if equation.primitive.name == primitive:
+                return True
+        pending.extend(_open(sub) for sub in core.subjaxprs(current))
+    return False
 
 
 def from_stablehlo(stablehlo: Any, name: str = "main") -> str:
@@ -113,15 +216,38 @@ def _normalise_with_mlir22(generic: str, name: str) -> str:
             _while_to_scf(loop)
         for case in _ops_named(module.operation, "stablehlo.case"):
             _case_to_scf(case)
+        stops = _marks_to_stop_gradients(module)
         _reject_foreign_ops(module)
         _strip_and_rename(module, name)
-        context.allow_unregistered_dialects = False
+        context.allow_unregistered_dialects = stops > 0  # autodiff.stop_gradient is gradir's, not MLIR's
         try:
             passmanager.PassManager.parse(MLIR22_PIPELINE).run(module.operation)
         except Exception as error:
             raise SourceError(f"the exported module does not verify in MLIR 22: {_first_line(str(error))}") from error
         text = module.operation.get_asm(enable_debug_info=False)
     return _without_module_wrapper(text)
+
+
+def _marks_to_stop_gradients(module) -> int:
+    """Replace each `_STOP_GRADIENT_MARK` by an `autodiff.stop_gradient` per float operand
+    (its other operands pass through: they carry no derivative); how many there were."""
+    from mlir import ir
+
+    marks = _ops_named(module.operation, _STOP_GRADIENT_MARK)
+    for mark in marks:
+        with ir.InsertionPoint(mark), mark.location:
+            for operand, result in zip(mark.operands, mark.results):
+                kind = operand.type
+                floating = isinstance(kind, ir.RankedTensorType) and isinstance(
+                    ir.RankedTensorType(kind).element_type, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)
+                )
+                if floating:
+                    stopped = ir.Operation.create("autodiff.stop_gradient", results=[kind], operands=[operand])
+                    result.replace_all_uses_with(stopped.results[0])
+                else:
+                    result.replace_all_uses_with(operand)
+        mark.erase()
+    return len(marks)
 
 
 def _reject_foreign_ops(module) -> None:

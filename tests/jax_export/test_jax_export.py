@@ -138,6 +138,56 @@ def test_an_op_without_a_conversion_is_a_located_error():
     assert "no conversion to linalg for stablehlo.sort" in message
 
 
+def target_loss(w, x):
+    """A loss whose target is computed from the parameters and held constant."""
+    t = jnp.tanh(x * w)
+    return jnp.sum((t - lax.stop_gradient(3.0 * t)) ** 2)
+
+
+def test_stop_gradient_survives_the_export():
+    """StableHLO has no stop_gradient: JAX drops it, and gradir differentiated through it,
+    a gradient -2x JAX's here with no error. It is carried as an optimization barrier and
+    becomes autodiff.stop_gradient."""
+    w, x = arrays((3, 4), (3, 4))
+    text = gradir.from_jax(target_loss, w, x)
+    assert text.count('"autodiff.stop_gradient"') == 1
+    exe = gradir.compile(grad_wrapper(text, "target_loss", [0]))
+    np.testing.assert_allclose(exe.call("target_loss", w, x)[0], target_loss(w, x), rtol=2e-5)
+    np.testing.assert_allclose(exe.grad_target_loss(w, x), jax.grad(target_loss)(w, x), rtol=2e-4, atol=1e-5)
+
+
+def test_stop_gradient_in_softmax_and_in_a_jitted_helper():
+    """jax.nn.log_softmax and logsumexp hold stop_gradients (harmless shifts by the max); a
+    stop_gradient inside a jitted helper is inlined out of its pjit."""
+    helper = jax.jit(lambda t: lax.stop_gradient(t) * t)
+
+    def loss(z):
+        return -jax.nn.log_softmax(z)[0] + jax.nn.logsumexp(z) + jnp.sum(helper(z))
+
+    (z,) = arrays((5,))
+    text = gradir.from_jax(loss, z)
+    assert text.count('"autodiff.stop_gradient"') >= 3  # log_softmax, logsumexp, helper
+    exe = gradir.compile(grad_wrapper(text, "loss", [0]))
+    np.testing.assert_allclose(exe.grad_loss(z), jax.grad(loss)(z), rtol=2e-4, atol=1e-5)
+    # The softmax part alone also passes finite differences (its stops change nothing);
+    # the helper's does not (finite differences see the identity): JAX is the reference.
+    assert_matches_jax(lambda z: -jax.nn.log_softmax(z)[0] + jax.nn.logsumexp(z), [z], "softmax_part", [0])
+
+
+def test_stop_gradient_inside_control_flow_or_beside_a_barrier_is_refused():
+    def in_a_branch(x):
+        return lax.cond(jnp.sum(x) > 0, lambda v: lax.stop_gradient(v) * v, lambda v: v * v, x)
+
+    def with_a_barrier(x):
+        return jnp.sum(lax.optimization_barrier(x) * lax.stop_gradient(x))
+
+    (x,) = arrays((3,))
+    with pytest.raises(gradir.SourceError, match="stop_gradient inside cond is not supported"):
+        gradir.from_jax(in_a_branch, x)
+    with pytest.raises(gradir.SourceError, match="both jax.lax.stop_gradient and jax.lax.optimization_barrier"):
+        gradir.from_jax(with_a_barrier, x)
+
+
 # ---------------------------------------------------------------- README
 
 
