@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gradir.errors import SourceError
+from gradir.errors import ArgumentError, SourceError
 
 JAXLIB_PIPELINE = (
     "builtin.module(func.func(chlo-legalize-to-stablehlo),"
@@ -54,16 +54,27 @@ MLIR22_PIPELINE = "builtin.module(inline,symbol-dce,canonicalize,cse)"
 _FOREIGN_DIALECTS = ("stablehlo.", "chlo.", "mhlo.", "sdy.")
 
 
-def from_jax(function: Callable[..., Any], *example_args: Any, name: str | None = None) -> str:
+def from_jax(
+    function: Callable[..., Any], *example_args: Any, name: str | None = None, custom_derivatives: str = "error"
+) -> str:
     """MLIR text holding `function` as one public `func.func @name` (default: the
     function's `__name__`) in linalg on tensors, for shapes and dtypes of
     `example_args` (arrays or `jax.ShapeDtypeStruct`s; pytrees are flattened into
-    one argument per leaf, in JAX's order)."""
+    one argument per leaf, in JAX's order).
+
+    A derivative rule the program defines itself (`jax.custom_vjp`, `jax.custom_jvp`
+    outside JAX's own library) is lost in StableHLO, and gradir would differentiate the
+    primal code instead (a straight-through estimator's gradient becomes 0): a
+    SourceError at the function, unless `custom_derivatives="primal"` accepts that."""
     try:
         import jax
     except ImportError as error:
         raise SourceError("gradir.from_jax needs JAX: pip install 'gradir[jax]'") from error
     name = name or getattr(function, "__name__", None) or "f"
+    if custom_derivatives not in ("error", "primal"):
+        raise ArgumentError(f"from_jax: custom_derivatives must be 'error' or 'primal', got {custom_derivatives!r}")
+    if custom_derivatives == "error":
+        _refuse_own_derivative_rules(jax.make_jaxpr(function)(*example_args).jaxpr)
     function = _stop_gradients_kept(function, example_args)
     stablehlo = jax.jit(function).lower(*example_args).compiler_ir("stablehlo")
     return from_stablehlo(stablehlo, name)
@@ -137,6 +148,39 @@ def _stop_gradients_kept(function: Callable[..., Any], example_args: tuple) -> C
         return jax.tree_util.tree_unflatten(results_tree, results)
 
     return marked
+
+
+_CUSTOM_DERIVATIVES = ("custom_jvp_call", "custom_vjp_call", "custom_vjp_call_jaxpr")
+
+
+def _refuse_own_derivative_rules(jaxpr) -> None:
+    """A SourceError at the first function of `jaxpr` (nested ones included) that has a
+    derivative rule of the program's own. JAX's library functions with such rules
+    (`jax.nn.relu`, ...) define the derivative their primal code has, and pass."""
+    import re
+
+    from jax.extend import core
+
+    pending = [_open(jaxpr)]
+    while pending:
+        current = pending.pop()
+        for equation in current.eqns:
+            if equation.primitive.name in _CUSTOM_DERIVATIVES:
+                inner = _inner_jaxpr(equation)
+                info = getattr(_open(inner), "debug_info", None) if inner is not None else None
+                source = getattr(info, "func_src_info", None) or ""
+                where = re.fullmatch(r"(.*) at (.*):(\d+)", source)
+                if where and ("/jax/" in where[2] or "/jaxlib/" in where[2]):
+                    continue
+                kind = "jax.custom_jvp" if equation.primitive.name == "custom_jvp_call" else "jax.custom_vjp"
+                what = f"@{where[1]}" if where else "a function"
+                raise SourceError(
+                    f"from_jax: {what} defines its own derivative ({kind}), which StableHLO does not keep: "
+                    "gradir would differentiate its primal code instead; pass custom_derivatives=\"primal\" "
+                    "to accept that",
+                    f"{where[2]}:{where[3]}:1" if where else None,
+                )
+            pending.extend(_open(sub) for sub in core.jaxprs_in_params(equation.params))
 
 
 def _open(jaxpr):

@@ -188,6 +188,39 @@ def test_stop_gradient_inside_control_flow_or_beside_a_barrier_is_refused():
         gradir.from_jax(with_a_barrier, x)
 
 
+@jax.custom_vjp
+def straight_through(x):
+    return jnp.round(x)
+
+
+straight_through.defvjp(lambda x: (jnp.round(x), None), lambda _, g: (g,))
+
+
+@jax.custom_jvp
+def doubled_slope(x):
+    return jnp.sin(x)
+
+
+doubled_slope.defjvp(lambda primals, tangents: (jnp.sin(primals[0]), 2 * jnp.cos(primals[0]) * tangents[0]))
+
+
+def test_a_derivative_rule_of_the_programs_own_is_refused_where_it_is_defined():
+    """StableHLO keeps the primal code only: a straight-through estimator's gradient (1)
+    became round's (0), silently. JAX's own rules (jax.nn.relu) describe their primal
+    code's derivative and pass."""
+    (x,) = arrays((3,))
+    for rule, kind in ((straight_through, "jax.custom_vjp"), (doubled_slope, "jax.custom_jvp")):
+        with pytest.raises(gradir.SourceError) as raised:
+            gradir.from_jax(lambda v: jnp.sum(rule(v) * v), x)
+        assert f"@{rule.__name__} defines its own derivative ({kind})" in raised.value.message
+        assert raised.value.location.startswith(f"{__file__}:")
+    accepted = gradir.from_jax(lambda v: jnp.sum(straight_through(v) * v), x, name="f", custom_derivatives="primal")
+    assert "func.func @f(" in accepted
+    assert_matches_jax(lambda v: jnp.sum(jax.nn.relu(v) * v), [x], "relu_part", [0])
+    with pytest.raises(gradir.ArgumentError, match="custom_derivatives must be 'error' or 'primal'"):
+        gradir.from_jax(lambda v: jnp.sum(v), x, custom_derivatives="ignore")
+
+
 # ---------------------------------------------------------------- README
 
 
