@@ -81,7 +81,7 @@ from gradir.mlir_bridge.booleans import (
 )
 from gradir.cpu_backend.cpu_math_approximation import approximate_math
 from gradir.cpu_backend.cpu_schedule import apply_vector_schedule
-from gradir.cpu_backend.run_time_checks import add_run_time_checks
+from gradir.cpu_backend.run_time_checks import add_run_time_checks, check_tensor_indices
 from gradir.cpu_backend.pooling_taps import pooling_windows_unrolled
 from gradir.cpu_backend.specialize_generics import specialize_pure_generics
 from gradir.mlir_bridge import (
@@ -399,6 +399,7 @@ def fuse_tensors(module: ir.Module) -> None:
     elementwise chains fused, contractions named (and batched ones made loops),
     unit loops dropped and contiguous loops merged (`collapse_dims`)."""
     with module.context, ir.Location.unknown(), stage("cpu-tensor"):
+        check_tensor_indices(module)  # before canonicalization folds reads of fills away
         keep_forwarding_calls(module)
         # `affine.for` on tensors becomes `scf.for` now, so its tensor states
         # are updated in place and bufferize like any scf.for's.

@@ -33,6 +33,7 @@ import math
 
 from mlir import ir
 from mlir.dialects import arith, func, memref, scf, vector
+from mlir.dialects import tensor as tensor_dialect
 
 from gradir.cpu_backend.checked_allocations import fresh_symbol, module_symbols
 from gradir.mlir_bridge import location_text, run_pipeline, walk_ops
@@ -150,6 +151,40 @@ def _check_loop_steps(module: ir.Module) -> None:
             empty = arith.CmpIOp(arith.CmpIPredicate.uge if unsigned else arith.CmpIPredicate.sge, lower, upper)
             fine = arith.OrIOp(positive.result, empty.result).result
             _assert(fine, "a loop step that is not positive, so the loop would never end (scf.for)")
+
+
+def check_tensor_indices(module: ir.Module) -> None:
+    """Assert, on tensors, that each run-time index of a `tensor.extract`/`tensor.insert`
+    outside a linalg op's body is inside its tensor. The checks on buffers come too late
+    for these: canonicalization folds an extract from a `linalg.fill`ed or
+    `tensor.generate`d tensor to the value put in, whatever the index (index 9 of a
+    4-element fill gave the fill value, no error). In bodies, gathers are checked on
+    buffers, where they still load."""
+    index = ir.IndexType.get()
+    for op in walk_ops(module, {"tensor.extract", "tensor.insert"}):
+        if _inside_linalg_op(op):
+            continue
+        first_index, tensor = (1, op.operands[0]) if op.name == "tensor.extract" else (2, op.operands[1])
+        indices = list(op.operands)[first_index:]
+        if all(_is_constant(position) for position in indices):
+            continue  # a constant index out of bounds is the verifier's
+        with ir.InsertionPoint(op), op.location:
+            for dimension, position in enumerate(indices):
+                if _is_constant(position):
+                    continue
+                size = tensor_dialect.DimOp(tensor, _constant(index, dimension)).result
+                at_least_zero = arith.CmpIOp(arith.CmpIPredicate.sge, position, _constant(index, 0)).result
+                below_size = arith.CmpIOp(arith.CmpIPredicate.slt, position, size).result
+                _assert(arith.AndIOp(at_least_zero, below_size).result, f"an index out of bounds ({op.name})")
+
+
+def _inside_linalg_op(op: ir.Operation) -> bool:
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name.startswith("linalg."):
+            return True
+        parent = parent.parent
+    return False
 
 
 def _check_vector_accesses(module: ir.Module) -> None:

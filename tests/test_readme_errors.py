@@ -750,7 +750,7 @@ PROSE = {
         "malloc", "aligned_alloc", "longjmp", "cpu_backend/checked_allocations.py", "MemoryError",
     },
     "index, divisor or loop step from the inputs that makes an op undefined (CPU)": {
-        "generate-runtime-verification", "cpu_backend/run_time_checks.py", "vector.store", "vector.transfer_read",
+        "generate-runtime-verification", "cpu_backend/run_time_checks.py", "vector.store", "vector.transfer_read", "insert",
         "transfer_write", "in_bounds",
     },
     "`memref.alloca` that could overflow the stack (CPU)": {"memref.alloca_scope", "cpu_backend/heap_allocas.py"},

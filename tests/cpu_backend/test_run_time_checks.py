@@ -110,7 +110,7 @@ def _in_child(tmp_path, program: str, call: str, timeout: float = 300) -> str:
 
 def test_an_index_out_of_bounds_is_an_error_and_the_next_call_runs():
     exe = gradir.compile(EXTRACT)
-    with pytest.raises(gradir.RunTimeCheckError, match=r"@f: an index out of bounds \(memref.load\) at run time"):
+    with pytest.raises(gradir.RunTimeCheckError, match=r"@f: an index out of bounds \(tensor.extract\) at run time"):
         exe.f(np.arange(4.0), 4)
     with pytest.raises(gradir.RunTimeCheckError):
         exe.f(np.arange(4.0), -1)
@@ -195,6 +195,38 @@ def test_a_division_of_vectors_is_checked_lane_by_lane(tmp_path):
     smallest = "np.array([[1, 1], [-2**31, 1]], np.int32)"
     overflow = _in_child(tmp_path, VECTOR_DIVIDE, f"exe.call('f', {smallest}, np.array([[1, 1], [-1, 1]], np.int32))")
     assert "an integer division overflow, the smallest i32 by -1 (arith.divsi)" in overflow, overflow
+
+
+FILLED = """
+func.func @f(%i: index) -> f64 {
+  %z = arith.constant 2.5 : f64
+  %e = tensor.empty() : tensor<4xf64>
+  %f = linalg.fill ins(%z : f64) outs(%e : tensor<4xf64>) -> tensor<4xf64>
+  %v = tensor.extract %f[%i] : tensor<4xf64>
+  return %v : f64
+}
+func.func @g(%i: index, %x: f64) -> tensor<3xf64> {
+  %t = tensor.generate {
+  ^bb0(%j: index):
+    %one = arith.constant 1.0 : f64
+    tensor.yield %one : f64
+  } : tensor<3xf64>
+  %r = tensor.insert %x into %t[%i] : tensor<3xf64>
+  return %r : tensor<3xf64>
+}
+"""
+
+
+def test_an_index_into_a_filled_or_generated_tensor_is_checked_before_it_folds(tmp_path):
+    """Canonicalization folds `extract(fill)[i]` to the fill value whatever i: index 9 of a
+    4-element fill gave 2.5 with no error. The index is checked on tensors, before."""
+    exe = gradir.compile(FILLED)
+    assert exe.f(3) == 2.5
+    np.testing.assert_array_equal(exe.g(1, 7.0), [1.0, 7.0, 1.0])
+    for call in ("exe.f(4)", "exe.f(10**9)", "exe.g(3, 7.0)"):
+        output = _in_child(tmp_path, FILLED, call)
+        assert output.startswith("RunTimeCheckError error: cpu-run: @"), output
+        assert "an index out of bounds (tensor." in output, output
 
 
 CLAIMED_IN_BOUNDS = """

@@ -389,7 +389,7 @@ def _undefined_at_run_time() -> list[CliCase]:
     }  # fmt: skip
     cases = []
     for name, function, given, expect, where in [
-        ("index-out-of-bounds", "pick", ("x.npy", "four.npy"), "cpu-run: @pick: an index out of bounds (memref.load) at run time", "u.mlir:2:3"),
+        ("index-out-of-bounds", "pick", ("x.npy", "four.npy"), "cpu-run: @pick: an index out of bounds (tensor.extract) at run time", "u.mlir:2:3"),
         ("index-far-out-of-bounds", "pick", ("x.npy", "far.npy"), "an index out of bounds", "u.mlir:2:3"),
         ("division-by-zero", "divide", ("a.npy", "zero.npy"), "cpu-run: @divide: an integer division by zero (arith.divsi)", "u.mlir:10:5"),
         ("division-overflow", "divide", ("min.npy", "minus.npy"), "the smallest i64 by -1", "u.mlir:10:5"),
