@@ -145,8 +145,14 @@ def _first_line(text: str) -> str:
     return ""
 
 
+_STOP_GRADIENT = re.compile(r'"autodiff\.stop_gradient"\((%[\w.]+)\) : \((tensor<[^>]*>)\) -> (tensor<[^>]*>)')
+"""`from_jax` writes each `jax.lax.stop_gradient` as gradir's `autodiff.stop_gradient`
+(StableHLO has none); for MLIR 22 alone it is the identity it computes."""
+
+
 def _upstream_text(program: Program) -> str:
-    return program.path.read_text().split(MARKER)[0]
+    """The upstream part, as MLIR 22 reads it (gradir's stop_gradient as a same-type cast)."""
+    return _STOP_GRADIENT.sub(r"tensor.cast \1 : \2 to \3", program.path.read_text().split(MARKER)[0])
 
 
 _TRIVIAL_OPS = {"func.func", "func.return", "arith.constant", "linalg.yield", "scf.yield", "tensor.yield",

@@ -45,15 +45,15 @@ func.func @attention_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3x3xf32>, %arg2:
   } -> tensor<4x4xf32>
   %13 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%9, %12 : tensor<4x4xf32>, tensor<4x4xf32>) outs(%7 : tensor<4x4xf32>) {
   ^bb0(%in: f32, %in_3: f32, %out: f32):
-    %33 = arith.divf %in, %in_3 : f32
-    linalg.yield %33 : f32
+    %34 = arith.divf %in, %in_3 : f32
+    linalg.yield %34 : f32
   } -> tensor<4x4xf32>
   %14 = tensor.empty() : tensor<4xf32>
   %15 = linalg.fill ins(%cst_0 : f32) outs(%14 : tensor<4xf32>) -> tensor<4xf32>
   %16 = linalg.generic {indexing_maps = [#map1, #map4], iterator_types = ["parallel", "reduction"]} ins(%13 : tensor<4x4xf32>) outs(%15 : tensor<4xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %33 = arith.maximumf %out, %in : f32
-    linalg.yield %33 : f32
+    %34 = arith.maximumf %out, %in : f32
+    linalg.yield %34 : f32
   } -> tensor<4xf32>
   %17 = linalg.generic {indexing_maps = [#map5, #map6], iterator_types = ["parallel"]} ins(%cst_1 : tensor<f32>) outs(%14 : tensor<4xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -61,60 +61,61 @@ func.func @attention_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3x3xf32>, %arg2:
   } -> tensor<4xf32>
   %18 = linalg.generic {indexing_maps = [#map6, #map6, #map6], iterator_types = ["parallel"]} ins(%17, %16 : tensor<4xf32>, tensor<4xf32>) outs(%14 : tensor<4xf32>) {
   ^bb0(%in: f32, %in_3: f32, %out: f32):
-    %33 = arith.maximumf %in, %in_3 : f32
-    linalg.yield %33 : f32
+    %34 = arith.maximumf %in, %in_3 : f32
+    linalg.yield %34 : f32
   } -> tensor<4xf32>
   %19 = tensor.empty() : tensor<4x1xf32>
   %20 = linalg.generic {indexing_maps = [#map4, #map1], iterator_types = ["parallel", "parallel"]} ins(%18 : tensor<4xf32>) outs(%19 : tensor<4x1xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<4x1xf32>
-  %21 = linalg.generic {indexing_maps = [#map7, #map1], iterator_types = ["parallel", "parallel"]} ins(%20 : tensor<4x1xf32>) outs(%7 : tensor<4x4xf32>) {
+  %21 = "autodiff.stop_gradient"(%20) : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  %22 = linalg.generic {indexing_maps = [#map7, #map1], iterator_types = ["parallel", "parallel"]} ins(%21 : tensor<4x1xf32>) outs(%7 : tensor<4x4xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<4x4xf32>
-  %22 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%13, %21 : tensor<4x4xf32>, tensor<4x4xf32>) outs(%7 : tensor<4x4xf32>) {
+  %23 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%13, %22 : tensor<4x4xf32>, tensor<4x4xf32>) outs(%7 : tensor<4x4xf32>) {
   ^bb0(%in: f32, %in_3: f32, %out: f32):
-    %33 = arith.subf %in, %in_3 : f32
-    linalg.yield %33 : f32
+    %34 = arith.subf %in, %in_3 : f32
+    linalg.yield %34 : f32
   } -> tensor<4x4xf32>
-  %23 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%22 : tensor<4x4xf32>) outs(%7 : tensor<4x4xf32>) {
+  %24 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%23 : tensor<4x4xf32>) outs(%7 : tensor<4x4xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %33 = math.exp %in : f32
-    linalg.yield %33 : f32
+    %34 = math.exp %in : f32
+    linalg.yield %34 : f32
   } -> tensor<4x4xf32>
-  %24 = linalg.fill ins(%cst_2 : f32) outs(%14 : tensor<4xf32>) -> tensor<4xf32>
-  %25 = linalg.generic {indexing_maps = [#map1, #map4], iterator_types = ["parallel", "reduction"]} ins(%23 : tensor<4x4xf32>) outs(%24 : tensor<4xf32>) {
+  %25 = linalg.fill ins(%cst_2 : f32) outs(%14 : tensor<4xf32>) -> tensor<4xf32>
+  %26 = linalg.generic {indexing_maps = [#map1, #map4], iterator_types = ["parallel", "reduction"]} ins(%24 : tensor<4x4xf32>) outs(%25 : tensor<4xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %33 = arith.addf %out, %in : f32
-    linalg.yield %33 : f32
+    %34 = arith.addf %out, %in : f32
+    linalg.yield %34 : f32
   } -> tensor<4xf32>
-  %26 = linalg.generic {indexing_maps = [#map4, #map1], iterator_types = ["parallel", "parallel"]} ins(%25 : tensor<4xf32>) outs(%19 : tensor<4x1xf32>) {
+  %27 = linalg.generic {indexing_maps = [#map4, #map1], iterator_types = ["parallel", "parallel"]} ins(%26 : tensor<4xf32>) outs(%19 : tensor<4x1xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<4x1xf32>
-  %27 = linalg.generic {indexing_maps = [#map7, #map1], iterator_types = ["parallel", "parallel"]} ins(%26 : tensor<4x1xf32>) outs(%7 : tensor<4x4xf32>) {
+  %28 = linalg.generic {indexing_maps = [#map7, #map1], iterator_types = ["parallel", "parallel"]} ins(%27 : tensor<4x1xf32>) outs(%7 : tensor<4x4xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<4x4xf32>
-  %28 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%23, %27 : tensor<4x4xf32>, tensor<4x4xf32>) outs(%7 : tensor<4x4xf32>) {
+  %29 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%24, %28 : tensor<4x4xf32>, tensor<4x4xf32>) outs(%7 : tensor<4x4xf32>) {
   ^bb0(%in: f32, %in_3: f32, %out: f32):
-    %33 = arith.divf %in, %in_3 : f32
-    linalg.yield %33 : f32
+    %34 = arith.divf %in, %in_3 : f32
+    linalg.yield %34 : f32
   } -> tensor<4x4xf32>
-  %29 = linalg.matmul ins(%28, %4 : tensor<4x4xf32>, tensor<4x3xf32>) outs(%1 : tensor<4x3xf32>) -> tensor<4x3xf32>
-  %30 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%29, %29 : tensor<4x3xf32>, tensor<4x3xf32>) outs(%0 : tensor<4x3xf32>) {
+  %30 = linalg.matmul ins(%29, %4 : tensor<4x4xf32>, tensor<4x3xf32>) outs(%1 : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %31 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%30, %30 : tensor<4x3xf32>, tensor<4x3xf32>) outs(%0 : tensor<4x3xf32>) {
   ^bb0(%in: f32, %in_3: f32, %out: f32):
-    %33 = arith.mulf %in, %in_3 : f32
-    linalg.yield %33 : f32
+    %34 = arith.mulf %in, %in_3 : f32
+    linalg.yield %34 : f32
   } -> tensor<4x3xf32>
-  %31 = linalg.fill ins(%cst_2 : f32) outs(%10 : tensor<f32>) -> tensor<f32>
-  %32 = linalg.generic {indexing_maps = [#map1, #map3], iterator_types = ["reduction", "reduction"]} ins(%30 : tensor<4x3xf32>) outs(%31 : tensor<f32>) {
+  %32 = linalg.fill ins(%cst_2 : f32) outs(%10 : tensor<f32>) -> tensor<f32>
+  %33 = linalg.generic {indexing_maps = [#map1, #map3], iterator_types = ["reduction", "reduction"]} ins(%31 : tensor<4x3xf32>) outs(%32 : tensor<f32>) {
   ^bb0(%in: f32, %out: f32):
-    %33 = arith.addf %out, %in : f32
-    linalg.yield %33 : f32
+    %34 = arith.addf %out, %in : f32
+    linalg.yield %34 : f32
   } -> tensor<f32>
-  return %32 : tensor<f32>
+  return %33 : tensor<f32>
 }
 
 // ---- gradir entry (added for the corpus, not upstream) ----

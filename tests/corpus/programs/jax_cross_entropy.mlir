@@ -29,9 +29,9 @@ func.func @cross_entropy_loss(%arg0: tensor<3x5xf32>, %arg1: tensor<5xf32>, %arg
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   %cst_2 = arith.constant dense<0x7FC00000> : tensor<f32>
-  %cst_3 = arith.constant 0xFF800000 : f32
-  %cst_4 = arith.constant dense<0xFF800000> : tensor<f32>
-  %cst_5 = arith.constant 4.000000e+00 : f32
+  %cst_3 = arith.constant 4.000000e+00 : f32
+  %cst_4 = arith.constant 0xFF800000 : f32
+  %cst_5 = arith.constant dense<0xFF800000> : tensor<f32>
   %cst_6 = arith.constant 0.000000e+00 : f32
   %0 = tensor.empty() : tensor<4x5xf32>
   %1 = linalg.fill ins(%cst_6 : f32) outs(%0 : tensor<4x5xf32>) -> tensor<4x5xf32>
@@ -47,171 +47,172 @@ func.func @cross_entropy_loss(%arg0: tensor<3x5xf32>, %arg1: tensor<5xf32>, %arg
   } -> tensor<4x5xf32>
   %6 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%2, %5 : tensor<4x5xf32>, tensor<4x5xf32>) outs(%0 : tensor<4x5xf32>) {
   ^bb0(%in: f32, %in_7: f32, %out: f32):
-    %50 = arith.addf %in, %in_7 : f32
-    linalg.yield %50 : f32
+    %51 = arith.addf %in, %in_7 : f32
+    linalg.yield %51 : f32
   } -> tensor<4x5xf32>
   %7 = tensor.empty() : tensor<4xf32>
-  %8 = linalg.fill ins(%cst_3 : f32) outs(%7 : tensor<4xf32>) -> tensor<4xf32>
+  %8 = linalg.fill ins(%cst_4 : f32) outs(%7 : tensor<4xf32>) -> tensor<4xf32>
   %9 = linalg.generic {indexing_maps = [#map1, #map3], iterator_types = ["parallel", "reduction"]} ins(%6 : tensor<4x5xf32>) outs(%8 : tensor<4xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %50 = arith.maximumf %out, %in : f32
-    linalg.yield %50 : f32
+    %51 = arith.maximumf %out, %in : f32
+    linalg.yield %51 : f32
   } -> tensor<4xf32>
-  %10 = linalg.generic {indexing_maps = [#map4, #map5], iterator_types = ["parallel"]} ins(%cst_4 : tensor<f32>) outs(%7 : tensor<4xf32>) {
+  %10 = linalg.generic {indexing_maps = [#map4, #map5], iterator_types = ["parallel"]} ins(%cst_5 : tensor<f32>) outs(%7 : tensor<4xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<4xf32>
   %11 = linalg.generic {indexing_maps = [#map5, #map5, #map5], iterator_types = ["parallel"]} ins(%10, %9 : tensor<4xf32>, tensor<4xf32>) outs(%7 : tensor<4xf32>) {
   ^bb0(%in: f32, %in_7: f32, %out: f32):
-    %50 = arith.maximumf %in, %in_7 : f32
-    linalg.yield %50 : f32
+    %51 = arith.maximumf %in, %in_7 : f32
+    linalg.yield %51 : f32
   } -> tensor<4xf32>
   %12 = tensor.empty() : tensor<4x1xf32>
   %13 = linalg.generic {indexing_maps = [#map3, #map1], iterator_types = ["parallel", "parallel"]} ins(%11 : tensor<4xf32>) outs(%12 : tensor<4x1xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<4x1xf32>
-  %14 = linalg.generic {indexing_maps = [#map6, #map1], iterator_types = ["parallel", "parallel"]} ins(%13 : tensor<4x1xf32>) outs(%0 : tensor<4x5xf32>) {
+  %14 = "autodiff.stop_gradient"(%13) : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  %15 = linalg.generic {indexing_maps = [#map6, #map1], iterator_types = ["parallel", "parallel"]} ins(%14 : tensor<4x1xf32>) outs(%0 : tensor<4x5xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<4x5xf32>
-  %15 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%6, %14 : tensor<4x5xf32>, tensor<4x5xf32>) outs(%0 : tensor<4x5xf32>) {
+  %16 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%6, %15 : tensor<4x5xf32>, tensor<4x5xf32>) outs(%0 : tensor<4x5xf32>) {
   ^bb0(%in: f32, %in_7: f32, %out: f32):
-    %50 = arith.subf %in, %in_7 : f32
-    linalg.yield %50 : f32
+    %51 = arith.subf %in, %in_7 : f32
+    linalg.yield %51 : f32
   } -> tensor<4x5xf32>
-  %16 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%15 : tensor<4x5xf32>) outs(%0 : tensor<4x5xf32>) {
+  %17 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%16 : tensor<4x5xf32>) outs(%0 : tensor<4x5xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %50 = math.exp %in : f32
-    linalg.yield %50 : f32
+    %51 = math.exp %in : f32
+    linalg.yield %51 : f32
   } -> tensor<4x5xf32>
-  %17 = linalg.fill ins(%cst_6 : f32) outs(%7 : tensor<4xf32>) -> tensor<4xf32>
-  %18 = linalg.generic {indexing_maps = [#map1, #map3], iterator_types = ["parallel", "reduction"]} ins(%16 : tensor<4x5xf32>) outs(%17 : tensor<4xf32>) {
+  %18 = linalg.fill ins(%cst_6 : f32) outs(%7 : tensor<4xf32>) -> tensor<4xf32>
+  %19 = linalg.generic {indexing_maps = [#map1, #map3], iterator_types = ["parallel", "reduction"]} ins(%17 : tensor<4x5xf32>) outs(%18 : tensor<4xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %50 = arith.addf %out, %in : f32
-    linalg.yield %50 : f32
+    %51 = arith.addf %out, %in : f32
+    linalg.yield %51 : f32
   } -> tensor<4xf32>
-  %19 = linalg.generic {indexing_maps = [#map3, #map1], iterator_types = ["parallel", "parallel"]} ins(%18 : tensor<4xf32>) outs(%12 : tensor<4x1xf32>) {
+  %20 = linalg.generic {indexing_maps = [#map3, #map1], iterator_types = ["parallel", "parallel"]} ins(%19 : tensor<4xf32>) outs(%12 : tensor<4x1xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<4x1xf32>
-  %20 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%19 : tensor<4x1xf32>) outs(%12 : tensor<4x1xf32>) {
+  %21 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%20 : tensor<4x1xf32>) outs(%12 : tensor<4x1xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %50 = math.log %in : f32
-    linalg.yield %50 : f32
+    %51 = math.log %in : f32
+    linalg.yield %51 : f32
   } -> tensor<4x1xf32>
-  %21 = linalg.generic {indexing_maps = [#map6, #map1], iterator_types = ["parallel", "parallel"]} ins(%20 : tensor<4x1xf32>) outs(%0 : tensor<4x5xf32>) {
+  %22 = linalg.generic {indexing_maps = [#map6, #map1], iterator_types = ["parallel", "parallel"]} ins(%21 : tensor<4x1xf32>) outs(%0 : tensor<4x5xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<4x5xf32>
-  %22 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%15, %21 : tensor<4x5xf32>, tensor<4x5xf32>) outs(%0 : tensor<4x5xf32>) {
+  %23 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%16, %22 : tensor<4x5xf32>, tensor<4x5xf32>) outs(%0 : tensor<4x5xf32>) {
   ^bb0(%in: f32, %in_7: f32, %out: f32):
-    %50 = arith.subf %in, %in_7 : f32
-    linalg.yield %50 : f32
+    %51 = arith.subf %in, %in_7 : f32
+    linalg.yield %51 : f32
   } -> tensor<4x5xf32>
-  %23 = tensor.empty() : tensor<4x1xi32>
-  %24 = linalg.generic {indexing_maps = [#map3, #map1], iterator_types = ["parallel", "parallel"]} ins(%arg3 : tensor<4xi32>) outs(%23 : tensor<4x1xi32>) {
+  %24 = tensor.empty() : tensor<4x1xi32>
+  %25 = linalg.generic {indexing_maps = [#map3, #map1], iterator_types = ["parallel", "parallel"]} ins(%arg3 : tensor<4xi32>) outs(%24 : tensor<4x1xi32>) {
   ^bb0(%in: i32, %out: i32):
     linalg.yield %in : i32
   } -> tensor<4x1xi32>
-  %25 = linalg.generic {indexing_maps = [#map7, #map1], iterator_types = ["parallel", "parallel"]} ins(%cst : tensor<i32>) outs(%23 : tensor<4x1xi32>) {
+  %26 = linalg.generic {indexing_maps = [#map7, #map1], iterator_types = ["parallel", "parallel"]} ins(%cst : tensor<i32>) outs(%24 : tensor<4x1xi32>) {
   ^bb0(%in: i32, %out: i32):
     linalg.yield %in : i32
   } -> tensor<4x1xi32>
-  %26 = tensor.empty() : tensor<4x1xi1>
-  %27 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%24, %25 : tensor<4x1xi32>, tensor<4x1xi32>) outs(%26 : tensor<4x1xi1>) {
+  %27 = tensor.empty() : tensor<4x1xi1>
+  %28 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%25, %26 : tensor<4x1xi32>, tensor<4x1xi32>) outs(%27 : tensor<4x1xi1>) {
   ^bb0(%in: i32, %in_7: i32, %out: i1):
-    %50 = arith.cmpi slt, %in, %in_7 : i32
-    linalg.yield %50 : i1
+    %51 = arith.cmpi slt, %in, %in_7 : i32
+    linalg.yield %51 : i1
   } -> tensor<4x1xi1>
-  %28 = linalg.generic {indexing_maps = [#map7, #map1], iterator_types = ["parallel", "parallel"]} ins(%cst_0 : tensor<i32>) outs(%23 : tensor<4x1xi32>) {
+  %29 = linalg.generic {indexing_maps = [#map7, #map1], iterator_types = ["parallel", "parallel"]} ins(%cst_0 : tensor<i32>) outs(%24 : tensor<4x1xi32>) {
   ^bb0(%in: i32, %out: i32):
     linalg.yield %in : i32
   } -> tensor<4x1xi32>
-  %29 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%24, %28 : tensor<4x1xi32>, tensor<4x1xi32>) outs(%23 : tensor<4x1xi32>) {
+  %30 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%25, %29 : tensor<4x1xi32>, tensor<4x1xi32>) outs(%24 : tensor<4x1xi32>) {
   ^bb0(%in: i32, %in_7: i32, %out: i32):
-    %50 = arith.addi %in, %in_7 : i32
-    linalg.yield %50 : i32
+    %51 = arith.addi %in, %in_7 : i32
+    linalg.yield %51 : i32
   } -> tensor<4x1xi32>
-  %30 = linalg.generic {indexing_maps = [#map1, #map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%27, %29, %24 : tensor<4x1xi1>, tensor<4x1xi32>, tensor<4x1xi32>) outs(%23 : tensor<4x1xi32>) {
+  %31 = linalg.generic {indexing_maps = [#map1, #map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%28, %30, %25 : tensor<4x1xi1>, tensor<4x1xi32>, tensor<4x1xi32>) outs(%24 : tensor<4x1xi32>) {
   ^bb0(%in: i1, %in_7: i32, %in_8: i32, %out: i32):
-    %50 = arith.select %in, %in_7, %in_8 : i32
-    linalg.yield %50 : i32
+    %51 = arith.select %in, %in_7, %in_8 : i32
+    linalg.yield %51 : i32
   } -> tensor<4x1xi32>
-  %expanded = tensor.expand_shape %30 [[0], [1, 2]] output_shape [4, 1, 1] : tensor<4x1xi32> into tensor<4x1x1xi32>
-  %31 = tensor.empty() : tensor<4x1x1xi32>
-  %32 = linalg.generic {indexing_maps = [#map8, #map9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%cst : tensor<i32>) outs(%31 : tensor<4x1x1xi32>) {
+  %expanded = tensor.expand_shape %31 [[0], [1, 2]] output_shape [4, 1, 1] : tensor<4x1xi32> into tensor<4x1x1xi32>
+  %32 = tensor.empty() : tensor<4x1x1xi32>
+  %33 = linalg.generic {indexing_maps = [#map8, #map9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%cst : tensor<i32>) outs(%32 : tensor<4x1x1xi32>) {
   ^bb0(%in: i32, %out: i32):
     linalg.yield %in : i32
   } -> tensor<4x1x1xi32>
-  %33 = tensor.empty() : tensor<4x1x1xi1>
-  %34 = linalg.generic {indexing_maps = [#map9, #map9, #map9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded, %32 : tensor<4x1x1xi32>, tensor<4x1x1xi32>) outs(%33 : tensor<4x1x1xi1>) {
+  %34 = tensor.empty() : tensor<4x1x1xi1>
+  %35 = linalg.generic {indexing_maps = [#map9, #map9, #map9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded, %33 : tensor<4x1x1xi32>, tensor<4x1x1xi32>) outs(%34 : tensor<4x1x1xi1>) {
   ^bb0(%in: i32, %in_7: i32, %out: i1):
-    %50 = arith.cmpi sge, %in, %in_7 : i32
-    linalg.yield %50 : i1
+    %51 = arith.cmpi sge, %in, %in_7 : i32
+    linalg.yield %51 : i1
   } -> tensor<4x1x1xi1>
-  %35 = tensor.empty() : tensor<1x1x1xi32>
-  %36 = linalg.generic {indexing_maps = [#map10, #map9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%cst_1 : tensor<1xi32>) outs(%35 : tensor<1x1x1xi32>) {
+  %36 = tensor.empty() : tensor<1x1x1xi32>
+  %37 = linalg.generic {indexing_maps = [#map10, #map9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%cst_1 : tensor<1xi32>) outs(%36 : tensor<1x1x1xi32>) {
   ^bb0(%in: i32, %out: i32):
     linalg.yield %in : i32
   } -> tensor<1x1x1xi32>
-  %37 = linalg.generic {indexing_maps = [#map11, #map9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%36 : tensor<1x1x1xi32>) outs(%31 : tensor<4x1x1xi32>) {
+  %38 = linalg.generic {indexing_maps = [#map11, #map9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%37 : tensor<1x1x1xi32>) outs(%32 : tensor<4x1x1xi32>) {
   ^bb0(%in: i32, %out: i32):
     linalg.yield %in : i32
   } -> tensor<4x1x1xi32>
-  %38 = linalg.generic {indexing_maps = [#map9, #map9, #map9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded, %37 : tensor<4x1x1xi32>, tensor<4x1x1xi32>) outs(%33 : tensor<4x1x1xi1>) {
+  %39 = linalg.generic {indexing_maps = [#map9, #map9, #map9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded, %38 : tensor<4x1x1xi32>, tensor<4x1x1xi32>) outs(%34 : tensor<4x1x1xi1>) {
   ^bb0(%in: i32, %in_7: i32, %out: i1):
-    %50 = arith.cmpi sle, %in, %in_7 : i32
-    linalg.yield %50 : i1
+    %51 = arith.cmpi sle, %in, %in_7 : i32
+    linalg.yield %51 : i1
   } -> tensor<4x1x1xi1>
-  %39 = linalg.generic {indexing_maps = [#map9, #map9, #map9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%34, %38 : tensor<4x1x1xi1>, tensor<4x1x1xi1>) outs(%33 : tensor<4x1x1xi1>) {
+  %40 = linalg.generic {indexing_maps = [#map9, #map9, #map9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%35, %39 : tensor<4x1x1xi1>, tensor<4x1x1xi1>) outs(%34 : tensor<4x1x1xi1>) {
   ^bb0(%in: i1, %in_7: i1, %out: i1):
-    %50 = arith.andi %in, %in_7 : i1
-    linalg.yield %50 : i1
+    %51 = arith.andi %in, %in_7 : i1
+    linalg.yield %51 : i1
   } -> tensor<4x1x1xi1>
-  %40 = linalg.fill ins(%true : i1) outs(%26 : tensor<4x1xi1>) -> tensor<4x1xi1>
-  %41 = linalg.generic {indexing_maps = [#map9, #map12], iterator_types = ["parallel", "parallel", "reduction"]} ins(%39 : tensor<4x1x1xi1>) outs(%40 : tensor<4x1xi1>) {
+  %41 = linalg.fill ins(%true : i1) outs(%27 : tensor<4x1xi1>) -> tensor<4x1xi1>
+  %42 = linalg.generic {indexing_maps = [#map9, #map12], iterator_types = ["parallel", "parallel", "reduction"]} ins(%40 : tensor<4x1x1xi1>) outs(%41 : tensor<4x1xi1>) {
   ^bb0(%in: i1, %out: i1):
-    %50 = arith.andi %out, %in : i1
-    linalg.yield %50 : i1
+    %51 = arith.andi %out, %in : i1
+    linalg.yield %51 : i1
   } -> tensor<4x1xi1>
-  %42 = linalg.generic {indexing_maps = [#map1], iterator_types = ["parallel", "parallel"]} outs(%12 : tensor<4x1xf32>) {
+  %43 = linalg.generic {indexing_maps = [#map1], iterator_types = ["parallel", "parallel"]} outs(%12 : tensor<4x1xf32>) {
   ^bb0(%out: f32):
-    %50 = linalg.index 0 : index
-    %extracted = tensor.extract %expanded[%50, %c0, %c0] : tensor<4x1x1xi32>
-    %51 = arith.index_cast %extracted : i32 to index
-    %52 = arith.maxsi %51, %c0 : index
-    %53 = arith.minsi %52, %c4 : index
-    %extracted_7 = tensor.extract %22[%50, %53] : tensor<4x5xf32>
+    %51 = linalg.index 0 : index
+    %extracted = tensor.extract %expanded[%51, %c0, %c0] : tensor<4x1x1xi32>
+    %52 = arith.index_cast %extracted : i32 to index
+    %53 = arith.maxsi %52, %c0 : index
+    %54 = arith.minsi %53, %c4 : index
+    %extracted_7 = tensor.extract %23[%51, %54] : tensor<4x5xf32>
     linalg.yield %extracted_7 : f32
   } -> tensor<4x1xf32>
-  %43 = linalg.generic {indexing_maps = [#map7, #map1], iterator_types = ["parallel", "parallel"]} ins(%cst_2 : tensor<f32>) outs(%12 : tensor<4x1xf32>) {
+  %44 = linalg.generic {indexing_maps = [#map7, #map1], iterator_types = ["parallel", "parallel"]} ins(%cst_2 : tensor<f32>) outs(%12 : tensor<4x1xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<4x1xf32>
-  %44 = linalg.generic {indexing_maps = [#map1, #map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%41, %42, %43 : tensor<4x1xi1>, tensor<4x1xf32>, tensor<4x1xf32>) outs(%12 : tensor<4x1xf32>) {
+  %45 = linalg.generic {indexing_maps = [#map1, #map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%42, %43, %44 : tensor<4x1xi1>, tensor<4x1xf32>, tensor<4x1xf32>) outs(%12 : tensor<4x1xf32>) {
   ^bb0(%in: i1, %in_7: f32, %in_8: f32, %out: f32):
-    %50 = arith.select %in, %in_7, %in_8 : f32
-    linalg.yield %50 : f32
+    %51 = arith.select %in, %in_7, %in_8 : f32
+    linalg.yield %51 : f32
   } -> tensor<4x1xf32>
-  %45 = tensor.empty() : tensor<f32>
-  %46 = linalg.fill ins(%cst_6 : f32) outs(%45 : tensor<f32>) -> tensor<f32>
-  %47 = linalg.generic {indexing_maps = [#map1, #map7], iterator_types = ["reduction", "reduction"]} ins(%44 : tensor<4x1xf32>) outs(%46 : tensor<f32>) {
+  %46 = tensor.empty() : tensor<f32>
+  %47 = linalg.fill ins(%cst_6 : f32) outs(%46 : tensor<f32>) -> tensor<f32>
+  %48 = linalg.generic {indexing_maps = [#map1, #map7], iterator_types = ["reduction", "reduction"]} ins(%45 : tensor<4x1xf32>) outs(%47 : tensor<f32>) {
   ^bb0(%in: f32, %out: f32):
-    %50 = arith.addf %out, %in : f32
-    linalg.yield %50 : f32
+    %51 = arith.addf %out, %in : f32
+    linalg.yield %51 : f32
   } -> tensor<f32>
-  %48 = linalg.generic {indexing_maps = [#map13, #map13], iterator_types = []} ins(%47 : tensor<f32>) outs(%45 : tensor<f32>) {
+  %49 = linalg.generic {indexing_maps = [#map13, #map13], iterator_types = []} ins(%48 : tensor<f32>) outs(%46 : tensor<f32>) {
   ^bb0(%in: f32, %out: f32):
-    %50 = arith.divf %in, %cst_5 : f32
-    linalg.yield %50 : f32
+    %51 = arith.divf %in, %cst_3 : f32
+    linalg.yield %51 : f32
   } -> tensor<f32>
-  %49 = linalg.generic {indexing_maps = [#map13, #map13], iterator_types = []} ins(%48 : tensor<f32>) outs(%45 : tensor<f32>) {
+  %50 = linalg.generic {indexing_maps = [#map13, #map13], iterator_types = []} ins(%49 : tensor<f32>) outs(%46 : tensor<f32>) {
   ^bb0(%in: f32, %out: f32):
-    %50 = arith.negf %in : f32
-    linalg.yield %50 : f32
+    %51 = arith.negf %in : f32
+    linalg.yield %51 : f32
   } -> tensor<f32>
-  return %49 : tensor<f32>
+  return %50 : tensor<f32>
 }
 
 // ---- gradir entry (added for the corpus, not upstream) ----

@@ -20,8 +20,8 @@ func.func @logsumexp_loss(%arg0: tensor<3x4xf32>) -> tensor<f32> {
   %1 = linalg.fill ins(%cst_3 : f32) outs(%0 : tensor<3xf32>) -> tensor<3xf32>
   %2 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<3x4xf32>) outs(%1 : tensor<3xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %23 = arith.maximumf %out, %in : f32
-    linalg.yield %23 : f32
+    %24 = arith.maximumf %out, %in : f32
+    linalg.yield %24 : f32
   } -> tensor<3xf32>
   %3 = linalg.generic {indexing_maps = [#map2, #map3], iterator_types = ["parallel"]} ins(%cst_2 : tensor<f32>) outs(%0 : tensor<3xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -29,15 +29,15 @@ func.func @logsumexp_loss(%arg0: tensor<3x4xf32>) -> tensor<f32> {
   } -> tensor<3xf32>
   %4 = linalg.generic {indexing_maps = [#map3, #map3, #map3], iterator_types = ["parallel"]} ins(%3, %2 : tensor<3xf32>, tensor<3xf32>) outs(%0 : tensor<3xf32>) {
   ^bb0(%in: f32, %in_4: f32, %out: f32):
-    %23 = arith.maximumf %in, %in_4 : f32
-    linalg.yield %23 : f32
+    %24 = arith.maximumf %in, %in_4 : f32
+    linalg.yield %24 : f32
   } -> tensor<3xf32>
   %5 = tensor.empty() : tensor<3xi1>
   %6 = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel"]} ins(%4 : tensor<3xf32>) outs(%5 : tensor<3xi1>) {
   ^bb0(%in: f32, %out: i1):
-    %23 = math.absf %in : f32
-    %24 = arith.cmpf one, %23, %cst_1 : f32
-    linalg.yield %24 : i1
+    %24 = math.absf %in : f32
+    %25 = arith.cmpf one, %24, %cst_1 : f32
+    linalg.yield %25 : i1
   } -> tensor<3xi1>
   %7 = linalg.generic {indexing_maps = [#map2, #map3], iterator_types = ["parallel"]} ins(%cst_0 : tensor<f32>) outs(%0 : tensor<3xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -45,58 +45,59 @@ func.func @logsumexp_loss(%arg0: tensor<3x4xf32>) -> tensor<f32> {
   } -> tensor<3xf32>
   %8 = linalg.generic {indexing_maps = [#map3, #map3, #map3, #map3], iterator_types = ["parallel"]} ins(%6, %4, %7 : tensor<3xi1>, tensor<3xf32>, tensor<3xf32>) outs(%0 : tensor<3xf32>) {
   ^bb0(%in: i1, %in_4: f32, %in_5: f32, %out: f32):
-    %23 = arith.select %in, %in_4, %in_5 : f32
-    linalg.yield %23 : f32
+    %24 = arith.select %in, %in_4, %in_5 : f32
+    linalg.yield %24 : f32
   } -> tensor<3xf32>
-  %9 = tensor.empty() : tensor<3x1xf32>
-  %10 = linalg.generic {indexing_maps = [#map1, #map], iterator_types = ["parallel", "parallel"]} ins(%8 : tensor<3xf32>) outs(%9 : tensor<3x1xf32>) {
+  %9 = "autodiff.stop_gradient"(%8) : (tensor<3xf32>) -> tensor<3xf32>
+  %10 = tensor.empty() : tensor<3x1xf32>
+  %11 = linalg.generic {indexing_maps = [#map1, #map], iterator_types = ["parallel", "parallel"]} ins(%9 : tensor<3xf32>) outs(%10 : tensor<3x1xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<3x1xf32>
-  %11 = tensor.empty() : tensor<3x4xf32>
-  %12 = linalg.generic {indexing_maps = [#map4, #map], iterator_types = ["parallel", "parallel"]} ins(%10 : tensor<3x1xf32>) outs(%11 : tensor<3x4xf32>) {
+  %12 = tensor.empty() : tensor<3x4xf32>
+  %13 = linalg.generic {indexing_maps = [#map4, #map], iterator_types = ["parallel", "parallel"]} ins(%11 : tensor<3x1xf32>) outs(%12 : tensor<3x4xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<3x4xf32>
-  %13 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0, %12 : tensor<3x4xf32>, tensor<3x4xf32>) outs(%11 : tensor<3x4xf32>) {
+  %14 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0, %13 : tensor<3x4xf32>, tensor<3x4xf32>) outs(%12 : tensor<3x4xf32>) {
   ^bb0(%in: f32, %in_4: f32, %out: f32):
-    %23 = arith.subf %in, %in_4 : f32
-    linalg.yield %23 : f32
+    %24 = arith.subf %in, %in_4 : f32
+    linalg.yield %24 : f32
   } -> tensor<3x4xf32>
-  %14 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%13 : tensor<3x4xf32>) outs(%11 : tensor<3x4xf32>) {
+  %15 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%14 : tensor<3x4xf32>) outs(%12 : tensor<3x4xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %23 = math.exp %in : f32
-    linalg.yield %23 : f32
+    %24 = math.exp %in : f32
+    linalg.yield %24 : f32
   } -> tensor<3x4xf32>
-  %15 = linalg.fill ins(%cst : f32) outs(%0 : tensor<3xf32>) -> tensor<3xf32>
-  %16 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%14 : tensor<3x4xf32>) outs(%15 : tensor<3xf32>) {
+  %16 = linalg.fill ins(%cst : f32) outs(%0 : tensor<3xf32>) -> tensor<3xf32>
+  %17 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%15 : tensor<3x4xf32>) outs(%16 : tensor<3xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %23 = arith.addf %out, %in : f32
-    linalg.yield %23 : f32
-  } -> tensor<3xf32>
-  %17 = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel"]} ins(%16 : tensor<3xf32>) outs(%0 : tensor<3xf32>) {
-  ^bb0(%in: f32, %out: f32):
-    %23 = math.absf %in : f32
-    linalg.yield %23 : f32
+    %24 = arith.addf %out, %in : f32
+    linalg.yield %24 : f32
   } -> tensor<3xf32>
   %18 = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel"]} ins(%17 : tensor<3xf32>) outs(%0 : tensor<3xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %23 = math.log %in : f32
-    linalg.yield %23 : f32
+    %24 = math.absf %in : f32
+    linalg.yield %24 : f32
   } -> tensor<3xf32>
-  %19 = linalg.generic {indexing_maps = [#map3, #map3, #map3], iterator_types = ["parallel"]} ins(%18, %8 : tensor<3xf32>, tensor<3xf32>) outs(%0 : tensor<3xf32>) {
-  ^bb0(%in: f32, %in_4: f32, %out: f32):
-    %23 = arith.addf %in, %in_4 : f32
-    linalg.yield %23 : f32
-  } -> tensor<3xf32>
-  %20 = tensor.empty() : tensor<f32>
-  %21 = linalg.fill ins(%cst : f32) outs(%20 : tensor<f32>) -> tensor<f32>
-  %22 = linalg.generic {indexing_maps = [#map3, #map2], iterator_types = ["reduction"]} ins(%19 : tensor<3xf32>) outs(%21 : tensor<f32>) {
+  %19 = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel"]} ins(%18 : tensor<3xf32>) outs(%0 : tensor<3xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %23 = arith.addf %out, %in : f32
-    linalg.yield %23 : f32
+    %24 = math.log %in : f32
+    linalg.yield %24 : f32
+  } -> tensor<3xf32>
+  %20 = linalg.generic {indexing_maps = [#map3, #map3, #map3], iterator_types = ["parallel"]} ins(%19, %9 : tensor<3xf32>, tensor<3xf32>) outs(%0 : tensor<3xf32>) {
+  ^bb0(%in: f32, %in_4: f32, %out: f32):
+    %24 = arith.addf %in, %in_4 : f32
+    linalg.yield %24 : f32
+  } -> tensor<3xf32>
+  %21 = tensor.empty() : tensor<f32>
+  %22 = linalg.fill ins(%cst : f32) outs(%21 : tensor<f32>) -> tensor<f32>
+  %23 = linalg.generic {indexing_maps = [#map3, #map2], iterator_types = ["reduction"]} ins(%20 : tensor<3xf32>) outs(%22 : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %24 = arith.addf %out, %in : f32
+    linalg.yield %24 : f32
   } -> tensor<f32>
-  return %22 : tensor<f32>
+  return %23 : tensor<f32>
 }
 
 // ---- gradir entry (added for the corpus, not upstream) ----
