@@ -7,7 +7,7 @@ import importlib
 import inspect
 from collections.abc import Callable, Iterable
 
-from reference_source import ROOT, cell, first_paragraph, relative_path
+from reference_source import cell, first_paragraph, relative_path, repository_path
 
 
 def _yaml_text(value: object) -> str:
@@ -45,7 +45,7 @@ def yaml_rules_section(rules: dict) -> list[str]:
             break
         header.append(line[2:] if line.startswith("# ") else line[1:])
     entries = yaml.safe_load(text)
-    lines = [f"### From `{RULE_FILE.resolve().relative_to(ROOT).as_posix()}` ({len(entries)} rules)", ""]
+    lines = [f"### From `{repository_path('gradir.autodiff_pass.rules', RULE_FILE.name)}` ({len(entries)} rules)", ""]
     lines += ["The file's own header:", "", "```", *header, "```", ""]
     for entry in entries:
         op_name = _yaml_op_name(entry["name"])

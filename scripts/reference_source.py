@@ -12,10 +12,27 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@functools.cache
+def _package_folders() -> dict[str, str]:
+    """pyproject.toml's `package-dir`: import package -> folder of the repository."""
+    import tomllib
+
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return settings["tool"]["setuptools"]["package-dir"]
+
+
+def repository_path(package: str, file_name: str) -> str:
+    """`file_name` of import package `package`, as a path in the repository: the same
+    whether gradir runs from the checkout (editable) or from site-packages (CI)."""
+    return f"{_package_folders()[package]}/{file_name}"
+
+
 def relative_path(obj: object) -> str:
     """Where `obj` (a module, class or function) is defined, relative to the repository."""
-    path = Path(inspect.getsourcefile(obj)).resolve()  # type: ignore[arg-type]
-    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+    module = obj.__name__ if inspect.ismodule(obj) else obj.__module__  # type: ignore[attr-defined]
+    file_name = Path(inspect.getsourcefile(obj)).name  # type: ignore[arg-type]
+    package = module if file_name == "__init__.py" else module.rpartition(".")[0]
+    return repository_path(package, file_name)
 
 
 @functools.cache
