@@ -164,3 +164,14 @@ def test_custom_rule_sketch_names_the_real_interface():
     assert "def cube_vjp(builder, op, output_grads)" in sketch
     assert "gradir.register_jvp(\"mydialect.cube\", cube_jvp)" in sketch
     assert list(inspect.signature(gradir.register_jvp).parameters)[:2] == ["op_name", "rule"]
+
+
+def test_derivative_rule_example_is_the_rule_file_entry():
+    """README's YAML example is `mul`'s entry of autodiff_pass/rules/derivatives.yaml, as
+    the loader reads it (comments aside)."""
+    import yaml
+
+    (shown,) = yaml.safe_load(block("yaml", "Derivative rules"))
+    entries = yaml.safe_load((ROOT / "autodiff_pass" / "rules" / "derivatives.yaml").read_text())
+    (real,) = [entry for entry in entries if entry["name"] == shown["name"]]
+    assert shown == real
