@@ -66,9 +66,10 @@ class _LogObserver(Observer):
 
 def _log_from_environment() -> None:
     """`GRADIR_LOG=INFO` (or DEBUG, a level name or number) logs stages on stderr, where the
-    application has not configured the `gradir` logger itself."""
+    application has not configured the `gradir` logger itself; `0`, `off`, `no`, `false`
+    or nothing log nothing."""
     level = os.environ.get("GRADIR_LOG", "").strip()
-    if not level or LOGGER.handlers:
+    if level.lower() in ("", "0", "off", "no", "false", "none") or LOGGER.handlers:
         return
     resolved = logging.getLevelName(level.upper()) if not level.isdigit() else int(level)
     if not isinstance(resolved, int):

@@ -138,6 +138,9 @@ def test_gradir_log_prints_a_line_per_stage_on_stderr_and_nothing_without_it():
     assert any(line.startswith("gradir: cpu-jit: ") for line in lines), lines
     quiet = child(sys.executable, "-c", script, env={k: v for k, v in os.environ.items() if k != "GRADIR_LOG"})
     assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    for off in ("0", "off"):
+        switched_off = child(sys.executable, "-c", script, env={**os.environ, "GRADIR_LOG": off})
+        assert switched_off.returncode == 0 and switched_off.stderr == "", (off, switched_off.stderr)
 
 
 @pytest.mark.parametrize("tool,arguments,stage_name", [
