@@ -30,9 +30,12 @@ def repository_path(package: str, file_name: str) -> str:
 def relative_path(obj: object) -> str:
     """Where `obj` (a module, class or function) is defined, relative to the repository."""
     module = obj.__name__ if inspect.ismodule(obj) else obj.__module__  # type: ignore[attr-defined]
-    file_name = Path(inspect.getsourcefile(obj)).name  # type: ignore[arg-type]
-    package = module if file_name == "__init__.py" else module.rpartition(".")[0]
-    return repository_path(package, file_name)
+    source = Path(inspect.getsourcefile(obj)).resolve()  # type: ignore[arg-type]
+    package = module if source.name == "__init__.py" else module.rpartition(".")[0]
+    if package in _package_folders():
+        return repository_path(package, source.name)
+    # Not gradir's (a test's own op): where it is, if in the repository.
+    return source.relative_to(ROOT).as_posix() if source.is_relative_to(ROOT) else source.name
 
 
 @functools.cache
