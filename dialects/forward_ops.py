@@ -166,29 +166,12 @@ class AbsOp(UnaryElementwiseOp):
 
 
 @irdl_op_definition
-class StopGradientOp(IRDLOperation):
+class StopGradientOp(UnaryElementwiseOp):
     """`x` itself, through which no derivative flows (JAX's `stop_gradient`, PyTorch's
     `detach`): its gradient and its tangent are zero. For terms a loss should see as
-    constants (a target computed from the parameters, a baseline).
-    `%y = autodiff.stop_gradient %x : tensor<4xf32>`."""
+    constants (a target computed from the parameters, a baseline)."""
 
     name = "autodiff.stop_gradient"
-
-    T: ClassVar = VarConstraint("T", AnyAttr())
-    x = operand_def(T)
-    """The input tensor."""
-    result = result_def(T)
-    """`x`, as a value without derivative."""
-
-    traits = traits_def(Pure())
-    assembly_format = "$x attr-dict `:` type($x)"
-
-    def __init__(self, x: SSAValue):
-        super().__init__(operands=[x], result_types=[x.type])
-
-    def verify_(self) -> None:
-        """The operand is a float tensor (the result has its type)."""
-        expect_float_tensor(self.x.type, "operand")
 
 
 # ----------------------------------------------------------------------------

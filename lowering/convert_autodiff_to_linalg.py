@@ -445,8 +445,8 @@ class ConvertAutodiffToLinalgPass(ModulePass):
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
+                    LowerStopGradient(),  # before the unary ops it derives from: no generic
                     LowerUnaryElementwise(),
-                    LowerStopGradient(),
                     LowerBinaryElementwise(),
                     LowerSelect(),
                     LowerAutogradAdd(),
