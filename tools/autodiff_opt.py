@@ -217,10 +217,7 @@ class AutodiffOptMain(xDSLOptMain):
             "--print-ir-after-all", "--mlir-print-ir-after-all", action="store_true",
             help="print the module on stderr after each pass (MLIR 22's passes too)",
         )  # fmt: skip
-        add_watching_flags(arg_parser, timing=False)  # xDSL's --time-passes is the timing flag
-        arg_parser.add_argument(
-            "--timing", "--mlir-timing", dest="time_passes", action="store_true", help=argparse.SUPPRESS
-        )
+        add_watching_flags(arg_parser)  # its --timing sets xDSL's --time-passes
         _reword_xdsl_flags(arg_parser)
         arg_parser.add_argument(
             "--debug", action="store_true", help="show Python tracebacks on errors"
@@ -347,21 +344,21 @@ class AutodiffOptMain(xDSLOptMain):
 def _reword_xdsl_flags(arg_parser: argparse.ArgumentParser) -> None:
     """Help for the xDSL driver's flags that gradir implements itself (xDSL's own
     implementation lives in the pipeline callback that gradir replaces with its verifier),
-    and a `-p` help that lists gradir's passes, not xDSL's 130 (`--list-passes --all`)."""
+    and a `-p` help that lists gradir's passes, not xDSL's 130 (`--list-all-passes`)."""
     helps = {
-        "time_passes": "at the end, print on stderr where the time went, stage by stage and pass by "
-        "pass (as mlir-opt's --mlir-timing; also spelled --timing, --mlir-timing)",
-        "print_between_passes": "the same as --print-ir-after-all (xDSL's name)",
-        "passes": "comma-separated passes to run before --pipeline, with options in braces "
+        "--time-passes": "the same as --timing (xDSL's name)",
+        "--print-between-passes": "the same as --print-ir-after-all (xDSL's name)",
+        "--passes": "comma-separated passes to run before --pipeline, with options in braces "
         "(autodiff-reverse{checkpoint-every=2}); gradir's: "
         + ", ".join(entry.name for entry in PASSES)
         + "; and xDSL's (--list-all-passes lists every one)",
-        "target": "output format after -p passes (default mlir; the other xDSL targets are "
+        "--target": "output format after -p passes (default mlir; the other xDSL targets are "
         "not used by gradir)",
     }
     for action in arg_parser._actions:
-        if action.dest in helps:
-            action.help = helps[action.dest]
+        for option in action.option_strings:
+            if option in helps:
+                action.help = helps[option]
 
 
 def pass_listing(everything: bool = False) -> str:

@@ -25,14 +25,14 @@ class OneLineArgumentParser(argparse.ArgumentParser):
         self.exit(1, f"error: {message} (see --help)\n")
 
 
-def add_watching_flags(parser: argparse.ArgumentParser, timing: bool = True) -> None:
-    """`--timing` (unless the parser has it already) and `-q/--quiet`."""
-    if timing:
-        parser.add_argument(
-            "--timing", "--mlir-timing", dest="time_passes", action="store_true",
-            help="at the end, print on stderr where the time went, stage by stage and pass by "
-            "pass (as mlir-opt's --mlir-timing)",
-        )  # fmt: skip
+def add_watching_flags(parser: argparse.ArgumentParser) -> None:
+    """`--timing` (its destination is xDSL's `--time-passes`, which autodiff-opt keeps as a
+    second spelling) and `-q/--quiet`."""
+    parser.add_argument(
+        "--timing", "--mlir-timing", dest="time_passes", action="store_true",
+        help="at the end, print on stderr where the time went, stage by stage and pass by "
+        "pass (as mlir-opt's --mlir-timing)",
+    )  # fmt: skip
     parser.add_argument(
         "-q", "--quiet", action="store_true",
         help="no progress line (one is shown on stderr while compiling, only when stderr is a terminal)",
