@@ -73,9 +73,10 @@ def from_jax(
     name = name or getattr(function, "__name__", None) or "f"
     if custom_derivatives not in ("error", "primal"):
         raise ArgumentError(f"from_jax: custom_derivatives must be 'error' or 'primal', got {custom_derivatives!r}")
+    closed, results_shape = jax.make_jaxpr(function, return_shape=True)(*example_args)  # traced once, for both
     if custom_derivatives == "error":
-        _refuse_own_derivative_rules(jax.make_jaxpr(function)(*example_args).jaxpr)
-    function = _stop_gradients_kept(function, example_args)
+        _refuse_own_derivative_rules(closed.jaxpr)
+    function = _stop_gradients_kept(function, closed, results_shape)
     stablehlo = jax.jit(function).lower(*example_args).compiler_ir("stablehlo")
     return from_stablehlo(stablehlo, name)
 
@@ -93,16 +94,16 @@ custom derivative rule is not kept by StableHLO either: gradir differentiates th
 primal code)."""
 
 
-def _stop_gradients_kept(function: Callable[..., Any], example_args: tuple) -> Callable[..., Any]:
-    """`function`, unless its jaxpr has a `stop_gradient`: then a function that computes the
-    same, with each `stop_gradient` as an `optimization_barrier` (`_STOP_GRADIENT_MARK`).
+def _stop_gradients_kept(function: Callable[..., Any], closed, results_shape) -> Callable[..., Any]:
+    """`function`, unless its jaxpr (`closed`, whose results have the pytree structure of
+    `results_shape`) has a `stop_gradient`: then a function that computes the same, with
+    each `stop_gradient` as an `optimization_barrier` (`_STOP_GRADIENT_MARK`).
     A program that has barriers of its own, or a stop_gradient inside `lax.cond`,
     `while_loop` or `scan`, is a SourceError: gradir would take one for the other, or
     lose it."""
     import jax
     from jax.extend import core
 
-    closed = jax.make_jaxpr(function)(*example_args)
     if not _holds(closed.jaxpr, "stop_gradient"):
         return function
     if _holds(closed.jaxpr, "optimization_barrier"):
@@ -140,7 +141,7 @@ def _stop_gradients_kept(function: Callable[..., Any], example_args: tuple) -> C
             values.update(zip(equation.outvars, outputs))
         return [read(atom) for atom in jaxpr.outvars]
 
-    _, results_tree = jax.tree_util.tree_flatten(jax.eval_shape(function, *example_args))
+    _, results_tree = jax.tree_util.tree_flatten(results_shape)
 
     def marked(*arguments):
         flat, _ = jax.tree_util.tree_flatten(arguments)
