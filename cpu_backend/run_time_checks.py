@@ -173,9 +173,17 @@ def check_tensor_indices(module: ir.Module) -> None:
                 if _is_constant(position):
                     continue
                 size = tensor_dialect.DimOp(tensor, _constant(index, dimension)).result
-                at_least_zero = arith.CmpIOp(arith.CmpIPredicate.sge, position, _constant(index, 0)).result
-                below_size = arith.CmpIOp(arith.CmpIPredicate.slt, position, size).result
-                _assert(arith.AndIOp(at_least_zero, below_size).result, f"an index out of bounds ({op.name})")
+                _assert_window_inside(position, 1, size, op.name)
+
+
+def _assert_window_inside(position: ir.Value, extent: int, size: ir.Value, op_name: str) -> None:
+    """Assert that `extent` elements from index `position` lie in a dimension of `size`:
+    0 <= position <= size - extent (no sum that could overflow)."""
+    index = ir.IndexType.get()
+    last = arith.SubIOp(size, _constant(index, extent)).result
+    at_least_zero = arith.CmpIOp(arith.CmpIPredicate.sge, position, _constant(index, 0)).result
+    at_most_last = arith.CmpIOp(arith.CmpIPredicate.sle, position, last).result
+    _assert(arith.AndIOp(at_least_zero, at_most_last).result, f"an index out of bounds ({op_name})")
 
 
 def _inside_linalg_op(op: ir.Operation) -> bool:
@@ -205,10 +213,7 @@ def _check_vector_accesses(module: ir.Module) -> None:
         with ir.InsertionPoint(op), op.location:
             for dimension, (position, extent) in enumerate(zip(indices, extents)):
                 size = memref.DimOp(base, _constant(index, dimension)).result
-                last = arith.SubIOp(size, _constant(index, extent)).result
-                at_least_zero = arith.CmpIOp(arith.CmpIPredicate.sge, position, _constant(index, 0)).result
-                at_most_last = arith.CmpIOp(arith.CmpIPredicate.sle, position, last).result
-                _assert(arith.AndIOp(at_least_zero, at_most_last).result, f"an index out of bounds ({op.name})")
+                _assert_window_inside(position, extent, size, op.name)
     for op in walk_ops(module, {"vector.transfer_read", "vector.transfer_write"}):
         claims = ir.ArrayAttr(op.attributes["in_bounds"])
         op.attributes["in_bounds"] = ir.ArrayAttr.get([ir.BoolAttr.get(False) for _ in claims])
