@@ -42,6 +42,7 @@ from hostile.cases_api import registered
 from hostile.cases_run import (
     EXTERNAL_CALL,
     FAR_CAST,
+    HUGE_ALLOCA,
     HUGE_TEMPORARY,
     LLVM_CALL,
     MASKED_LOAD,
@@ -353,26 +354,6 @@ func.func @slice(%x: tensor<8xf64>, %at: index) -> tensor<3xf64> {
   return %s : tensor<3xf64>
 }
 """
-
-HUGE_ALLOCA = """\
-func.func @f(%x: f64) -> f64 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %n = arith.constant 100000000 : index
-  %m = memref.alloca() : memref<100000000xf64>
-  scf.for %i = %c0 to %n step %c1 {
-    memref.store %x, %m[%i] : memref<100000000xf64>
-  }
-  %z = arith.constant 0.0 : f64
-  %s = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> f64 {
-    %v = memref.load %m[%i] : memref<100000000xf64>
-    %b = arith.addf %a, %v : f64
-    scf.yield %b : f64
-  }
-  return %s : f64
-}
-"""
-"""800 MB on the stack: x summed 1e8 times."""
 
 ALLOCA_IN_A_LOOP = """\
 func.func @f(%x: f64, %n: index) -> f64 {

@@ -12,26 +12,7 @@ import gradir
 from child_process import run_python
 from gradir.cpu_backend.heap_allocas import STACK_BUDGET, allocas_on_heap
 from gradir.mlir_bridge import to_mlir_module, walk_ops
-
-HUGE = """
-func.func @f(%x: f64) -> f64 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %n = arith.constant 100000000 : index
-  %m = memref.alloca() : memref<100000000xf64>
-  scf.for %i = %c0 to %n step %c1 {
-    memref.store %x, %m[%i] : memref<100000000xf64>
-  }
-  %z = arith.constant 0.0 : f64
-  %s = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> f64 {
-    %v = memref.load %m[%i] : memref<100000000xf64>
-    %b = arith.addf %a, %v : f64
-    scf.yield %b : f64
-  }
-  return %s : f64
-}
-"""
-"""800 MB on the stack: x summed 1e8 times."""
+from hostile.cases_run import HUGE_ALLOCA as HUGE
 
 IN_LOOP = """
 func.func @f(%x: f64, %n: index) -> f64 {

@@ -211,6 +211,27 @@ def _recursion() -> list[CliCase]:
     ]  # fmt: skip
 
 
+HUGE_ALLOCA = """\
+func.func @f(%x: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 100000000 : index
+  %m = memref.alloca() : memref<100000000xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %x, %m[%i] : memref<100000000xf64>
+  }
+  %z = arith.constant 0.0 : f64
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> f64 {
+    %v = memref.load %m[%i] : memref<100000000xf64>
+    %b = arith.addf %a, %v : f64
+    scf.yield %b : f64
+  }
+  return %s : f64
+}
+"""
+"""800 MB on the stack: x summed 1e8 times."""
+
+
 HUGE_TEMPORARY = """\
 func.func @f(%x: tensor<4xf32>) -> tensor<f32> {
   %b = autodiff.broadcast_to %x : tensor<4xf32> -> tensor<40000000000x4xf32>
