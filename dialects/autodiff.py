@@ -9,6 +9,7 @@ from gradir.dialects.ad_ops import (
     GradOfOp,
     YieldOp,
 )
+from gradir.dialects.batching_ops import BATCHING_OPS, HessianOp, JacobianOp, VmapOp
 from gradir.dialects.entry_ops import ENTRY_OPS, EntryOp, GradOp, JvpOp, VjpOp
 from gradir.dialects.forward_ops import (
     FORWARD_OPS,
@@ -48,10 +49,10 @@ from gradir.dialects.forward_ops import (
     UnaryElementwiseOp,
 )
 
-Autodiff = Dialect("autodiff", [*FORWARD_OPS, *ENTRY_OPS, *AD_OPS], [])
+Autodiff = Dialect("autodiff", [*FORWARD_OPS, *ENTRY_OPS, *BATCHING_OPS, *AD_OPS], [])
 
 __all__ = [
-    "Autodiff", "FORWARD_OPS", "ENTRY_OPS", "AD_OPS",
+    "Autodiff", "FORWARD_OPS", "ENTRY_OPS", "BATCHING_OPS", "AD_OPS", "VmapOp", "JacobianOp", "HessianOp",
     "UnaryElementwiseOp", "BinaryElementwiseOp", "ReductionOp", "SoftmaxFamilyOp", "EntryOp",
     "NegOp", "ExpOp", "LogOp", "SqrtOp", "RsqrtOp", "SinOp", "CosOp", "TanhOp", "SigmoidOp", "StopGradientOp",
     "ReluOp", "AbsOp", "AddOp", "SubOp", "MulOp", "DivOp", "PowOp", "MaximumOp", "MinimumOp",
