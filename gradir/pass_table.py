@@ -48,6 +48,13 @@ class PassEntry:
 
 PASSES: tuple[PassEntry, ...] = (
     PassEntry(
+        "autodiff-vmap",
+        "gradir.autodiff_pass.vmap",
+        "AutodiffVmapPass",
+        "autodiff.vmap -> calls to generated batched functions (batching rules: "
+        "rules/batching.yaml); lowers the grad/vjp/jvp inside what it batches",
+    ),
+    PassEntry(
         "autodiff-reverse",
         "gradir.autodiff_pass.reverse",
         "AutodiffReversePass",

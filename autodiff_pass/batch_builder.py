@@ -1,0 +1,136 @@
+"""What a batching rule builds with: the batch size, shape helpers, and the walk.
+
+Inside a batched function every batched value carries its batch dimension
+first (`[B, ...]`); an unbatched value is the same for every example and keeps
+its type. A rule (`rules/batching.py`) gets the op, its operands as they are
+in the batched function and one flag per operand (batched or not), inserts
+ops with the builder, and returns one (value, batched) pair per result.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.linalg.ops import BroadcastOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from gradir.dialects.forward_ops import BroadcastToOp, ReshapeOp, TransposeOp
+from gradir.dialects.type_checks import is_float_tensor, tensor_type
+from gradir.errors import DifferentiationError, GradirError, error_at
+
+Batched = tuple[SSAValue, bool]
+"""A value of the batched function and whether it has the batch dimension first."""
+
+
+class VmapError(DifferentiationError):
+    """An op `autodiff-vmap` cannot batch, or a malformed `autodiff.vmap`."""
+
+
+def unsupported(op: Operation, why: str = "") -> GradirError:
+    """The one error for an op without a batching rule (or a case its rule refuses)."""
+    suffix = f" ({why})" if why else ""
+    return error_at(VmapError, op, f"vmap of '{op.name}' is not supported{suffix}")
+
+
+class BatchBuilder:
+    """Inserts the batched function's ops; `size` is the batch size."""
+
+    def __init__(
+        self,
+        size: int,
+        block: Block,
+        batch_block: Callable[[Block, Sequence[Batched]], list[Batched]],
+        batched_callee: Callable[[Operation, Sequence[bool]], FuncOp],
+    ):
+        self.size = size
+        self.block = block
+        """Where ops are appended (a rule with regions may point it elsewhere)."""
+        self.current: Operation | None = None
+        """The op being batched: inserted ops take its location."""
+        self._batch_block = batch_block
+        self._batched_callee = batched_callee
+
+    def insert(self, op: Operation) -> Operation:
+        if self.current is not None:
+            op.location = self.current.location
+        self.block.add_op(op)
+        return op
+
+    def batched_type(self, type_: Attribute) -> TensorType:
+        """`type_` with the batch dimension first."""
+        if not isinstance(type_, TensorType):
+            assert self.current is not None
+            raise unsupported(self.current, f"a batched value of type {type_} is not a tensor")
+        return tensor_type(type_.element_type, [self.size, *type_.get_shape()])
+
+    # -- shape helpers ---------------------------------------------------------
+
+    def reshape(self, value: SSAValue, shape: Sequence[int]) -> SSAValue:
+        type_ = value.type
+        assert isinstance(type_, TensorType)
+        if tuple(type_.get_shape()) == tuple(shape):
+            return value
+        self._expect_float(value, "reshape")
+        return self.insert(ReshapeOp(value, tensor_type(type_.element_type, shape))).results[0]
+
+    def transpose(self, value: SSAValue, permutation: Sequence[int]) -> SSAValue:
+        if list(permutation) == sorted(permutation):
+            return value
+        self._expect_float(value, "transpose")
+        return self.insert(TransposeOp(value, permutation)).results[0]
+
+    def move_axis(self, value: SSAValue, source: int, destination: int) -> SSAValue:
+        """`value` with its dimension `source` moved to position `destination`."""
+        assert isinstance(value.type, TensorType)
+        order = [d for d in range(value.type.get_num_dims()) if d != source]
+        order.insert(destination, source)
+        return self.transpose(value, order)
+
+    def materialize(self, value: SSAValue, batched: bool) -> SSAValue:
+        """`value` with the batch dimension first: an unbatched value is
+        broadcast (the same for every example)."""
+        if batched:
+            return value
+        target = self.batched_type(value.type)
+        if is_float_tensor(value.type):
+            return self.insert(BroadcastToOp(value, target)).results[0]
+        if isinstance(value.owner, tensor.EmptyOp) and not value.owner.operands:
+            return self.insert(tensor.EmptyOp([], target)).results[0]
+        init = self.insert(tensor.EmptyOp([], target)).results[0]
+        return self.insert(BroadcastOp(value, init, [0])).results[0]
+
+    def expand_to_rank(self, value: SSAValue, batched: bool, rank: int) -> SSAValue:
+        """A batched `value` of logical rank < `rank` reshaped to `[B, 1.., shape]`,
+        so that NumPy broadcasting (aligned right) still pairs its dims with the
+        others' and the batch dimensions line up; unbatched values stay."""
+        assert isinstance(value.type, TensorType)
+        if not batched:
+            return value
+        shape = list(value.type.get_shape())
+        missing = rank + 1 - len(shape)
+        return self.reshape(value, [shape[0], *([1] * missing), *shape[1:]])
+
+    def _expect_float(self, value: SSAValue, what: str) -> None:
+        if not is_float_tensor(value.type):
+            assert self.current is not None
+            raise unsupported(
+                self.current, f"cannot {what} a batched value of type {value.type}"
+            )
+
+    # -- recursion -----------------------------------------------------------
+
+    def batch_block(self, block: Block, arguments: Sequence[Batched]) -> list[Batched]:
+        """Batch the ops of `block` (its arguments bound to `arguments`) into the
+        current insertion block; return its terminator's operands, batched."""
+        saved = self.current
+        try:
+            return self._batch_block(block, arguments)
+        finally:
+            self.current = saved
+
+    def batched_callee(self, call: Operation, batched: Sequence[bool]) -> FuncOp:
+        """The batched version of `call`'s callee (batched arguments first-dim
+        batched, every result batched first)."""
+        return self._batched_callee(call, batched)

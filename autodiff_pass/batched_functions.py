@@ -1,0 +1,294 @@
+"""The batched functions of one module, generated once per (callee, in_axes, out_axes, size).
+
+`autodiff.vmap` ops and calls inside batched functions ask this table for a
+function; it builds each on first request. Name:
+`<callee>_vmap_<in axes, n for unbatched>_to_<out axes>_x<size>`, e.g.
+`f_vmap_n_1_to_0_x8`; attribute `autodiff.batched = {of = @f, in_axes = ...,
+out_axes = ..., size = 8}`, by which a later run finds it again.
+
+The body: batched arguments have their batch dimension moved first; each op
+of the callee is then copied as is when none of its operands (nor a value its
+regions read from outside) is batched, and otherwise replaced by what its
+batching rule (`rules/batching.py`, `batching.yaml`) builds; the returned
+values get their batch dimension moved to `out_axes` (an unbatched one is
+broadcast). Before a callee is batched, the grad/vjp/jvp entry ops in it are
+replaced by calls to their derivative functions (so per-example gradients are
+a batched derivative function) and the vmaps reachable from it are lowered.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DictionaryAttr,
+    FunctionType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    i64,
+)
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, VmapError, unsupported
+from gradir.autodiff_pass.ir_building import clone_op
+from gradir.autodiff_pass.rules.batching import get_batching_rule
+from gradir.dialects.batching_ops import VmapOp, with_batch_dim
+from gradir.dialects.entry_ops import EntryOp
+from gradir.errors import GradirError, error_at, location_of
+
+BATCHED_ATTR = "autodiff.batched"
+"""Discardable attribute marking a generated batched function."""
+
+
+@dataclass(frozen=True)
+class BatchedKey:
+    """What a batched function computes; one function per key."""
+
+    callee: str
+    in_axes: tuple[int, ...]
+    out_axes: tuple[int, ...]
+    size: int
+
+    def name(self) -> str:
+        ins = "_".join("n" if a < 0 else str(a) for a in self.in_axes) or "none"
+        outs = "_".join(str(a) for a in self.out_axes) or "none"
+        return f"{self.callee}_vmap_{ins}_to_{outs}_x{self.size}"
+
+    def as_attribute(self) -> DictionaryAttr:
+        return DictionaryAttr(
+            {
+                "of": SymbolRefAttr(self.callee),
+                "in_axes": DenseArrayBase.from_list(i64, list(self.in_axes)),
+                "out_axes": DenseArrayBase.from_list(i64, list(self.out_axes)),
+                "size": IntegerAttr(self.size, i64),
+            }
+        )
+
+    @staticmethod
+    def of_function(function: FuncOp) -> BatchedKey | None:
+        info = function.attributes.get(BATCHED_ATTR)
+        if not isinstance(info, DictionaryAttr):
+            return None
+        of, ins, outs, size = (info.data.get(k) for k in ("of", "in_axes", "out_axes", "size"))
+        if not (
+            isinstance(of, SymbolRefAttr)
+            and isinstance(ins, DenseArrayBase)
+            and isinstance(outs, DenseArrayBase)
+            and isinstance(size, IntegerAttr)
+        ):
+            return None
+        return BatchedKey(
+            of.string_value(), tuple(ins.get_values()), tuple(outs.get_values()), size.value.data
+        )
+
+
+def referenced_functions(function: Operation) -> list[str]:
+    """Symbols `function` names through a `callee` property (calls, entry ops, vmaps)."""
+    names = []
+    for op in function.walk():
+        callee = op.properties.get("callee")
+        if isinstance(callee, SymbolRefAttr):
+            names.append(callee.string_value())
+    return names
+
+
+class BatchedFunctions:
+    """The table of generated batched functions of one module."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self._symbols: dict[str, Operation] = {}
+        self._generated: dict[BatchedKey, FuncOp] = {}
+        self._vmaps_lowered: set[str] = set()
+        self._lowering_vmaps: set[str] = set()
+        for op in module.ops:
+            name = op.properties.get("sym_name")
+            if isinstance(name, StringAttr):
+                self._symbols[name.data] = op
+            if isinstance(op, FuncOp) and (key := BatchedKey.of_function(op)) is not None:
+                self._generated[key] = op
+
+    def function(self, user: Operation, name: str) -> FuncOp:
+        found = self._symbols.get(name)
+        if not isinstance(found, FuncOp) or not found.body.blocks:
+            raise error_at(VmapError, user, f"callee @{name} is not a function with a body")
+        return found
+
+    # -- vmap ops --------------------------------------------------------------
+
+    def lower_vmap(self, op: VmapOp) -> None:
+        """Replace `op` by a call to its batched function."""
+        callee = self.function(op, op.callee.string_value())
+        self.lower_vmaps_reachable_from(callee)
+        try:
+            function = self.batched(
+                op, callee, op.input_axes(), op.output_axes(), op.batch_size
+            )
+        except GradirError as error:
+            # An op of a generated function has no source location: the vmap has.
+            error.location = error.location or location_of(op)
+            raise
+        call = CallOp(function.sym_name.data, list(op.args), list(op.result_types))
+        call.location = op.location
+        Rewriter.replace_op(op, call)
+
+    def lower_vmaps_reachable_from(self, function: FuncOp) -> None:
+        """Lower the vmaps in `function` and in every function it names,
+        innermost first, so that batching and differentiation see only calls."""
+        name = function.sym_name.data
+        if name in self._vmaps_lowered or name in self._lowering_vmaps:
+            return
+        self._lowering_vmaps.add(name)
+        for referenced in referenced_functions(function):
+            found = self._symbols.get(referenced)
+            if isinstance(found, FuncOp):
+                self.lower_vmaps_reachable_from(found)
+        for op in list(function.walk()):
+            if isinstance(op, VmapOp) and op.parent is not None:
+                self.lower_vmap(op)
+        self._lowering_vmaps.discard(name)
+        self._vmaps_lowered.add(name)
+
+    # -- batched functions -----------------------------------------------------
+
+    def batched(
+        self,
+        user: Operation,
+        callee: FuncOp,
+        in_axes: Sequence[int],
+        out_axes: Sequence[int],
+        size: int,
+    ) -> FuncOp:
+        """The batched function of `callee` (built on first request)."""
+        key = BatchedKey(callee.sym_name.data, tuple(in_axes), tuple(out_axes), size)
+        if (existing := self._generated.get(key)) is not None:
+            return existing
+        self.lower_vmaps_reachable_from(callee)
+        self._lower_entry_ops(callee)
+        if len(callee.body.blocks) != 1:
+            raise error_at(
+                VmapError, user, f"cannot vmap @{key.callee}: it has more than one block"
+            )
+        inputs = [
+            t if a < 0 else with_batch_dim(t, a, size)
+            for a, t in zip(in_axes, callee.function_type.inputs.data)
+        ]
+        outputs = [
+            with_batch_dim(t, a, size) for a, t in zip(out_axes, callee.function_type.outputs.data)
+        ]
+        function = FuncOp(
+            self._unique_name(key.name()),
+            FunctionType.from_lists(inputs, outputs),
+            Region(Block(arg_types=inputs)),
+        )
+        function.attributes[BATCHED_ATTR] = key.as_attribute()
+        for argument, original in zip(function.args, callee.args):
+            argument.name_hint = original.name_hint
+        Rewriter.insert_op(function, InsertPoint.after(callee))
+        self._symbols[function.sym_name.data] = function
+        self._generated[key] = function  # before the body: a recursive callee finds it
+        _BodyBatcher(self, size, function.body.block).build(callee, in_axes, out_axes)
+        return function
+
+    def _unique_name(self, name: str) -> str:
+        candidate, count = name, 0
+        while candidate in self._symbols:
+            count += 1
+            candidate = f"{name}__{count}"
+        return candidate
+
+    def _lower_entry_ops(self, callee: FuncOp) -> None:
+        """grad/vjp/jvp inside `callee` become calls to derivative functions."""
+        entry_ops = [op for op in callee.walk() if isinstance(op, EntryOp)]
+        if not entry_ops:
+            return
+        from gradir.autodiff_pass.differentiation import derivative_function_table
+
+        table = derivative_function_table(self.module)
+        for op in entry_ops:
+            if op.parent is not None:
+                table.lower_entry_op(op)
+        for op in self.module.ops:  # the derivative functions just generated
+            name = op.properties.get("sym_name")
+            if isinstance(name, StringAttr):
+                self._symbols.setdefault(name.data, op)
+
+
+class _BodyBatcher:
+    """Builds one batched function's body (see the module docstring)."""
+
+    def __init__(self, table: BatchedFunctions, size: int, block: Block):
+        self.table = table
+        self.value_map: dict[SSAValue, SSAValue] = {}
+        self.batched: set[SSAValue] = set()
+        self.builder = BatchBuilder(size, block, self.batch_block, self.batched_callee)
+        self.builder.is_batched_capture = lambda value: value in self.batched  # type: ignore[attr-defined]
+
+    def build(self, callee: FuncOp, in_axes: Sequence[int], out_axes: Sequence[int]) -> None:
+        builder = self.builder
+        arguments: list[Batched] = []
+        for argument, axis in zip(builder.block.args, in_axes):
+            if axis < 0:
+                arguments.append((argument, False))
+            else:
+                arguments.append((builder.move_axis(argument, axis, 0), True))
+        returned = self.batch_block(callee.body.block, arguments)
+        results = []
+        for (value, is_batched), axis in zip(returned, out_axes):
+            builder.current = callee.body.block.last_op
+            results.append(builder.move_axis(builder.materialize(value, is_batched), 0, axis))
+        builder.current = None
+        builder.insert(ReturnOp(*results))
+
+    def batch_block(self, block: Block, arguments: Sequence[Batched]) -> list[Batched]:
+        for argument, (value, is_batched) in zip(block.args, arguments, strict=True):
+            self.value_map[argument] = value
+            if is_batched:
+                self.batched.add(argument)
+        terminator = block.last_op
+        for op in block.ops:
+            if op is terminator:
+                break
+            self.batch_op(op)
+        assert terminator is not None
+        return [(self.value_map[v], v in self.batched) for v in terminator.operands]
+
+    def batch_op(self, op: Operation) -> None:
+        flags = [v in self.batched for v in op.operands]
+        if not any(flags) and not self._reads_batched_capture(op):
+            self.builder.block.add_op(clone_op(op, self.value_map))
+            return
+        rule = get_batching_rule(op.name)
+        if rule is None:
+            raise unsupported(op)
+        self.builder.current = op
+        operands = [self.value_map[v] for v in op.operands]
+        results = rule(self.builder, op, operands, flags)
+        if len(results) != len(op.results):
+            raise error_at(
+                VmapError,
+                op,
+                f"the batching rule of '{op.name}' returned {len(results)} values "
+                f"for {len(op.results)} results",
+            )
+        for result, (value, is_batched) in zip(op.results, results):
+            self.value_map[result] = value
+            if is_batched:
+                self.batched.add(result)
+
+    def _reads_batched_capture(self, op: Operation) -> bool:
+        if not op.regions:
+            return False
+        return any(v in self.batched for nested in op.walk() for v in nested.operands)
+
+    def batched_callee(self, call: Operation, flags: Sequence[bool]) -> FuncOp:
+        assert isinstance(call, CallOp)
+        callee = self.table.function(call, call.callee.string_value())
+        in_axes = [0 if flag else -1 for flag in flags]
+        out_axes = [0] * len(callee.function_type.outputs.data)
+        return self.table.batched(call, callee, in_axes, out_axes, self.builder.size)

@@ -1,0 +1,35 @@
+"""`autodiff-vmap`: replace each `autodiff.vmap` by a call to a batched function.
+
+Batched functions are generated once per (callee, in_axes, out_axes, size) by
+`batched_functions`; the batching rules are data (`rules/batching.yaml`).
+The pass runs before `autodiff-reverse` and `autodiff-forward`: it lowers the
+grad/vjp/jvp ops inside a function it batches itself (vmap of grad: per-example
+gradients), and a function holding a vmap is left holding a call to an
+ordinary batched function, which the derivative passes differentiate like any
+other (grad of vmap).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from gradir.autodiff_pass.batched_functions import BatchedFunctions
+from gradir.autodiff_pass.ir_building import paused_garbage_collection
+from gradir.dialects.batching_ops import VmapOp
+
+
+@dataclass(frozen=True)
+class AutodiffVmapPass(ModulePass):
+    """Replace `autodiff.vmap` by calls to generated batched functions."""
+
+    name = "autodiff-vmap"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with paused_garbage_collection():
+            table = BatchedFunctions(op)
+            for vmap in [o for o in op.walk() if isinstance(o, VmapOp)]:
+                if vmap.parent is not None:
+                    table.lower_vmap(vmap)
