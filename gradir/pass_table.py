@@ -48,6 +48,13 @@ class PassEntry:
 
 PASSES: tuple[PassEntry, ...] = (
     PassEntry(
+        "autodiff-jacobian",
+        "gradir.autodiff_pass.jacobian",
+        "AutodiffJacobianPass",
+        "autodiff.jacobian/hessian -> calls to functions made of autodiff.vmap of "
+        "vjp (rev) or jvp (fwd; the Hessian: forward over reverse)",
+    ),
+    PassEntry(
         "autodiff-vmap",
         "gradir.autodiff_pass.vmap",
         "AutodiffVmapPass",

@@ -16,6 +16,7 @@ from gradir.errors import PipelineError
 from gradir.instrumentation import apply_passes
 
 GRAD_PASSES = (
+    "autodiff-jacobian",
     "autodiff-vmap",
     "autodiff-reverse",
     "autodiff-forward",
@@ -46,7 +47,7 @@ PIPELINES: dict[str, Pipeline] = {
     for p in (
         Pipeline(
             "grad",
-            "generate batched and derivative functions: vmap, reverse + forward mode, zero "
+            "generate batched and derivative functions: jacobian/hessian, vmap, reverse + forward mode, zero "
             "specialisation, cse, dce",
             GRAD_PASSES,
         ),
