@@ -8,6 +8,8 @@
     res = gradir.gradcheck(source, "f")           # finite differences in f64
     g = gradir.differentiate(module, "f", wrt=[0, 1])   # Gradient(f, df, index lists)
     gradir.register_vjp("mydialect.op", rule); gradir.register_jvp(...)
+    f = gradir.vmap(source, "f", in_axes=(0, None))   # batched callable (torch.func.vmap)
+    J = gradir.jacobian(source, "f", wrt=[0]); H = gradir.hessian(source, "loss")
     text = gradir.from_jax(loss, w, x)            # a JAX function as linalg-on-tensors MLIR (needs jax)
     with gradir.timing() as report: ...           # where a compile spent its time: print(report)
 
@@ -39,6 +41,10 @@ _EXPORTS = {
     "from_jax": "gradir.jax_export",
     "from_stablehlo": "gradir.jax_export",
     "timing": "gradir.instrumentation",
+    "vmap": "gradir.batched_api",
+    "jacobian": "gradir.batched_api",
+    "hessian": "gradir.batched_api",
+    "register_batching_rule": "gradir.autodiff_pass.rules.batching",
 }
 """The Python API (DESIGN section 5), loaded on first use."""
 
