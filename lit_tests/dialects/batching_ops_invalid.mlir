@@ -1,0 +1,127 @@
+// Verifier messages of vmap, jacobian and hessian.
+// RUN: autodiff-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %y : tensor<2x4xf64>
+}
+func.func @main(%w: tensor<3x4xf64>, %xs: tensor<5x2x3xf64>) {
+  // CHECK: batching_ops_invalid.mlir:[[# @LINE + 1]]:3: error: 'autodiff.vmap' op in_axes has 1 entries, callee @f has 2 arguments
+  %0 = autodiff.vmap @f(%w, %xs) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<3x4xf64>, tensor<5x2x3xf64>) -> tensor<5x2x4xf64>
+  return
+}
+
+// -----
+
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %y : tensor<2x4xf64>
+}
+func.func @main(%w: tensor<3x4xf64>, %xs: tensor<5x2x3xf64>) {
+  // CHECK: error: 'autodiff.vmap' op out_axes has 2 entries, callee @f has 1 results
+  %0 = autodiff.vmap @f(%w, %xs) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0, 0>, size = 5 : i64} : (tensor<3x4xf64>, tensor<5x2x3xf64>) -> tensor<5x2x4xf64>
+  return
+}
+
+// -----
+
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %y : tensor<2x4xf64>
+}
+func.func @main(%w: tensor<3x4xf64>, %xs: tensor<5x2x3xf64>) {
+  // CHECK: error: 'autodiff.vmap' op operand types (tensor<3x4xf64>, tensor<5x2x3xf64>) do not match the expected (tensor<3x4xf64>, tensor<6x2x3xf64>) (the callee's arguments, batched at in_axes) for callee @f
+  %0 = autodiff.vmap @f(%w, %xs) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 6 : i64} : (tensor<3x4xf64>, tensor<5x2x3xf64>) -> tensor<6x2x4xf64>
+  return
+}
+
+// -----
+
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %y : tensor<2x4xf64>
+}
+func.func @main(%w: tensor<3x4xf64>, %xs: tensor<5x2x3xf64>) {
+  // CHECK: error: 'autodiff.vmap' op in_axes[1] = 3 is out of range for argument 1 of type tensor<2x3xf64> (expected -1 (not batched) or 0 <= axis <= 2)
+  %0 = autodiff.vmap @f(%w, %xs) {in_axes = array<i64: -1, 3>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<3x4xf64>, tensor<5x2x3xf64>) -> tensor<5x2x4xf64>
+  return
+}
+
+// -----
+
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %y : tensor<2x4xf64>
+}
+func.func @main(%w: tensor<3x4xf64>, %xs: tensor<5x2x3xf64>) {
+  // CHECK: error: 'autodiff.vmap' op batch size must be at least 1, got 0
+  %0 = autodiff.vmap @f(%w, %xs) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 0 : i64} : (tensor<3x4xf64>, tensor<5x2x3xf64>) -> tensor<5x2x4xf64>
+  return
+}
+
+// -----
+
+func.func @f(%n: i32, %x: tensor<2xf64>) -> tensor<2xf64> {
+  return %x : tensor<2xf64>
+}
+func.func @main(%n: i32, %x: tensor<2xf64>) {
+  // CHECK: error: 'autodiff.vmap' op in_axes[0] = 0 batches argument 0 of type i32, expected a float tensor
+  %0 = autodiff.vmap @f(%n, %x) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>, size = 5 : i64} : (i32, tensor<2xf64>) -> tensor<5x2xf64>
+  return
+}
+
+// -----
+
+func.func @main(%x: tensor<2xf64>) {
+  // CHECK: error: 'autodiff.vmap' op callee @missing could not be found
+  %0 = autodiff.vmap @missing(%x) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 2 : i64} : (tensor<2xf64>) -> tensor<2xf64>
+  return
+}
+
+// -----
+
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %y : tensor<2x4xf64>
+}
+func.func @main(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) {
+  // CHECK: error: 'autodiff.jacobian' op result types (tensor<2x4x3x3xf64>) do not match the expected (tensor<2x4x3x4xf64>) (one Jacobian per (result, wrt argument), result-major) for callee @f
+  %0 = autodiff.jacobian @f(%w, %x) {wrt = array<i64: 0>} : (tensor<3x4xf64>, tensor<2x3xf64>) -> tensor<2x4x3x3xf64>
+  return
+}
+
+// -----
+
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %y : tensor<2x4xf64>
+}
+func.func @main(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) {
+  // CHECK: error: 'autodiff.jacobian' op mode must be "rev" or "fwd", got "backward"
+  %0 = autodiff.jacobian @f(%w, %x) {wrt = array<i64: 0>, mode = "backward"} : (tensor<3x4xf64>, tensor<2x3xf64>) -> tensor<2x4x3x4xf64>
+  return
+}
+
+// -----
+
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %y : tensor<2x4xf64>
+}
+func.func @main(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) {
+  // CHECK: error: 'autodiff.jacobian' op wrt index 2 is out of range: callee @f has 2 arguments
+  %0 = autodiff.jacobian @f(%w, %x) {wrt = array<i64: 2>} : (tensor<3x4xf64>, tensor<2x3xf64>) -> tensor<2x4x3x4xf64>
+  return
+}
+
+// -----
+
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %y : tensor<2x4xf64>
+}
+func.func @main(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) {
+  // CHECK: error: 'autodiff.hessian' op callee @f must return exactly one 0-d float tensor (a loss), but returns (tensor<2x4xf64>)
+  %0 = autodiff.hessian @f(%w, %x) {wrt = array<i64: 0>} : (tensor<3x4xf64>, tensor<2x3xf64>) -> tensor<3x4x3x4xf64>
+  return
+}
