@@ -104,6 +104,8 @@ class BatchedFunctions:
         self.module = module
         self._symbols: dict[str, Operation] = {}
         self._generated: dict[BatchedKey, FuncOp] = {}
+        self._last_inserted: dict[str, Operation] = {}
+        """Per callee, its last batched function: they follow it in order of creation."""
         self._vmaps_lowered: set[str] = set()
         self._lowering_vmaps: set[str] = set()
         for op in module.ops:
@@ -189,7 +191,9 @@ class BatchedFunctions:
         function.attributes[BATCHED_ATTR] = key.as_attribute()
         for argument, original in zip(function.args, callee.args):
             argument.name_hint = original.name_hint
-        Rewriter.insert_op(function, InsertPoint.after(callee))
+        anchor = self._last_inserted.get(key.callee, callee)
+        Rewriter.insert_op(function, InsertPoint.after(anchor))
+        self._last_inserted[key.callee] = function
         self._symbols[function.sym_name.data] = function
         self._generated[key] = function  # before the body: a recursive callee finds it
         _BodyBatcher(self, size, function.body.block).build(callee, in_axes, out_axes)

@@ -83,6 +83,8 @@ class _Functions:
     def __init__(self, module: ModuleOp):
         self.module = module
         self.generated: dict[tuple, FuncOp] = {}
+        self.last_inserted: dict[str, FuncOp] = {}
+        """Per callee, the last function made for it: they follow it in order of creation."""
 
     def new_function(
         self, name: str, after: FuncOp, inputs: Sequence[Attribute], outputs: Sequence[Attribute]
@@ -92,8 +94,13 @@ class _Functions:
             count += 1
             candidate = f"{name}__{count}"
         block = Block(arg_types=inputs)
+        for index, argument in enumerate(block.args):  # the callee's names, then the seeds'
+            hints = [a.name_hint for a in after.args]
+            argument.name_hint = hints[index] if index < len(hints) else "seed"
         function = FuncOp(candidate, FunctionType.from_lists(inputs, outputs), Region(block))
-        Rewriter.insert_op(function, InsertPoint.after(after))
+        anchor = self.last_inserted.get(after.sym_name.data, after)
+        Rewriter.insert_op(function, InsertPoint.after(anchor))
+        self.last_inserted[after.sym_name.data] = function
         return function, block
 
     def callee(self, op: Operation) -> FuncOp:
@@ -118,8 +125,6 @@ class _Functions:
         suffix = "_".join(str(i) for i in wrt)
         name = f"{callee.sym_name.data}_jacobian_{mode}_{suffix}".rstrip("_")
         function, block = self.new_function(name, callee, inputs, results)
-        for argument, original in zip(block.args, callee.args):
-            argument.name_hint = original.name_hint
         self.generated[key] = function
         arguments = list(block.args)
         if mode == "rev":
