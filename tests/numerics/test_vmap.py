@@ -1,0 +1,236 @@
+"""`autodiff.vmap`, `autodiff.jacobian` and `autodiff.hessian` through the real CPU pipeline,
+in f64, against `torch.func` (`vmap`, `grad`, `jacrev`, `jacfwd`, `hessian`) on the same
+inputs: every batching rule of batching.yaml on random shapes with batch axes first, inner,
+last and absent; per-example gradients (vmap of grad); grad of vmap; vmap of a function
+holding a vmap and a call; whole Jacobians of a tanh MLP in both modes; Hessians."""
+import numpy as np
+import pytest
+
+import gradir
+
+torch = pytest.importorskip("torch")
+
+OPS = """
+func.func @f(%a: tensor<{M}x{K}xf64>, %b: tensor<{K}xf64>, %c: tensor<{K}x{N}xf64>) -> (tensor<{M}x{N}xf64>, tensor<{K}xf64>, tensor<{N}x{M}xf64>) {{
+  %ab = autodiff.add %a, %b : (tensor<{M}x{K}xf64>, tensor<{K}xf64>) -> tensor<{M}x{K}xf64>
+  %e = autodiff.exp %ab : tensor<{M}x{K}xf64>
+  %m = autodiff.matmul %e, %c : (tensor<{M}x{K}xf64>, tensor<{K}x{N}xf64>) -> tensor<{M}x{N}xf64>
+  %s = autodiff.softmax %m {{dim = 1 : i64}} : tensor<{M}x{N}xf64>
+  %t = autodiff.transpose %s {{permutation = array<i64: 1, 0>}} : tensor<{M}x{N}xf64> -> tensor<{N}x{M}xf64>
+  %r = autodiff.sum %e {{dims = array<i64: 0>}} : tensor<{M}x{K}xf64> -> tensor<{K}xf64>
+  %mx = autodiff.max %t {{dims = array<i64: 1>, keepdim = true}} : tensor<{N}x{M}xf64> -> tensor<{N}x1xf64>
+  %sub = autodiff.sub %t, %mx : (tensor<{N}x{M}xf64>, tensor<{N}x1xf64>) -> tensor<{N}x{M}xf64>
+  %half = arith.constant dense<-0.05> : tensor<{N}x{M}xf64>
+  %em = tensor.empty() : tensor<{N}x{M}xi1>
+  %cmp = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%sub, %half : tensor<{N}x{M}xf64>, tensor<{N}x{M}xf64>) outs(%em : tensor<{N}x{M}xi1>) {{
+  ^bb0(%x: f64, %y: f64, %o: i1):
+    %k = arith.cmpf ogt, %x, %y : f64
+    linalg.yield %k : i1
+  }} -> tensor<{N}x{M}xi1>
+  %sel = autodiff.select %cmp, %sub, %t : (tensor<{N}x{M}xi1>, tensor<{N}x{M}xf64>, tensor<{N}x{M}xf64>) -> tensor<{N}x{M}xf64>
+  %rs = autodiff.reshape %m : tensor<{M}x{N}xf64> -> tensor<{MN}xf64>
+  %rs2 = autodiff.reshape %rs : tensor<{MN}xf64> -> tensor<{M}x{N}xf64>
+  %bt = autodiff.broadcast_to %b : tensor<{K}xf64> -> tensor<2x{K}xf64>
+  %st = autodiff.sum_to_size %bt : tensor<2x{K}xf64> -> tensor<{K}xf64>
+  %q = autodiff.mul %st, %r : (tensor<{K}xf64>, tensor<{K}xf64>) -> tensor<{K}xf64>
+  %mn = autodiff.mean %q : tensor<{K}xf64> -> tensor<f64>
+  %q2 = autodiff.mul %rs2, %mn : (tensor<{M}x{N}xf64>, tensor<f64>) -> tensor<{M}x{N}xf64>
+  %ls = autodiff.log_softmax %q2 {{dim = 0 : i64}} : tensor<{M}x{N}xf64>
+  %th = math.tanh %ls : tensor<{M}x{N}xf64>
+  return %th, %q, %sel : tensor<{M}x{N}xf64>, tensor<{K}xf64>, tensor<{N}x{M}xf64>
+}}
+"""
+
+
+def torch_ops(a, b, c):
+    e = torch.exp(a + b)
+    m = e @ c
+    t = torch.softmax(m, 1).T
+    sub = t - t.amax(1, keepdim=True)
+    sel = torch.where(sub > -0.05, sub, t)
+    q = torch.broadcast_to(b, (2, b.shape[0])).sum(0) * e.sum(0)
+    return torch.tanh(torch.log_softmax(m * q.mean(), 0)), q, sel
+
+
+def batched_inputs(rng, shapes, in_axes, size):
+    arrays = []
+    for shape, axis in zip(shapes, in_axes):
+        shape = list(shape)
+        if axis is not None:
+            shape.insert(axis % (len(shape) + 1), size)
+        arrays.append(rng.standard_normal(shape) * 0.5)
+    return arrays
+
+
+def close(actual, expected):
+    np.testing.assert_allclose(actual, expected.detach().numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "seed, in_axes",
+    [(0, (0, None, None)), (1, (None, 0, None)), (2, (None, None, 0)), (3, (1, 0, -1)), (4, (0, 0, 0))],
+)
+def test_every_batching_rule_matches_torch_vmap(seed, in_axes):
+    rng = np.random.default_rng(seed)
+    M, K, N, size = (int(v) for v in rng.integers(2, 6, size=4))
+    source = OPS.format(M=M, K=K, N=N, MN=M * N)
+    args = batched_inputs(rng, [(M, K), (K,), (K, N)], in_axes, size)
+    out_axes = (0, 1, -1)
+    actual = gradir.vmap(source, "f", in_axes=in_axes, out_axes=out_axes)(*args)
+    expected = torch.func.vmap(torch_ops, in_dims=in_axes)(*map(torch.tensor, args))
+    for value, reference, axis in zip(actual, expected, out_axes):
+        close(value, torch.movedim(reference, 0, axis))
+
+
+MLP = """
+func.func @loss(%w1: tensor<6x5xf64>, %b1: tensor<5xf64>, %w2: tensor<5x3xf64>, %x: tensor<1x6xf64>, %y: tensor<1x3xf64>) -> tensor<f64> {
+  %h = autodiff.matmul %x, %w1 : (tensor<1x6xf64>, tensor<6x5xf64>) -> tensor<1x5xf64>
+  %hb = autodiff.add %h, %b1 : (tensor<1x5xf64>, tensor<5xf64>) -> tensor<1x5xf64>
+  %a = autodiff.tanh %hb : tensor<1x5xf64>
+  %o = autodiff.matmul %a, %w2 : (tensor<1x5xf64>, tensor<5x3xf64>) -> tensor<1x3xf64>
+  %lp = autodiff.log_softmax %o {dim = 1 : i64} : tensor<1x3xf64>
+  %p = autodiff.mul %lp, %y : (tensor<1x3xf64>, tensor<1x3xf64>) -> tensor<1x3xf64>
+  %s = autodiff.sum %p : tensor<1x3xf64> -> tensor<f64>
+  %l = autodiff.neg %s : tensor<f64>
+  return %l : tensor<f64>
+}
+func.func @grads(%w1: tensor<6x5xf64>, %b1: tensor<5xf64>, %w2: tensor<5x3xf64>, %x: tensor<1x6xf64>, %y: tensor<1x3xf64>) -> (tensor<6x5xf64>, tensor<5xf64>, tensor<5x3xf64>) {
+  %g:3 = autodiff.grad @loss(%w1, %b1, %w2, %x, %y) {wrt = array<i64: 0, 1, 2>} : (tensor<6x5xf64>, tensor<5xf64>, tensor<5x3xf64>, tensor<1x6xf64>, tensor<1x3xf64>) -> (tensor<6x5xf64>, tensor<5xf64>, tensor<5x3xf64>)
+  return %g#0, %g#1, %g#2 : tensor<6x5xf64>, tensor<5xf64>, tensor<5x3xf64>
+}
+"""
+
+
+def torch_mlp_loss(w1, b1, w2, x, y):
+    return -(torch.log_softmax(torch.tanh(x @ w1 + b1) @ w2, 1) * y).sum()
+
+
+def mlp_parameters(rng):
+    return [rng.standard_normal(s) * 0.5 for s in [(6, 5), (5,), (5, 3)]]
+
+
+def test_per_example_gradients_are_vmap_of_grad():
+    rng = np.random.default_rng(5)
+    params = mlp_parameters(rng)
+    xs = rng.standard_normal((7, 1, 6))
+    ys = np.eye(3)[rng.integers(0, 3, size=7)][:, None, :]
+    per_example = gradir.vmap(MLP, "grads", in_axes=(None, None, None, 0, 0))
+    actual = per_example(*params, xs, ys)
+    expected = torch.func.vmap(
+        torch.func.grad(torch_mlp_loss, argnums=(0, 1, 2)), in_dims=(None, None, None, 0, 0)
+    )(*map(torch.tensor, [*params, xs, ys]))
+    for value, reference in zip(actual, expected):
+        assert value.shape[0] == 7
+        close(value, reference)
+    # The examples differ: a batch rule that broadcast one example would not.
+    assert not np.allclose(actual[0][0], actual[0][1])
+
+
+GRAD_OF_VMAP = """
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  %t = autodiff.tanh %y : tensor<2x4xf64>
+  %s = autodiff.mul %t, %y : (tensor<2x4xf64>, tensor<2x4xf64>) -> tensor<2x4xf64>
+  return %s : tensor<2x4xf64>
+}
+func.func @g(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %e = autodiff.sin %x : tensor<2x3xf64>
+  return %e : tensor<2x3xf64>
+}
+func.func @batched_loss(%w: tensor<3x4xf64>, %xs: tensor<2x5x3xf64>) -> tensor<f64> {
+  %r = autodiff.vmap @f(%w, %xs) {in_axes = array<i64: -1, 1>, out_axes = array<i64: 2>, size = 5 : i64} : (tensor<3x4xf64>, tensor<2x5x3xf64>) -> tensor<2x4x5xf64>
+  %l = autodiff.sum %r : tensor<2x4x5xf64> -> tensor<f64>
+  return %l : tensor<f64>
+}
+func.func @grad_of_vmap(%w: tensor<3x4xf64>, %xs: tensor<2x5x3xf64>) -> (tensor<3x4xf64>, tensor<2x5x3xf64>) {
+  %g:2 = autodiff.grad @batched_loss(%w, %xs) : (tensor<3x4xf64>, tensor<2x5x3xf64>) -> (tensor<3x4xf64>, tensor<2x5x3xf64>)
+  return %g#0, %g#1 : tensor<3x4xf64>, tensor<2x5x3xf64>
+}
+func.func @row(%w: tensor<3x4xf64>, %x: tensor<3xf64>) -> tensor<4xf64> {
+  %x2 = autodiff.reshape %x : tensor<3xf64> -> tensor<1x3xf64>
+  %y = autodiff.matmul %x2, %w : (tensor<1x3xf64>, tensor<3x4xf64>) -> tensor<1x4xf64>
+  %t = autodiff.tanh %y : tensor<1x4xf64>
+  %s = autodiff.mul %t, %y : (tensor<1x4xf64>, tensor<1x4xf64>) -> tensor<1x4xf64>
+  %r = autodiff.reshape %s : tensor<1x4xf64> -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+func.func @inner(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %sx = func.call @g(%x) : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  %ws = autodiff.vmap @row(%w, %sx) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 2 : i64} : (tensor<3x4xf64>, tensor<2x3xf64>) -> tensor<2x4xf64>
+  return %ws : tensor<2x4xf64>
+}
+func.func @nested(%ws: tensor<6x3x4xf64>, %x: tensor<2x3xf64>) -> tensor<6x2x4xf64> {
+  %r = autodiff.vmap @inner(%ws, %x) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>, size = 6 : i64} : (tensor<6x3x4xf64>, tensor<2x3xf64>) -> tensor<6x2x4xf64>
+  return %r : tensor<6x2x4xf64>
+}
+"""
+
+
+def torch_f(w, x):
+    y = x @ w
+    return torch.tanh(y) * y
+
+
+def test_grad_of_vmap_nested_vmap_and_calls():
+    rng = np.random.default_rng(6)
+    w, xs = rng.standard_normal((3, 4)), rng.standard_normal((2, 5, 3))
+    ws, x = rng.standard_normal((6, 3, 4)), rng.standard_normal((2, 3))
+    exe = gradir.compile(GRAD_OF_VMAP)
+    gw, gx = exe.grad_of_vmap(w, xs)
+    tw, txs = torch.tensor(w, requires_grad=True), torch.tensor(xs, requires_grad=True)
+    torch.func.vmap(torch_f, in_dims=(None, 1), out_dims=2)(tw, txs).sum().backward()
+    close(gw, tw.grad)
+    close(gx, txs.grad)
+    # vmap over W of a function holding a vmap over the rows of sin(x) (a call).
+    inner = lambda w, x: torch.func.vmap(lambda row: torch_f(w, row[None])[0])(torch.sin(x))
+    expected = torch.func.vmap(inner, in_dims=(0, None))(torch.tensor(ws), torch.tensor(x))
+    close(exe.nested(ws, x), expected)
+
+
+TANH_MLP = """
+func.func @mlp(%w1: tensor<5x6xf64>, %w2: tensor<6x4xf64>, %x: tensor<2x5xf64>) -> tensor<2x4xf64> {
+  %h = autodiff.matmul %x, %w1 : (tensor<2x5xf64>, tensor<5x6xf64>) -> tensor<2x6xf64>
+  %a = autodiff.tanh %h : tensor<2x6xf64>
+  %o = autodiff.matmul %a, %w2 : (tensor<2x6xf64>, tensor<6x4xf64>) -> tensor<2x4xf64>
+  %t = autodiff.tanh %o : tensor<2x4xf64>
+  return %t : tensor<2x4xf64>
+}
+func.func @energy(%w1: tensor<5x6xf64>, %w2: tensor<6x4xf64>, %x: tensor<2x5xf64>) -> tensor<f64> {
+  %t = func.call @mlp(%w1, %w2, %x) : (tensor<5x6xf64>, tensor<6x4xf64>, tensor<2x5xf64>) -> tensor<2x4xf64>
+  %s = autodiff.mul %t, %t : (tensor<2x4xf64>, tensor<2x4xf64>) -> tensor<2x4xf64>
+  %l = autodiff.sum %s : tensor<2x4xf64> -> tensor<f64>
+  return %l : tensor<f64>
+}
+"""
+
+
+def torch_mlp(w1, w2, x):
+    return torch.tanh(torch.tanh(x @ w1) @ w2)
+
+
+@pytest.mark.parametrize("mode", ["rev", "fwd", None])
+def test_jacobian_of_a_tanh_mlp_matches_jacrev_and_jacfwd(mode):
+    rng = np.random.default_rng(7)
+    args = [rng.standard_normal(s) * 0.7 for s in [(5, 6), (6, 4), (2, 5)]]
+    jacobian = gradir.jacobian(TANH_MLP, "mlp", wrt=[0, 2], mode=mode)
+    actual = jacobian(*args)
+    reference = torch.func.jacfwd if mode == "fwd" else torch.func.jacrev
+    expected = reference(torch_mlp, argnums=(0, 2))(*map(torch.tensor, args))
+    assert [a.shape for a in actual] == [(2, 4, 5, 6), (2, 4, 2, 5)]
+    for value, ref in zip(actual, expected):
+        close(value, ref)
+
+
+def test_hessian_of_a_scalar_function_matches_torch():
+    rng = np.random.default_rng(8)
+    args = [rng.standard_normal(s) * 0.7 for s in [(5, 6), (6, 4), (2, 5)]]
+    hessian = gradir.hessian(TANH_MLP, "energy", wrt=[1, 2])
+    actual = hessian(*args)
+    energy = lambda w1, w2, x: (torch_mlp(w1, w2, x) ** 2).sum()
+    expected = torch.func.hessian(energy, argnums=(1, 2))(*map(torch.tensor, args))
+    pairs = [expected[0][0], expected[0][1], expected[1][0], expected[1][1]]
+    assert [a.shape for a in actual] == [(6, 4, 6, 4), (6, 4, 2, 5), (2, 5, 6, 4), (2, 5, 2, 5)]
+    for value, ref in zip(actual, pairs):
+        close(value, ref)
+    # A Hessian is symmetric: the off-diagonal blocks are each other's transposes.
+    np.testing.assert_allclose(actual[1], actual[2].transpose(2, 3, 0, 1), atol=1e-12)
