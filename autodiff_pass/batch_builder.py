@@ -30,8 +30,10 @@ class VmapError(DifferentiationError):
 
 def unsupported(op: Operation, why: str = "") -> GradirError:
     """The one error for an op without a batching rule (or a case its rule refuses)."""
+    from gradir.autodiff_pass.derivative_functions import display_name
+
     suffix = f" ({why})" if why else ""
-    return error_at(VmapError, op, f"vmap of '{op.name}' is not supported{suffix}")
+    return error_at(VmapError, op, f"vmap of '{display_name(op)}' is not supported{suffix}")
 
 
 class BatchBuilder:

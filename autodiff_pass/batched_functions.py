@@ -35,6 +35,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, VmapError, unsupported
+from gradir.autodiff_pass.derivative_functions import display_name
 from gradir.autodiff_pass.ir_building import clone_op
 from gradir.autodiff_pass.rules.batching import get_batching_rule
 from gradir.dialects.batching_ops import VmapOp, with_batch_dim
@@ -267,7 +268,7 @@ class _BodyBatcher:
         if not any(flags) and not self._reads_batched_capture(op):
             self.builder.block.add_op(clone_op(op, self.value_map))
             return
-        rule = get_batching_rule(op.name)
+        rule = get_batching_rule(display_name(op))
         if rule is None:
             raise unsupported(op)
         self.builder.current = op
@@ -277,7 +278,7 @@ class _BodyBatcher:
             raise error_at(
                 VmapError,
                 op,
-                f"the batching rule of '{op.name}' returned {len(results)} values "
+                f"the batching rule of '{display_name(op)}' returned {len(results)} values "
                 f"for {len(op.results)} results",
             )
         for result, (value, is_batched) in zip(op.results, results):

@@ -1,0 +1,141 @@
+"""The batching rule table (batching.yaml: validation, coverage, registration of custom
+rules) and the argument checks of gradir.vmap / jacobian / hessian (raised before anything
+compiles, as `ArgumentError`s)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pass_support import fresh_context, run_passes
+
+import gradir
+from gradir.autodiff_pass.derivative_functions import display_name
+from gradir.autodiff_pass.rules import batching
+from gradir.dialects.autodiff import FORWARD_OPS
+from gradir.errors import ArgumentError, RuleError
+from gradir.source import parse_module
+
+
+def write(tmp_path, text):
+    path = tmp_path / "batching.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_every_forward_op_has_a_batching_rule():
+    rules = batching.load_batching_rules()
+    assert {op.name for op in FORWARD_OPS} <= set(rules)
+    assert rules["autodiff.matmul"] is batching.batch_matmul
+    assert rules["linalg.generic"] is batching.batch_generic
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("- rule: elementwise\n  ops: [neg]\n- rule: frobnicate\n  ops: [exp]\n",
+         r"batching.yaml:3:9: error: unknown batching rule 'frobnicate'"),
+        ("- rule: elementwise\n  ops: [neg, nope.op]\n", r":2:14: error: unknown op 'nope.op'"),
+        ("- rule: elementwise\n  ops: [neg, neg]\n", r":2:14: error: 'autodiff.neg' is listed twice"),
+        ("- rule: elementwise\n  ops: [neg]\n  extra: 1\n", r":1:3: error: an entry has exactly the keys"),
+        ("- rule: elementwise\n  ops: [neg]\n", r"error: forward ops without a batching rule: autodiff.abs"),
+        ("- rule: [\n", r"error: malformed YAML"),
+    ],
+)
+def test_a_bad_batching_file_is_a_located_rule_error(tmp_path, text, message):
+    with pytest.raises(RuleError, match=message):
+        batching.load_batching_rules(write(tmp_path, text))
+
+
+CUSTOM = """
+func.func @f(%x: tensor<4xf64>) -> tensor<4xf64> {
+  %y = "testd.double"(%x) : (tensor<4xf64>) -> tensor<4xf64>
+  return %y : tensor<4xf64>
+}
+func.func @main(%xs: tensor<4x3xf64>) -> tensor<4x3xf64> {
+  %r = autodiff.vmap @f(%xs) {in_axes = array<i64: 1>, out_axes = array<i64: 1>, size = 3 : i64} : (tensor<4x3xf64>) -> tensor<4x3xf64>
+  return %r : tensor<4x3xf64>
+}
+"""
+
+
+@pytest.fixture
+def isolated_batching_rules(monkeypatch):
+    monkeypatch.setattr(batching, "_rules", dict(batching._all_rules()))
+
+
+def test_register_batching_rule_for_a_custom_op(isolated_batching_rules):
+    ctx = fresh_context()
+    ctx.allow_unregistered = True
+    with pytest.raises(gradir.DifferentiationError, match="vmap of 'testd.double' is not supported"):
+        run_passes(ctx, parse_module(ctx, CUSTOM), "autodiff-vmap")
+    seen = []
+
+    def double_rule(builder, op, operands, batched):
+        seen.append((builder.size, list(batched)))
+        copy = type(op).create(
+            operands=operands, result_types=[builder.batched_type(op.results[0].type)]
+        )
+        return [(builder.insert(copy).results[0], True)]
+
+    gradir.register_batching_rule("testd.double", double_rule)
+    module = run_passes(ctx, parse_module(ctx, CUSTOM), "autodiff-vmap")
+    assert seen == [(3, [True])]
+    doubled = [op for op in module.walk() if display_name(op) == "testd.double"]
+    assert [op.results[0].type.get_shape() for op in doubled] == [(4,), (3, 4)]
+
+
+@pytest.mark.parametrize("name, rule", [("nodot", lambda *a: a), ("testd.op", 3)])
+def test_register_batching_rule_checks_its_arguments(isolated_batching_rules, name, rule):
+    with pytest.raises(RuleError, match="register_batching_rule"):
+        gradir.register_batching_rule(name, rule)
+
+
+SOURCE = """
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>, %n: i32) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %y : tensor<2x4xf64>
+}
+func.func @loss(%w: tensor<3x4xf64>) -> tensor<f64> {
+  %s = autodiff.sum %w : tensor<3x4xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: gradir.vmap(SOURCE, "g"), "no function @g"),
+        (lambda: gradir.vmap(SOURCE, "f", in_axes=(0, 0)), "in_axes has 2 entries, the function has 3"),
+        (lambda: gradir.vmap(SOURCE, "f", in_axes=(None, None, None)), "in_axes batches no argument"),
+        (lambda: gradir.vmap(SOURCE, "f", in_axes=(None, 0, 0)), r"in_axes\[2\] batches argument 2 of type i32"),
+        (lambda: gradir.vmap(SOURCE, "f", in_axes="0"), "in_axes must be an int, None or a tuple"),
+        (lambda: gradir.vmap(SOURCE, "f", in_axes=(None, 1.5, None)), "in_axes entry must be an integer"),
+        (lambda: gradir.jacobian(SOURCE, "f", wrt=[2]), "wrt index 2 does not name a float-tensor argument"),
+        (lambda: gradir.jacobian(SOURCE, "f", wrt=[0, 0]), "repeat"),
+        (lambda: gradir.jacobian(SOURCE, "f", mode="backward"), "mode: unknown 'backward'"),
+        (lambda: gradir.hessian(SOURCE, "f", wrt=[0]), "must return one 0-d float tensor"),
+    ],
+)
+def test_bad_arguments_are_argument_errors(make, message):
+    with pytest.raises(ArgumentError, match=message):
+        make()
+
+
+@pytest.mark.parametrize(
+    "arrays, message",
+    [
+        ((np.zeros((3, 4)), np.zeros((5, 2, 3)), np.int32(1), 1), "takes 3 arguments, got 4"),
+        ((np.zeros((3, 4)), np.zeros((2, 3)), np.int32(1)), r"argument 1 has shape \(2, 3\), expected tensor<2x3xf64> with a batch dimension"),
+        ((np.zeros((3, 4)), np.zeros((2, 3, 5, 1)), np.int32(1)), r"argument 1 has shape \(2, 3, 5, 1\)"),
+    ],
+)
+def test_bad_batches_are_argument_errors(arrays, message):
+    mapped = gradir.vmap(SOURCE, "f", in_axes=(None, -1, None))
+    with pytest.raises(ArgumentError, match=message):
+        mapped(*arrays)
+
+
+def test_batch_sizes_must_agree():
+    mapped = gradir.vmap(SOURCE, "f", in_axes=(0, 0, None))
+    with pytest.raises(ArgumentError, match="argument 1 has batch size 4 at axis 0, the earlier batched arguments 5"):
+        mapped(np.zeros((5, 3, 4)), np.zeros((4, 2, 3)), np.int32(1))
