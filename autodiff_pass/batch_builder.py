@@ -16,6 +16,7 @@ from xdsl.dialects.linalg.ops import BroadcastOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from gradir.dialects.ad_ops import AutogradZeroOp
 from gradir.dialects.forward_ops import BroadcastToOp, ReshapeOp, TransposeOp
 from gradir.dialects.type_checks import is_float_tensor, tensor_type
 from gradir.errors import DifferentiationError, GradirError, error_at
@@ -96,10 +97,13 @@ class BatchBuilder:
         if batched:
             return value
         target = self.batched_type(value.type)
-        if is_float_tensor(value.type):
-            return self.insert(BroadcastToOp(value, target)).results[0]
+        # Nothing to copy: an uninitialised tensor, a symbolic zero.
         if isinstance(value.owner, tensor.EmptyOp) and not value.owner.operands:
             return self.insert(tensor.EmptyOp([], target)).results[0]
+        if isinstance(value.owner, AutogradZeroOp):
+            return self.insert(AutogradZeroOp(target)).results[0]
+        if is_float_tensor(value.type):
+            return self.insert(BroadcastToOp(value, target)).results[0]
         init = self.insert(tensor.EmptyOp([], target)).results[0]
         return self.insert(BroadcastOp(value, init, [0])).results[0]
 

@@ -20,11 +20,14 @@ import yaml
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
+    DenseArrayBase,
     TensorType,
+    i64,
 )
+from xdsl.dialects import scf, tensor
 from xdsl.dialects.func import CallOp
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, IteratorTypeAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported
@@ -202,6 +205,88 @@ def batch_inline_region(builder, op, operands, batched):
     return builder.batch_block(op.regions[0].block, list(zip(operands, batched)))
 
 
+def batch_slice(builder, op, operands, batched):
+    """`tensor.extract_slice` / `insert_slice` (reverse mode's loop caches): the
+    whole batch dimension is prepended to the slice (offset 0, size B, stride
+    1); offsets, sizes and strides that depend on the batch have no rule."""
+    tensors = 1 if isinstance(op, tensor.ExtractSliceOp) else 2
+    if any(batched[tensors:]):
+        raise unsupported(op, "its offsets, sizes or strides depend on the batch")
+    values = [builder.materialize(v, b) for v, b in zip(operands[:tensors], batched)]
+    properties = dict(op.properties)
+    for name, first in (("static_offsets", 0), ("static_sizes", builder.size), ("static_strides", 1)):
+        properties[name] = DenseArrayBase.from_list(i64, [first, *op.properties[name].get_values()])
+    sliced = op.create(
+        operands=values + list(operands[tensors:]),
+        result_types=[builder.batched_type(op.results[0].type)],
+        properties=properties,
+        attributes=dict(op.attributes),
+    )
+    return [(builder.insert(sliced).results[0], True)]
+
+
+def batch_for(builder, op, operands, batched):
+    """`scf.for` with unbatched bounds: the body batched, an iteration argument
+    batched when its init or what the body yields for it is (found by batching
+    the body again until the flags settle; the last try is kept)."""
+    assert isinstance(op, scf.ForOp)
+    if any(batched[:3]):
+        raise unsupported(op, "its bounds depend on the batch")
+    inits, flags = list(operands[3:]), list(batched[3:])
+    original_types = [a.type for a in op.body.block.args[1:]]
+    outer = builder.block
+    while True:
+        types = [builder.batched_type(t) if f else t for t, f in zip(original_types, flags)]
+        body = Block(arg_types=[op.body.block.args[0].type, *types])
+        builder.block = body
+        try:
+            yielded = builder.batch_block(op.body.block, [(a, f) for a, f in zip(body.args, [False, *flags])])
+        finally:
+            builder.block = outer
+        grown = [f or y for f, (_, y) in zip(flags, yielded)]
+        if grown == flags:
+            break
+        flags = grown
+    builder.block = body
+    try:
+        body.add_op(scf.YieldOp(*(builder.materialize(v, y) if f else v
+                                  for (v, y), f in zip(yielded, flags))))
+    finally:
+        builder.block = outer
+    inits = [builder.materialize(v, b) if f else v for v, b, f in zip(inits, batched[3:], flags)]
+    loop = builder.insert(scf.ForOp(operands[0], operands[1], operands[2], inits, body))
+    return list(zip(loop.results, flags))
+
+
+def batch_if(builder, op, operands, batched):
+    """`scf.if` on an unbatched condition: both branches batched; a result is
+    batched when either branch yields a batched value (the other broadcasts).
+    A batched condition cannot reach here: a scalar is never batched (what makes
+    one, `tensor.extract` of a batched tensor, has no rule)."""
+    assert isinstance(op, scf.IfOp)
+    outer = builder.block
+    branches = []
+    for region in (op.true_region, op.false_region):
+        block = Block()
+        builder.block = block
+        try:
+            yielded = builder.batch_block(region.block, []) if region.blocks else []
+        finally:
+            builder.block = outer
+        branches.append((block, yielded))
+    flags = [any(y[i][1] for _, y in branches) for i in range(len(op.results))]
+    for block, yielded in branches:
+        builder.block = block
+        try:
+            block.add_op(scf.YieldOp(*(builder.materialize(v, b) if f else v
+                                       for (v, b), f in zip(yielded, flags))))
+        finally:
+            builder.block = outer
+    types = [builder.batched_type(r.type) if f else r.type for r, f in zip(op.results, flags)]
+    new = builder.insert(scf.IfOp(operands[0], types, [branches[0][0]], [branches[1][0]]))
+    return list(zip(new.results, flags))
+
+
 RULE_KINDS: dict[str, BatchingRule] = {
     "elementwise": batch_elementwise,
     "broadcasting": batch_broadcasting,
@@ -215,6 +300,9 @@ RULE_KINDS: dict[str, BatchingRule] = {
     "generic": batch_generic,
     "call": batch_call,
     "inline_region": batch_inline_region,
+    "slice": batch_slice,
+    "for": batch_for,
+    "if": batch_if,
 }
 """The shape helpers `batching.yaml` names."""
 
@@ -224,7 +312,8 @@ def _known_op_names() -> set[str]:
     from gradir.dialects.autodiff import AD_OPS
 
     names = {op.name for op in (*FORWARD_OPS, *STANDARD_OPS, *AD_OPS)}
-    return names | {"arith.cmpf", "linalg.generic", "func.call"}
+    return names | {"arith.cmpf", "linalg.generic", "func.call", "scf.for", "scf.if",
+                     "tensor.extract_slice", "tensor.insert_slice"}
 
 
 def load_batching_rules(path: str | Path = BATCHING_FILE) -> dict[str, BatchingRule]:

@@ -234,3 +234,59 @@ def test_hessian_of_a_scalar_function_matches_torch():
         close(value, ref)
     # A Hessian is symmetric: the off-diagonal blocks are each other's transposes.
     np.testing.assert_allclose(actual[1], actual[2].transpose(2, 3, 0, 1), atol=1e-12)
+
+
+LOOPS = """
+func.func @f(%w: tensor<3x3xf64>, %x: tensor<1x3xf64>, %p: i1) -> tensor<1x3xf64> {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.5> : tensor<1x3xf64>
+  %r:2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%h = %x, %acc = %z) -> (tensor<1x3xf64>, tensor<1x3xf64>) {
+    %y = autodiff.matmul %h, %w : (tensor<1x3xf64>, tensor<3x3xf64>) -> tensor<1x3xf64>
+    %t = autodiff.tanh %y : tensor<1x3xf64>
+    %a = autodiff.mul %acc, %t : (tensor<1x3xf64>, tensor<1x3xf64>) -> tensor<1x3xf64>
+    scf.yield %t, %a : tensor<1x3xf64>, tensor<1x3xf64>
+  }
+  %s = scf.if %p -> tensor<1x3xf64> {
+    %e = autodiff.exp %r#1 : tensor<1x3xf64>
+    scf.yield %e : tensor<1x3xf64>
+  } else {
+    scf.yield %z : tensor<1x3xf64>
+  }
+  %o = autodiff.add %s, %r#0 : (tensor<1x3xf64>, tensor<1x3xf64>) -> tensor<1x3xf64>
+  return %o : tensor<1x3xf64>
+}
+func.func @loss(%w: tensor<3x3xf64>, %x: tensor<1x3xf64>, %p: i1) -> tensor<f64> {
+  %o = func.call @f(%w, %x, %p) : (tensor<3x3xf64>, tensor<1x3xf64>, i1) -> tensor<1x3xf64>
+  %s = autodiff.sum %o : tensor<1x3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @grad(%w: tensor<3x3xf64>, %x: tensor<1x3xf64>, %p: i1) -> tensor<3x3xf64> {
+  %g = autodiff.grad @loss(%w, %x, %p) {wrt = array<i64: 0>} : (tensor<3x3xf64>, tensor<1x3xf64>, i1) -> tensor<3x3xf64>
+  return %g : tensor<3x3xf64>
+}
+"""
+
+
+def torch_loops(w, x, p):
+    h, acc = x, torch.full((1, 3), 0.5, dtype=torch.float64)
+    for _ in range(3):
+        h = torch.tanh(h @ w)
+        acc = acc * h
+    return (torch.exp(acc) if p else torch.full((1, 3), 0.5, dtype=torch.float64)) + h
+
+
+@pytest.mark.parametrize("branch", [True, False])
+def test_loops_and_branches_batch_and_per_example_gradients_run_through_them(branch):
+    """scf.for with unbatched bounds and scf.if on an unbatched condition; the per-example
+    gradient runs through reverse mode's loop (its cache stacks are batched slices)."""
+    rng = np.random.default_rng(9)
+    w, xs = rng.standard_normal((3, 3)), rng.standard_normal((4, 1, 3))
+    p = np.bool_(branch)
+    values = gradir.vmap(LOOPS, "f", in_axes=(None, 0, None))(w, xs, p)
+    grads = gradir.vmap(LOOPS, "grad", in_axes=(None, 0, None))(w, xs, p)
+    tw, txs = torch.tensor(w), torch.tensor(xs)
+    close(values, torch.func.vmap(lambda w, x: torch_loops(w, x, branch), in_dims=(None, 0))(tw, txs))
+    per_example = torch.func.grad(lambda w, x: torch_loops(w, x, branch).sum())
+    close(grads, torch.func.vmap(per_example, in_dims=(None, 0))(tw, txs))
