@@ -58,10 +58,17 @@ def _callee_function(op: Operation, callee: SymbolRefAttr) -> FuncOp:
     return found
 
 
-class _SignatureVerifier(SymbolUserOpInterface):
+class BatchingEntryOpVerifier(SymbolUserOpInterface):
     """Checks the callee and the operand/result types the op implies for it."""
 
     def verify(self, op: Operation) -> None:
+        """The callee exists and is a `func.func`, and the operand and result types
+        are those the op implies for it (each op's `expected_signature`): vmap's
+        `in_axes`/`out_axes` have one entry per argument/result, each -1 (arguments
+        only) or in `0..rank` of a float tensor, and `size` is at least 1;
+        jacobian's callee returns float tensors and `mode` is "rev" or "fwd";
+        hessian's returns one 0-d float tensor; `wrt` names float-tensor arguments,
+        each once."""
         assert isinstance(op, (VmapOp, WholeDerivativeOp))
         callee = _callee_function(op, op.callee)
         operands, results = op.expected_signature(callee)
@@ -103,7 +110,7 @@ class VmapOp(IRDLOperation):
     outs = var_result_def()
     """The callee's results, each with the batch dimension at its `out_axes` position."""
 
-    traits = traits_def(_SignatureVerifier())
+    traits = traits_def(BatchingEntryOpVerifier())
     assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, $outs)"
     irdl_options = (ParsePropInAttrDict(),)
 
@@ -208,7 +215,7 @@ class WholeDerivativeOp(IRDLOperation):
     outs = var_result_def()
     """See each op."""
 
-    traits = traits_def(_SignatureVerifier())
+    traits = traits_def(BatchingEntryOpVerifier())
     assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, $outs)"
     irdl_options = (ParsePropInAttrDict(),)
 

@@ -175,3 +175,21 @@ def test_derivative_rule_example_is_the_rule_file_entry():
     entries = yaml.safe_load((ROOT / "autodiff_pass" / "rules" / "derivatives.yaml").read_text())
     (real,) = [entry for entry in entries if entry["name"] == shown["name"]]
     assert shown == real
+
+
+def test_batching_block_runs_and_gives_the_shapes_its_comments_say(monkeypatch):
+    """README's "Batching, Jacobians and Hessians" example: vmap, vmap of grad, jacobian
+    and hessian, with the shapes its comments give (and its own assertion: the per-example
+    gradients sum to the gradients one by one)."""
+    import gradir
+
+    monkeypatch.chdir(ROOT)
+    seen: dict = {}
+    code = block("python", "Batching, Jacobians and Hessians")
+    exec(compile(code, "README.md (Batching, Jacobians and Hessians)", "exec"), seen)
+    shapes = {name: seen[name].shape for name in ("ys", "per_example", "J", "H")}
+    assert shapes == {"ys": (8, 1, 4), "per_example": (8, 3, 4), "J": (1, 4, 3, 4), "H": (3, 4, 3, 4)}
+    for name, shape in shapes.items():
+        assert f"# {shape}".replace(" ", "") in code.replace(" ", ""), name
+    np.testing.assert_allclose(seen["ys"][3], np.tanh(seen["xs"][3] @ seen["w"]))
+    np.testing.assert_allclose(seen["H"], np.transpose(seen["H"], (2, 3, 0, 1)), atol=1e-12)
