@@ -248,13 +248,14 @@ func.func @f(%w: tensor<3x3xf64>, %x: tensor<1x3xf64>, %p: i1) -> tensor<1x3xf64
     %a = autodiff.mul %acc, %t : (tensor<1x3xf64>, tensor<1x3xf64>) -> tensor<1x3xf64>
     scf.yield %t, %a : tensor<1x3xf64>, tensor<1x3xf64>
   }
-  %s = scf.if %p -> tensor<1x3xf64> {
+  %s, %u = scf.if %p -> (tensor<1x3xf64>, tensor<1x3xf64>) {
     %e = autodiff.exp %r#1 : tensor<1x3xf64>
-    scf.yield %e : tensor<1x3xf64>
+    scf.yield %e, %z : tensor<1x3xf64>, tensor<1x3xf64>
   } else {
-    scf.yield %z : tensor<1x3xf64>
+    scf.yield %z, %r#0 : tensor<1x3xf64>, tensor<1x3xf64>
   }
-  %o = autodiff.add %s, %r#0 : (tensor<1x3xf64>, tensor<1x3xf64>) -> tensor<1x3xf64>
+  %su = autodiff.mul %s, %u : (tensor<1x3xf64>, tensor<1x3xf64>) -> tensor<1x3xf64>
+  %o = autodiff.add %su, %r#0 : (tensor<1x3xf64>, tensor<1x3xf64>) -> tensor<1x3xf64>
   return %o : tensor<1x3xf64>
 }
 func.func @loss(%w: tensor<3x3xf64>, %x: tensor<1x3xf64>, %p: i1) -> tensor<f64> {
@@ -274,12 +275,15 @@ def torch_loops(w, x, p):
     for _ in range(3):
         h = torch.tanh(h @ w)
         acc = acc * h
-    return (torch.exp(acc) if p else torch.full((1, 3), 0.5, dtype=torch.float64)) + h
+    half = torch.full((1, 3), 0.5, dtype=torch.float64)
+    s, u = (torch.exp(acc), half) if p else (half, h)
+    return s * u + h
 
 
 @pytest.mark.parametrize("branch", [True, False])
 def test_loops_and_branches_batch_and_per_example_gradients_run_through_them(branch):
-    """scf.for with unbatched bounds and scf.if on an unbatched condition; the per-example
+    """scf.for with unbatched bounds and scf.if on an unbatched condition (each branch yields
+    one batched and one unbatched value); the per-example
     gradient runs through reverse mode's loop (its cache stacks are batched slices)."""
     rng = np.random.default_rng(9)
     w, xs = rng.standard_normal((3, 3)), rng.standard_normal((4, 1, 3))
