@@ -139,3 +139,30 @@ def test_batch_sizes_must_agree():
     mapped = gradir.vmap(SOURCE, "f", in_axes=(0, 0, None))
     with pytest.raises(ArgumentError, match="argument 1 has batch size 4 at axis 0, the earlier batched arguments 5"):
         mapped(np.zeros((5, 3, 4)), np.zeros((4, 2, 3)), np.int32(1))
+
+
+DEFAULT_MODE = """
+func.func @widen(%x: tensor<2xf64>) -> tensor<3x2xf64> {
+  %b = autodiff.broadcast_to %x : tensor<2xf64> -> tensor<3x2xf64>
+  return %b : tensor<3x2xf64>
+}
+func.func @narrow(%x: tensor<3x2xf64>) -> tensor<2xf64> {
+  %s = autodiff.sum %x {dims = array<i64: 0>} : tensor<3x2xf64> -> tensor<2xf64>
+  return %s : tensor<2xf64>
+}
+func.func @main(%x: tensor<2xf64>, %y: tensor<3x2xf64>) -> (tensor<3x2x2xf64>, tensor<2x3x2xf64>) {
+  %jw = autodiff.jacobian @widen(%x) : (tensor<2xf64>) -> tensor<3x2x2xf64>
+  %jn = autodiff.jacobian @narrow(%y) : (tensor<3x2xf64>) -> tensor<2x3x2xf64>
+  return %jw, %jn : tensor<3x2x2xf64>, tensor<2x3x2xf64>
+}
+"""
+
+
+def test_default_jacobian_mode_uses_the_smaller_basis():
+    """Without `mode`: forward (one jvp per input element) when the inputs have fewer
+    elements than the results, reverse (one vjp per output element) otherwise."""
+    ctx = fresh_context()
+    module = run_passes(ctx, parse_module(ctx, DEFAULT_MODE), "autodiff-jacobian")
+    names = [op.sym_name.data for op in module.ops]
+    assert "widen_jacobian_fwd_0" in names and "narrow_jacobian_rev_0" in names
+    assert not any(n.startswith(("widen_jacobian_rev", "narrow_jacobian_fwd")) for n in names)
