@@ -33,13 +33,14 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, VmapError, unsupported
 from gradir.autodiff_pass.derivative_functions import display_name
 from gradir.autodiff_pass.ir_building import clone_op
 from gradir.autodiff_pass.rules.batching import get_batching_rule
 from gradir.dialects.batching_ops import VmapOp, with_batch_dim
-from gradir.dialects.entry_ops import EntryOp
+from gradir.dialects.entry_ops import EntryOp, VjpOp
 from gradir.errors import GradirError, error_at, location_of
 
 BATCHED_ATTR = "autodiff.batched"
@@ -156,6 +157,55 @@ class BatchedFunctions:
                 self.lower_vmap(op)
         self._lowering_vmaps.discard(name)
         self._vmaps_lowered.add(name)
+
+    # -- batches of cotangents -------------------------------------------------
+
+    def lower_batched_vjp(self, op: VjpOp) -> None:
+        """`autodiff.vjp {is_grads_batched}` -> a call of the callee (the results)
+        and a vmap, over the cotangents, of a helper holding the plain vjp."""
+        callee = self.function(op, op.callee.string_value())
+        inputs = list(callee.function_type.inputs.data)
+        outputs = list(callee.function_type.outputs.data)
+        try:
+            wrt = op.wrt_indices(inputs)
+        except VerifyException as error:
+            raise error_at(VmapError, op, str(error)) from error
+        helper = self._cotangent_helper(callee, wrt)
+        arguments, cotangents = list(op.args[: len(inputs)]), list(op.args[len(inputs) :])
+        size = cotangents[0].type.get_shape()[0]  # type: ignore[union-attr]
+        primal = CallOp(callee.sym_name.data, arguments, outputs)
+        vmap = VmapOp(
+            helper.sym_name.data,
+            arguments + cotangents,
+            list(op.result_types[len(outputs) :]),
+            [-1] * len(inputs) + [0] * len(outputs),
+            [0] * len(wrt),
+            size,
+        )
+        primal.location = vmap.location = op.location
+        Rewriter.insert_op([primal, vmap], InsertPoint.before(op))
+        Rewriter.replace_op(op, [], [*primal.results, *vmap.results])
+
+    def _cotangent_helper(self, callee: FuncOp, wrt: Sequence[int]) -> FuncOp:
+        """`(arguments, cotangents) -> gradients`: the plain vjp, once per callee and wrt."""
+        name = "_".join([callee.sym_name.data, "vjp", *map(str, wrt), "gradients"])
+        if isinstance(found := self._symbols.get(name), FuncOp):
+            return found
+        inputs = list(callee.function_type.inputs.data)
+        outputs = list(callee.function_type.outputs.data)
+        gradients = [inputs[i] for i in wrt]
+        block = Block(arg_types=inputs + outputs)
+        for index, argument in enumerate(block.args):
+            argument.name_hint = callee.args[index].name_hint if index < len(inputs) else "cotangent"
+        vjp = VjpOp(callee.sym_name.data, list(block.args), outputs + gradients, wrt)
+        block.add_ops([vjp, ReturnOp(*vjp.results[len(outputs) :])])
+        helper = FuncOp(
+            self._unique_name(name), FunctionType.from_lists(inputs + outputs, gradients), Region(block)
+        )
+        Rewriter.insert_op(helper, InsertPoint.after(self._last_inserted.get(callee.sym_name.data, callee)))
+        self._last_inserted[callee.sym_name.data] = helper
+        self._symbols[helper.sym_name.data] = helper
+        return helper
 
     # -- batched functions -----------------------------------------------------
 

@@ -389,6 +389,13 @@ class DerivativeFunctions:
             wrt = op.wrt_indices(tuple(callee.function_type.inputs.data))
         except VerifyException as error:
             raise error_at(DifferentiationError, op, str(error)) from error
+        if isinstance(op, VjpOp) and op.is_grads_batched is not None:
+            raise error_at(
+                DifferentiationError,
+                op,
+                "autodiff.vjp with is_grads_batched is lowered by autodiff-vmap, "
+                "which must run before the derivative passes",
+            )
         self._lowering.append(op)
         if isinstance(op, GradOp):
             function = self.grad(callee, wrt)

@@ -6,7 +6,9 @@ The pass runs before `autodiff-reverse` and `autodiff-forward`: it lowers the
 grad/vjp/jvp ops inside a function it batches itself (vmap of grad: per-example
 gradients), and a function holding a vmap is left holding a call to an
 ordinary batched function, which the derivative passes differentiate like any
-other (grad of vmap).
+other (grad of vmap). An `autodiff.vjp {is_grads_batched}` (a batch of
+cotangents) becomes a call of the callee and a vmap of the plain vjp over the
+cotangents, first.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from xdsl.passes import ModulePass
 from gradir.autodiff_pass.batched_functions import BatchedFunctions
 from gradir.autodiff_pass.ir_building import paused_garbage_collection
 from gradir.dialects.batching_ops import VmapOp
+from gradir.dialects.entry_ops import VjpOp
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,8 @@ class AutodiffVmapPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with paused_garbage_collection():
             table = BatchedFunctions(op)
+            for vjp in [o for o in op.walk() if isinstance(o, VjpOp) and o.is_grads_batched]:
+                table.lower_batched_vjp(vjp)
             for vmap in [o for o in op.walk() if isinstance(o, VmapOp)]:
                 if vmap.parent is not None:
                     table.lower_vmap(vmap)

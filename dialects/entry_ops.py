@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, FlatSymbolRefAttrConstr, SymbolRefAttr, i64
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FlatSymbolRefAttrConstr,
+    SymbolRefAttr,
+    TensorType,
+    UnitAttr,
+    i64,
+)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
@@ -160,6 +167,11 @@ class EntryOp(IRDLOperation):
         return tuple(self.args[count:])
 
 
+def _batched(type_: Attribute, size: int) -> Attribute:
+    assert isinstance(type_, TensorType)
+    return TensorType(type_.element_type, [size, *type_.get_shape()])
+
+
 def is_loss_type(type_: Attribute) -> bool:
     """A 0-d float tensor or a float scalar."""
     return is_float_scalar(type_) or (is_float_tensor(type_) and type_.get_num_dims() == 0)  # type: ignore[union-attr]
@@ -190,15 +202,44 @@ class GradOp(EntryOp):
 class VjpOp(EntryOp):
     """Vector-Jacobian product: operands are the callee's arguments then one
     cotangent per callee result; results are the callee's results then one
-    gradient per `wrt` argument."""
+    gradient per `wrt` argument.
+
+    With `is_grads_batched` (PyTorch's name), each cotangent has a leading
+    batch dimension (one size for all) and so has each gradient: a batch of
+    vjps, lowered by `autodiff-vmap` as a vmap of the vjp over the cotangents."""
 
     name = "autodiff.vjp"
+    is_grads_batched = opt_prop_def(UnitAttr)
+    """Cotangents and gradients carry a leading batch dimension."""
     OPERAND_LAYOUT: ClassVar[str] = "the callee's arguments, then one cotangent per result"
     RESULT_LAYOUT: ClassVar[str] = "the callee's results, then one gradient per wrt argument"
 
     def expected_signature(self, inputs, outputs, wrt):
         self.expect_differentiable_results(outputs)
-        return inputs + outputs, outputs + tuple(inputs[i] for i in wrt)
+        gradients = tuple(inputs[i] for i in wrt)
+        if self.is_grads_batched is None:
+            return inputs + outputs, outputs + gradients
+        size = self.cotangent_batch_size(inputs, outputs)
+        return (
+            inputs + tuple(_batched(t, size) for t in outputs),
+            outputs + tuple(_batched(t, size) for t in gradients),
+        )
+
+    def cotangent_batch_size(self, inputs, outputs) -> int:
+        """With `is_grads_batched`: the leading dimension of the first cotangent;
+        every result and `wrt` argument must be a float tensor."""
+        for index, output in enumerate(outputs):
+            if not is_float_tensor(output):
+                raise VerifyException(
+                    f"is_grads_batched: callee {self.callee} result {index} has type "
+                    f"{output}, expected a float tensor"
+                )
+        first = self.args[len(inputs)].type if len(self.args) > len(inputs) else None
+        if not isinstance(first, TensorType) or not first.get_shape():
+            raise VerifyException(
+                "is_grads_batched: the first cotangent must be a tensor with a leading batch dimension"
+            )
+        return first.get_shape()[0]
 
 
 @irdl_op_definition

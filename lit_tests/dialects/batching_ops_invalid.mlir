@@ -125,3 +125,38 @@ func.func @main(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) {
   %0 = autodiff.hessian @f(%w, %x) {wrt = array<i64: 0>} : (tensor<3x4xf64>, tensor<2x3xf64>) -> tensor<3x4x3x4xf64>
   return
 }
+
+// -----
+
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %y : tensor<2x4xf64>
+}
+func.func @main(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>, %cts: tensor<6x2x4xf64>) {
+  // CHECK: error: 'autodiff.vjp' op result types (tensor<2x4xf64>, tensor<3x4xf64>) do not match the expected (tensor<2x4xf64>, tensor<6x3x4xf64>) (the callee's results, then one gradient per wrt argument) for callee @f
+  %0:2 = autodiff.vjp @f(%w, %x, %cts) {wrt = array<i64: 0>, is_grads_batched} : (tensor<3x4xf64>, tensor<2x3xf64>, tensor<6x2x4xf64>) -> (tensor<2x4xf64>, tensor<3x4xf64>)
+  return
+}
+
+// -----
+
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %y : tensor<2x4xf64>
+}
+func.func @main(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>, %cts: tensor<6x2x5xf64>) {
+  // CHECK: error: 'autodiff.vjp' op operand types (tensor<3x4xf64>, tensor<2x3xf64>, tensor<6x2x5xf64>) do not match the expected (tensor<3x4xf64>, tensor<2x3xf64>, tensor<6x2x4xf64>)
+  %0:2 = autodiff.vjp @f(%w, %x, %cts) {wrt = array<i64: 0>, is_grads_batched} : (tensor<3x4xf64>, tensor<2x3xf64>, tensor<6x2x5xf64>) -> (tensor<2x4xf64>, tensor<6x3x4xf64>)
+  return
+}
+
+// -----
+
+func.func @f(%x: f64) -> f64 {
+  return %x : f64
+}
+func.func @main(%x: f64, %cts: tensor<6xf64>) {
+  // CHECK: error: 'autodiff.vjp' op is_grads_batched: callee @f result 0 has type f64, expected a float tensor
+  %0:2 = autodiff.vjp @f(%x, %cts) {wrt = array<i64: 0>, is_grads_batched} : (f64, tensor<6xf64>) -> (f64, tensor<6xf64>)
+  return
+}

@@ -166,3 +166,27 @@ def test_default_jacobian_mode_uses_the_smaller_basis():
     names = [op.sym_name.data for op in module.ops]
     assert "widen_jacobian_fwd_0" in names and "narrow_jacobian_rev_0" in names
     assert not any(n.startswith(("widen_jacobian_rev", "narrow_jacobian_fwd")) for n in names)
+
+
+BATCHED_VJP = """
+func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %e = autodiff.exp %x : tensor<3xf64>
+  return %e : tensor<3xf64>
+}
+func.func @main(%x: tensor<3xf64>, %cts: tensor<4x3xf64>) -> (tensor<3xf64>, tensor<4x3xf64>) {
+  %r:2 = autodiff.vjp @f(%x, %cts) {is_grads_batched} : (tensor<3xf64>, tensor<4x3xf64>) -> (tensor<3xf64>, tensor<4x3xf64>)
+  return %r#0, %r#1 : tensor<3xf64>, tensor<4x3xf64>
+}
+"""
+
+
+def test_batched_cotangents_are_lowered_by_autodiff_vmap_only():
+    """`autodiff-reverse` alone refuses a vjp with is_grads_batched (it would take the
+    batch for a cotangent); after `autodiff-vmap` it is a call and a vmapped vjp."""
+    ctx = fresh_context()
+    with pytest.raises(gradir.DifferentiationError, match="is_grads_batched is lowered by autodiff-vmap"):
+        run_passes(ctx, parse_module(ctx, BATCHED_VJP), "autodiff-reverse")
+    module = run_passes(ctx, parse_module(ctx, BATCHED_VJP), "autodiff-vmap,autodiff-reverse")
+    names = [op.sym_name.data for op in module.ops]
+    assert "f_vjp_0_gradients_vmap_n_0_to_0_x4" in names
+    assert not [op for op in module.walk() if op.name in ("autodiff.vjp", "autodiff.vmap")]

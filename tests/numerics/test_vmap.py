@@ -294,3 +294,34 @@ def test_loops_and_branches_batch_and_per_example_gradients_run_through_them(bra
     close(values, torch.func.vmap(lambda w, x: torch_loops(w, x, branch), in_dims=(None, 0))(tw, txs))
     per_example = torch.func.grad(lambda w, x: torch_loops(w, x, branch).sum())
     close(grads, torch.func.vmap(per_example, in_dims=(None, 0))(tw, txs))
+
+
+BATCHED_COTANGENTS = """
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> (tensor<2x4xf64>, tensor<4xf64>) {
+  %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  %t = autodiff.tanh %y : tensor<2x4xf64>
+  %s = autodiff.sum %y {dims = array<i64: 0>} : tensor<2x4xf64> -> tensor<4xf64>
+  return %t, %s : tensor<2x4xf64>, tensor<4xf64>
+}
+func.func @main(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>, %ct: tensor<5x2x4xf64>, %cs: tensor<5x4xf64>) -> (tensor<2x4xf64>, tensor<4xf64>, tensor<5x3x4xf64>, tensor<5x2x3xf64>) {
+  %r:4 = autodiff.vjp @f(%w, %x, %ct, %cs) {is_grads_batched} : (tensor<3x4xf64>, tensor<2x3xf64>, tensor<5x2x4xf64>, tensor<5x4xf64>) -> (tensor<2x4xf64>, tensor<4xf64>, tensor<5x3x4xf64>, tensor<5x2x3xf64>)
+  return %r#0, %r#1, %r#2, %r#3 : tensor<2x4xf64>, tensor<4xf64>, tensor<5x3x4xf64>, tensor<5x2x3xf64>
+}
+"""
+
+
+def test_vjp_with_batched_cotangents_matches_torch_is_grads_batched():
+    rng = np.random.default_rng(10)
+    w, x = rng.standard_normal((3, 4)), rng.standard_normal((2, 3))
+    ct, cs = rng.standard_normal((5, 2, 4)), rng.standard_normal((5, 4))
+    t, s, gw, gx = gradir.compile(BATCHED_COTANGENTS).main(w, x, ct, cs)
+    tw, tx = torch.tensor(w, requires_grad=True), torch.tensor(x, requires_grad=True)
+    y = tx @ tw
+    outputs = (torch.tanh(y), y.sum(0))
+    expected = torch.autograd.grad(
+        outputs, (tw, tx), (torch.tensor(ct), torch.tensor(cs)), is_grads_batched=True
+    )
+    close(t, outputs[0])
+    close(s, outputs[1])
+    close(gw, expected[0])
+    close(gx, expected[1])
