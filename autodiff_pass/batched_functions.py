@@ -41,7 +41,7 @@ from gradir.autodiff_pass.ir_building import clone_op
 from gradir.autodiff_pass.rules.batching import get_batching_rule
 from gradir.dialects.batching_ops import VmapOp, with_batch_dim
 from gradir.dialects.entry_ops import EntryOp, VjpOp
-from gradir.errors import GradirError, error_at, location_of
+from gradir.errors import GradirError, RuleError, error_at, location_of
 
 BATCHED_ATTR = "autodiff.batched"
 """Discardable attribute marking a generated batched function."""
@@ -274,6 +274,35 @@ class BatchedFunctions:
                 self._symbols.setdefault(name.data, op)
 
 
+def _checked(rule, op: Operation, builder: BatchBuilder, operands, flags) -> list[Batched]:
+    """`rule`'s pairs for `op`; a rule that raises (a registered rule's own bug) or
+    returns anything but one (SSA value, bool) pair per result is a RuleError at `op`."""
+    name = display_name(op)
+    rule_name = getattr(rule, "__qualname__", type(rule).__name__)
+    try:
+        returned = rule(builder, op, operands, flags)
+    except GradirError:
+        raise
+    except Exception as error:  # noqa: BLE001 - named and chained, never a traceback
+        detail = " ".join(str(error).split())
+        raise error_at(
+            RuleError, op,
+            f"the batching rule of '{name}' ({rule_name}) raised {type(error).__name__}"
+            + (f": {detail}" if detail else ""),
+        ) from error
+    pairs = list(returned) if isinstance(returned, (list, tuple)) else None
+    if pairs is None or len(pairs) != len(op.results) or not all(
+        isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], SSAValue) and isinstance(p[1], bool)
+        for p in pairs
+    ):
+        raise error_at(
+            RuleError, op,
+            f"the batching rule of '{name}' ({rule_name}) returned {returned!r:.80}, expected "
+            f"a list of one (SSA value, is_batched) pair per result ({len(op.results)})",
+        )
+    return pairs
+
+
 class _BodyBatcher:
     """Builds one batched function's body (see the module docstring)."""
 
@@ -323,14 +352,7 @@ class _BodyBatcher:
             raise unsupported(op)
         self.builder.current = op
         operands = [self.value_map[v] for v in op.operands]
-        results = rule(self.builder, op, operands, flags)
-        if len(results) != len(op.results):
-            raise error_at(
-                VmapError,
-                op,
-                f"the batching rule of '{display_name(op)}' returned {len(results)} values "
-                f"for {len(op.results)} results",
-            )
+        results = _checked(rule, op, self.builder, operands, flags)
         for result, (value, is_batched) in zip(op.results, results):
             self.value_map[result] = value
             if is_batched:

@@ -190,3 +190,23 @@ def test_batched_cotangents_are_lowered_by_autodiff_vmap_only():
     names = [op.sym_name.data for op in module.ops]
     assert "f_vjp_0_gradients_vmap_n_0_to_0_x4" in names
     assert not [op for op in module.walk() if op.name in ("autodiff.vjp", "autodiff.vmap")]
+
+
+def _raising_rule(builder, op, operands, batched):
+    raise ValueError("my bug")
+
+
+@pytest.mark.parametrize(
+    "rule, message",
+    [
+        (_raising_rule, r"<input>:3:3: error: the batching rule of 'testd.double' \(_raising_rule\) raised ValueError: my bug"),
+        (lambda builder, op, operands, batched: operands, r"returned \[.*expected a list of one \(SSA value, is_batched\) pair per result \(1\)"),
+        (lambda builder, op, operands, batched: [], r"returned \[\], expected a list of one"),
+    ],
+)
+def test_a_batching_rule_that_fails_is_a_located_rule_error(isolated_batching_rules, rule, message):
+    ctx = fresh_context()
+    ctx.allow_unregistered = True
+    gradir.register_batching_rule("testd.double", rule)
+    with pytest.raises(RuleError, match=message):
+        run_passes(ctx, parse_module(ctx, CUSTOM), "autodiff-vmap")
