@@ -243,6 +243,17 @@ func.func @twice(%a: tensor<f32>) -> tensor<f32> {
 }
 """
 
+NO_BATCHING_RULE = """\
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %t = "test.op"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %t : tensor<4xf32>
+}
+func.func @g(%a: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %r = autodiff.vmap @f(%a) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
+"""
+
 NO_RULE = """\
 func.func @f(%a: tensor<4xf32>) -> tensor<f32> {
   %t = "test.op"(%a) : (tensor<4xf32>) -> tensor<4xf32>
@@ -686,6 +697,7 @@ CHECKS = {
     "wrong kind of type or attribute": lambda runs: opt(runs, WRONG_KIND),
     "redefined symbol": lambda runs: opt(runs, REDEFINED),
     "op without a rule on the active path": lambda runs: opt(runs, NO_RULE, "-p", "autodiff-reverse"),
+    "op with a batched operand and no batching rule": lambda runs: opt(runs, NO_BATCHING_RULE, "-p", "autodiff-vmap"),
     "an active value stored to memory, or bitcast": lambda runs: opt(runs, THROUGH_MEMORY, "-p", "autodiff-reverse"),
     "second derivative through a cache sized at run time": lambda runs: opt(
         runs, HESSIAN_OF_A_RUN_TIME_LOOP, "-p", "autodiff-reverse,autodiff-forward"
