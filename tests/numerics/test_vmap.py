@@ -325,3 +325,21 @@ def test_vjp_with_batched_cotangents_matches_torch_is_grads_batched():
     close(s, outputs[1])
     close(gw, expected[0])
     close(gx, expected[1])
+
+
+def test_batched_and_whole_derivative_programs_compile_to_ptx():
+    """The same programs through the GPU pipeline (PTX needs no driver): the batched
+    functions are ordinary autodiff code, so they become kernels like any other."""
+    source = MLP + """
+func.func @per_example(%w1: tensor<6x5xf64>, %b1: tensor<5xf64>, %w2: tensor<5x3xf64>, %xs: tensor<7x1x6xf64>, %ys: tensor<7x1x3xf64>) -> (tensor<7x6x5xf64>, tensor<7x5xf64>, tensor<7x5x3xf64>) {
+  %g:3 = autodiff.vmap @grads(%w1, %b1, %w2, %xs, %ys) {in_axes = array<i64: -1, -1, -1, 0, 0>, out_axes = array<i64: 0, 0, 0>, size = 7 : i64} : (tensor<6x5xf64>, tensor<5xf64>, tensor<5x3xf64>, tensor<7x1x6xf64>, tensor<7x1x3xf64>) -> (tensor<7x6x5xf64>, tensor<7x5xf64>, tensor<7x5x3xf64>)
+  return %g#0, %g#1, %g#2 : tensor<7x6x5xf64>, tensor<7x5xf64>, tensor<7x5x3xf64>
+}
+func.func @hessian(%w1: tensor<6x5xf64>, %b1: tensor<5xf64>, %w2: tensor<5x3xf64>, %x: tensor<1x6xf64>, %y: tensor<1x3xf64>) -> tensor<5x3x5x3xf64> {
+  %h = autodiff.hessian @loss(%w1, %b1, %w2, %x, %y) {wrt = array<i64: 2>} : (tensor<6x5xf64>, tensor<5xf64>, tensor<5x3xf64>, tensor<1x6xf64>, tensor<1x3xf64>) -> tensor<5x3x5x3xf64>
+  return %h : tensor<5x3x5x3xf64>
+}
+"""
+    program = gradir.compile(source, target="cuda")
+    batched = [name for name in program.ptx if "_vmap_" in name]
+    assert batched and all(".target sm_90" in program.ptx[name] for name in batched)
