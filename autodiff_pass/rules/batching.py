@@ -35,6 +35,7 @@ from gradir.dialects.forward_ops import (
     FORWARD_OPS,
     BroadcastToOp,
     MatmulOp,
+    MulOp,
     ReductionOp,
     SoftmaxFamilyOp,
     SumToSizeOp,
@@ -81,8 +82,9 @@ def batch_broadcasting(builder, op, operands, batched):
 
 def batch_matmul(builder, op, operands, batched):
     """A batched lhs against an unbatched rank-2 rhs is one `[B*M,K]x[K,N]`
-    product; anything else a batched product `[B*C,M,K]x[B*C,K,N]` (C: the
-    op's own batch, if any), the unbatched side broadcast."""
+    product; with K = 1 a broadcasting multiply (an outer product); anything
+    else a batched product `[B*C,M,K]x[B*C,K,N]` (C: the op's own batch, if
+    any), the unbatched side broadcast."""
     (a, b), (a_batched, b_batched) = operands, batched
     size = builder.size
     result = _shape(op.results[0])
@@ -91,6 +93,12 @@ def batch_matmul(builder, op, operands, batched):
         flat = builder.reshape(a, [size * a_shape[1], a_shape[2]])
         product = builder.insert(MatmulOp(flat, b)).results[0]
         return [(builder.reshape(product, [size, *result]), True)]
+    if _shape(a)[-1] == 1:
+        # K = 1 (a per-example weight gradient, x^T g): an outer product, one broadcasting
+        # multiply that writes the [B, M, N] result once (a product would zero it first).
+        rank = len(result)
+        a_full, b_full = (builder.expand_to_rank(v, f, rank) for v, f in ((a, a_batched), (b, b_batched)))
+        return [(builder.insert(MulOp(a_full, b_full)).results[0], True)]
     a_full, b_full = builder.materialize(a, a_batched), builder.materialize(b, b_batched)
     a_shape, b_shape = _shape(a_full), _shape(b_full)
     if len(a_shape) == 4:  # the op was batched already: fold both batch dims into one

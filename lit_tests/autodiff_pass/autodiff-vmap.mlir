@@ -26,6 +26,12 @@
 // CHECK:         %[[O:.*]] = autodiff.transpose %[[T]] {permutation = array<i64: 1, 2, 0>} : tensor<7x2x4xf64> -> tensor<2x4x7xf64>
 // CHECK:         func.return %[[O]]
 
+// K = 1 (a per-example weight gradient x^T g): an outer product, one broadcasting multiply.
+// CHECK-LABEL: func.func @outer_vmap_0_0_to_0_x5(
+// CHECK-SAME:    %[[A:[^:]*]]: tensor<5x3x1xf64>, %[[B:[^:]*]]: tensor<5x1x4xf64>)
+// CHECK-NEXT:    %[[P:.*]] = autodiff.mul %[[A]], %[[B]] : (tensor<5x3x1xf64>, tensor<5x1x4xf64>) -> tensor<5x3x4xf64>
+// CHECK-NEXT:    func.return %[[P]]
+
 // Two vmaps of one (callee, axes, size) share the function.
 // CHECK-LABEL: func.func @main(
 // CHECK:         func.call @f_vmap_0_n_to_0_x5(
@@ -44,6 +50,14 @@ func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
   %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
   %t = autodiff.tanh %y : tensor<2x4xf64>
   return %t : tensor<2x4xf64>
+}
+func.func @outer(%a: tensor<3x1xf64>, %b: tensor<1x4xf64>) -> tensor<3x4xf64> {
+  %p = autodiff.matmul %a, %b : (tensor<3x1xf64>, tensor<1x4xf64>) -> tensor<3x4xf64>
+  return %p : tensor<3x4xf64>
+}
+func.func @main_outer(%as: tensor<5x3x1xf64>, %bs: tensor<5x1x4xf64>) -> tensor<5x3x4xf64> {
+  %r = autodiff.vmap @outer(%as, %bs) {in_axes = array<i64: 0, 0>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<5x3x1xf64>, tensor<5x1x4xf64>) -> tensor<5x3x4xf64>
+  return %r : tensor<5x3x4xf64>
 }
 func.func @main(%ws: tensor<5x3x4xf64>, %x: tensor<2x3xf64>, %w: tensor<3x4xf64>, %xs: tensor<2x7x3xf64>) -> (tensor<5x2x4xf64>, tensor<5x2x4xf64>, tensor<2x4x7xf64>) {
   %a = autodiff.vmap @f(%ws, %x) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<5x3x4xf64>, tensor<2x3xf64>) -> tensor<5x2x4xf64>
