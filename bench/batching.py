@@ -40,9 +40,7 @@ def limit_threads() -> None:
     os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {flags}".strip()
 
 
-limit_threads()
-
-import numpy as np  # noqa: E402
+import numpy as np  # noqa: E402  (only for checks; the tools import their runtimes after limit_threads)
 
 JACOBIAN_SOURCE = """
 func.func @mlp(%w1: tensor<256x256xf32>, %b1: tensor<256xf32>, %w2: tensor<256x256xf32>, %b2: tensor<256xf32>, %x: tensor<1x256xf32>) -> tensor<1x256xf32> {
@@ -205,6 +203,8 @@ def run_case(args, tools: dict, repeats: int) -> dict:
             results[name] = {"skipped": f"{type(error).__name__}: {str(error).splitlines()[0][:120]}"}
             continue
         functions[name], results[name] = function, {"compile_s": compile_s}
+    if "torch.func" not in functions:
+        raise SystemExit(f"torch.func is needed as the reference: {results['torch.func']['skipped']}")
     reference = functions["torch.func"]()
     for name, function in functions.items():
         error = relative_error(function(), reference)
@@ -270,4 +270,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    limit_threads()  # before any tool imports its runtime; not when a test imports this file
     sys.exit(main())
