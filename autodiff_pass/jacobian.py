@@ -29,7 +29,6 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FunctionType,
     ModuleOp,
-    StringAttr,
     TensorType,
 )
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp

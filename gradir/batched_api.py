@@ -12,13 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region
-from xdsl.dialects.builtin import FunctionType
 
-from gradir.autodiff_pass.batched_functions import referenced_functions
 from gradir.api_arguments import checked_choices, checked_indices, checked_integer, checked_name
+from gradir.autodiff_pass.batched_functions import referenced_functions
 from gradir.dialects.batching_ops import HessianOp, JacobianOp, VmapOp, with_batch_dim
 from gradir.dialects.type_checks import is_float_tensor
 from gradir.errors import ArgumentError
@@ -69,6 +68,14 @@ def _keep_only_reachable(module: ModuleOp, root: FuncOp) -> None:
 
 def _unpack(results: tuple):
     return results[0] if len(results) == 1 else results
+
+
+def _call(executable, what: str, arguments):
+    """Call the wrapper; an argument error names `what`, not the wrapper."""
+    try:
+        return _unpack(executable.call(WRAPPER, *arguments))
+    except ArgumentError as error:
+        raise ArgumentError(error.message.replace(WRAPPER, what), error.location) from None
 
 
 def _checked_wrt(function: FuncOp, wrt: object) -> list[int]:
@@ -171,7 +178,7 @@ class BatchedFunction:
         key = (size, tuple(in_axes), tuple(out_axes))
         if key not in self._compiled:
             self._compiled[key] = self._compile(size, in_axes, out_axes)
-        return _unpack(self._compiled[key].call(WRAPPER, *arguments))  # type: ignore[attr-defined]
+        return _call(self._compiled[key], f"vmap of @{self._name}", arguments)
 
     def _compile(self, size: int, in_axes: list[int], out_axes: list[int]):
         from gradir.compilation import compile
@@ -196,11 +203,13 @@ def vmap(source, function: str, in_axes=0, out_axes=0) -> BatchedFunction:
 
 
 class _CompiledWrapper:
-    def __init__(self, executable, name: str):
-        self._executable, self._name = executable, name
+    """The compiled wrapper of a jacobian or hessian; call it with the function's arguments."""
+
+    def __init__(self, executable, what: str):
+        self._executable, self._what = executable, what
 
     def __call__(self, *arguments):
-        return _unpack(self._executable.call(WRAPPER, *arguments))
+        return _call(self._executable, self._what, arguments)
 
 
 def jacobian(source, function: str, wrt: Sequence[int] | None = None, mode: str | None = None):
@@ -224,7 +233,7 @@ def jacobian(source, function: str, wrt: Sequence[int] | None = None, mode: str 
     module = _with_wrapper(
         module, inputs, results, lambda args: JacobianOp(function, args, results, indices, mode)
     )
-    return _CompiledWrapper(compile(module), function)
+    return _CompiledWrapper(compile(module), f"jacobian of @{function}")
 
 
 def hessian(source, function: str, wrt: Sequence[int] | None = None):
@@ -244,7 +253,7 @@ def hessian(source, function: str, wrt: Sequence[int] | None = None):
     module = _with_wrapper(
         module, inputs, results, lambda args: HessianOp(function, args, results, indices)
     )
-    return _CompiledWrapper(compile(module), function)
+    return _CompiledWrapper(compile(module), f"hessian of @{function}")
 
 
 def _joined(a: Attribute, b: Attribute) -> TensorType:

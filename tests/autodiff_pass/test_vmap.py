@@ -210,3 +210,9 @@ def test_a_batching_rule_that_fails_is_a_located_rule_error(isolated_batching_ru
     gradir.register_batching_rule("testd.double", rule)
     with pytest.raises(RuleError, match=message):
         run_passes(ctx, parse_module(ctx, CUSTOM), "autodiff-vmap")
+
+
+def test_a_bad_array_for_a_compiled_hessian_names_the_hessian():
+    hessian = gradir.hessian(SOURCE, "loss")
+    with pytest.raises(ArgumentError, match=r"^error: hessian of @loss: argument 0 has shape \(3,\), expected \(3, 4\)$"):
+        hessian(np.zeros(3))
