@@ -146,6 +146,10 @@ func.func @grad_of_vmap(%w: tensor<3x4xf64>, %xs: tensor<2x5x3xf64>) -> (tensor<
   %g:2 = autodiff.grad @batched_loss(%w, %xs) : (tensor<3x4xf64>, tensor<2x5x3xf64>) -> (tensor<3x4xf64>, tensor<2x5x3xf64>)
   return %g#0, %g#1 : tensor<3x4xf64>, tensor<2x5x3xf64>
 }
+func.func @jvp_of_vmap(%w: tensor<3x4xf64>, %xs: tensor<2x5x3xf64>, %tw: tensor<3x4xf64>, %txs: tensor<2x5x3xf64>) -> tensor<f64> {
+  %r:2 = autodiff.jvp @batched_loss(%w, %xs, %tw, %txs) : (tensor<3x4xf64>, tensor<2x5x3xf64>, tensor<3x4xf64>, tensor<2x5x3xf64>) -> (tensor<f64>, tensor<f64>)
+  return %r#1 : tensor<f64>
+}
 func.func @row(%w: tensor<3x4xf64>, %x: tensor<3xf64>) -> tensor<4xf64> {
   %x2 = autodiff.reshape %x : tensor<3xf64> -> tensor<1x3xf64>
   %y = autodiff.matmul %x2, %w : (tensor<1x3xf64>, tensor<3x4xf64>) -> tensor<1x4xf64>
@@ -171,7 +175,7 @@ def torch_f(w, x):
     return torch.tanh(y) * y
 
 
-def test_grad_of_vmap_nested_vmap_and_calls():
+def test_grad_and_jvp_of_vmap_nested_vmap_and_calls():
     rng = np.random.default_rng(6)
     w, xs = rng.standard_normal((3, 4)), rng.standard_normal((2, 5, 3))
     ws, x = rng.standard_normal((6, 3, 4)), rng.standard_normal((2, 3))
@@ -181,6 +185,13 @@ def test_grad_of_vmap_nested_vmap_and_calls():
     torch.func.vmap(torch_f, in_dims=(None, 1), out_dims=2)(tw, txs).sum().backward()
     close(gw, tw.grad)
     close(gx, txs.grad)
+    # Forward mode through the batched function too.
+    tangents = rng.standard_normal((3, 4)), rng.standard_normal((2, 5, 3))
+    batched_loss = lambda w, xs: torch.func.vmap(torch_f, in_dims=(None, 1), out_dims=2)(w, xs).sum()
+    _, expected_tangent = torch.func.jvp(
+        batched_loss, (torch.tensor(w), torch.tensor(xs)), tuple(map(torch.tensor, tangents))
+    )
+    close(exe.jvp_of_vmap(w, xs, *tangents), expected_tangent)
     # vmap over W of a function holding a vmap over the rows of sin(x) (a call).
     inner = lambda w, x: torch.func.vmap(lambda row: torch_f(w, row[None])[0])(torch.sin(x))
     expected = torch.func.vmap(inner, in_dims=(0, None))(torch.tensor(ws), torch.tensor(x))
