@@ -354,3 +354,24 @@ func.func @hessian(%w1: tensor<6x5xf64>, %b1: tensor<5xf64>, %w2: tensor<5x3xf64
     program = gradir.compile(source, target="cuda")
     batched = [name for name in program.ptx if "_vmap_" in name]
     assert batched and all(".target sm_90" in program.ptx[name] for name in batched)
+
+
+PER_EXAMPLE = MLP + """
+func.func @per_example(%w1: tensor<6x5xf64>, %b1: tensor<5xf64>, %w2: tensor<5x3xf64>, %xs: tensor<4x1x6xf64>, %ys: tensor<4x1x3xf64>) -> (tensor<4x6x5xf64>, tensor<4x5xf64>, tensor<4x5x3xf64>) {
+  %g:3 = autodiff.vmap @grads(%w1, %b1, %w2, %xs, %ys) {in_axes = array<i64: -1, -1, -1, 0, 0>, out_axes = array<i64: 0, 0, 0>, size = 4 : i64} : (tensor<6x5xf64>, tensor<5xf64>, tensor<5x3xf64>, tensor<4x1x6xf64>, tensor<4x1x3xf64>) -> (tensor<4x6x5xf64>, tensor<4x5xf64>, tensor<4x5x3xf64>)
+  return %g#0, %g#1, %g#2 : tensor<4x6x5xf64>, tensor<4x5xf64>, tensor<4x5x3xf64>
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "source, function, wrt",
+    [(GRAD_OF_VMAP, "batched_loss", None), (GRAD_OF_VMAP, "nested", None),
+     (PER_EXAMPLE, "per_example", [0, 1, 2, 3])],
+    ids=["grad-of-vmap", "nested-vmap", "derivative-of-per-example-gradients"],
+)
+def test_derivatives_of_functions_holding_vmaps_pass_gradcheck(source, function, wrt):
+    """Reverse and forward mode through batched functions against central differences,
+    up to the second derivative of per-example gradients (a batched vjp differentiated)."""
+    result = gradir.gradcheck(source, function, wrt=wrt)
+    assert result.ok, result.report()
