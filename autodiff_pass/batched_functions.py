@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
+    TensorType,
     i64,
 )
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
@@ -227,6 +228,11 @@ class BatchedFunctions:
             raise error_at(
                 VmapError, user, f"cannot vmap @{key.callee}: it has more than one block"
             )
+        for index, output in enumerate(callee.function_type.outputs.data):
+            if not isinstance(output, TensorType):
+                raise unsupported(
+                    user, f"@{key.callee} result {index} is {output}: only tensors can be batched"
+                )
         inputs = [
             t if a < 0 else with_batch_dim(t, a, size)
             for a, t in zip(in_axes, callee.function_type.inputs.data)

@@ -69,3 +69,22 @@ func.func @main(%x: tensor<4xf64>, %ss: tensor<3xf64>) -> tensor<3x4xf64> {
   %r = autodiff.vmap @f(%x, %ss) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<4xf64>, tensor<3xf64>) -> tensor<3x4xf64>
   return %r : tensor<3x4xf64>
 }
+
+// -----
+
+// A call whose callee returns a scalar: a scalar cannot carry the batch dimension.
+func.func @g(%x: tensor<4xf64>) -> f64 {
+  %i = arith.constant 0 : index
+  %e = tensor.extract %x[%i] : tensor<4xf64>
+  return %e : f64
+}
+func.func @f(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'func.call' is not supported (@g result 0 is f64: only tensors can be batched)
+  %s = func.call @g(%x) : (tensor<4xf64>) -> f64
+  %t = tensor.splat %s : tensor<4xf64>
+  return %t : tensor<4xf64>
+}
+func.func @main(%xs: tensor<3x4xf64>) -> tensor<3x4xf64> {
+  %r = autodiff.vmap @f(%xs) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<3x4xf64>) -> tensor<3x4xf64>
+  return %r : tensor<3x4xf64>
+}
