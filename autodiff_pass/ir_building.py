@@ -30,14 +30,23 @@ def autograd_zero(type_: Attribute) -> AutogradZeroOp:
 
 
 def grad_of(
-    name: str, grads: Sequence[SSAValue], result_types: Sequence[Attribute], body: Region
+    name: str,
+    grads: Sequence[SSAValue],
+    result_types: Sequence[Attribute],
+    body: Region,
+    location: Attribute | None = None,
 ) -> GradOfOp:
-    return GradOfOp.create(
+    """`location`: the forward op's, so that what goes wrong in its backward (a NaN under
+    `autodiff-check-numerics`) points at the user's op."""
+    op = GradOfOp.create(
         operands=grads,
         result_types=result_types,
         properties={"name": StringAttr(name)},
         regions=[body],
     )
+    if location is not None:
+        op.location = location
+    return op
 
 
 def yield_(values: Sequence[SSAValue]) -> YieldOp:
