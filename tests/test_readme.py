@@ -163,7 +163,7 @@ def test_nan_inf_and_unused_arguments_blocks_run(monkeypatch):
     shown = re.search(r"message = str\(error\)   # (.*); \.\.\.$", block("python", "NaN, Inf and unused arguments"), re.M)[1]
     assert namespace["message"].startswith(shown), namespace["message"]
     assert namespace["zeros"].df_output_vjps == (0, 1) and namespace["left_out"].df_output_vjps == (0,)
-    assert namespace["refused"].startswith("error: argument 1 of @f does not influence its result (")
+    assert namespace["refused"].startswith("<string>:2:1: error: argument 1 of @f does not influence its result (")
 
 
 def test_custom_rule_sketch_names_the_real_interface():
