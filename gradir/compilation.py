@@ -8,7 +8,7 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
-from gradir.api_arguments import checked_integer
+from gradir.api_arguments import checked_flag, checked_integer
 from gradir.errors import ArgumentError, PipelineError
 from gradir.instrumentation import stage
 from gradir.pass_table import gradir_passes
@@ -79,8 +79,7 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, check_numeri
     if not isinstance(target, str) or target not in TARGETS:
         raise PipelineError(f"unknown target {target!r} (valid targets: {', '.join(TARGETS)})")
     checkpoint_every = checked_integer("checkpoint_every", checkpoint_every, minimum=0)
-    if not isinstance(check_numerics, bool):
-        raise ArgumentError(f"check_numerics must be True or False, got {check_numerics!r}")
+    check_numerics = checked_flag("check_numerics", check_numerics)
     if check_numerics and target != "cpu":
         raise ArgumentError(
             f"check_numerics is supported on the 'cpu' target only, not '{target}' "
