@@ -55,6 +55,16 @@ func.func @power(%x: f64, %n: index) -> f64 {
   }
   return %y : f64
 }
+func.func @logs(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]} ins(%x : tensor<3xf32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %l = math.log %a : f32
+    linalg.yield %l : f32
+  } -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
 func.func @count(%x: tensor<3xi32>) -> tensor<3xi32> {
   %e = tensor.empty() : tensor<3xi32>
   %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
@@ -152,6 +162,14 @@ def test_scalar_ops_in_loops_are_checked(checked, source):
     error = failure(lambda: checked.power(10.0, 10))  # 10 ** 1024 overflows f64
     assert error.location == f"{source}:{line_of('arith.mulf %p, %p')}:5"
     assert "an Inf in the result of 'arith.mulf'" in error.message
+
+
+def test_a_linalg_op_is_checked_whole(checked, source):
+    """Standard MLIR: the generic's result is checked (its scalar body is not, element by element)."""
+    np.testing.assert_allclose(checked.logs(np.array([1.0, 2.0, 4.0], np.float32)), np.log([1.0, 2.0, 4.0]), rtol=1e-6)
+    error = failure(lambda: checked.logs(np.array([1.0, 0.0, 2.0], np.float32)))
+    assert error.location == f"{source}:{line_of('%r = linalg.generic')}:3"
+    assert "an Inf in the result of 'linalg.generic'" in error.message
 
 
 def test_integers_are_not_checked(source):
