@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    NameLoc,
     TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
@@ -56,6 +57,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from gradir.autodiff_pass.ir_building import TANGENT_OF
 from gradir.dialects.autodiff import AutogradAddOp, GradOfOp
 
 COMPUTING_DIALECTS = ("autodiff", "arith", "math", "linalg")
@@ -102,8 +104,11 @@ def nearest_location(op: Operation) -> Attribute | None:
     backward has none: its `grad_of` has the forward op's)."""
     current: Operation | None = op
     while current is not None:
-        if isinstance(current.location, FileLineColLoc):
-            return current.location
+        location = current.location
+        if isinstance(location, NameLoc):  # a tangent op's: its primal op's location
+            location = location.location
+        if isinstance(location, FileLineColLoc):
+            return location
         current = current.parent_op()
     return None
 
@@ -119,6 +124,8 @@ def enclosing_grad_of(op: Operation) -> GradOfOp | None:
 
 def what_produced(op: Operation) -> str:
     """How a message names the producer of a bad value: the op, or the backward it belongs to."""
+    if isinstance(op.location, NameLoc) and op.location.desc.data.startswith(TANGENT_OF):
+        return f"the {op.location.desc.data} (the result of its '{op.name}')"
     grad_of = enclosing_grad_of(op)
     if grad_of is not None:
         return f"the backward of '{grad_of.op_name.data}' (the result of its '{op.name}')"

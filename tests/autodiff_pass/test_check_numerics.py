@@ -35,6 +35,10 @@ func.func @droot(%x: tensor<3xf64>) -> tensor<3xf64> {
   %g = autodiff.grad @root(%x) : (tensor<3xf64>) -> tensor<3xf64>
   return %g : tensor<3xf64>
 }
+func.func @jroot(%x: tensor<3xf64>, %t: tensor<3xf64>) -> (tensor<f64>, tensor<f64>) {
+  %r:2 = autodiff.jvp @root(%x, %t) : (tensor<3xf64>, tensor<3xf64>) -> (tensor<f64>, tensor<f64>)
+  return %r#0, %r#1 : tensor<f64>, tensor<f64>
+}
 func.func @zero_times_inf(%x: tensor<2xf32>) -> tensor<2xf32> {
   %inf = arith.constant dense<0x7F800000> : tensor<2xf32>
   %p = autodiff.mul %x, %inf : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
@@ -132,6 +136,16 @@ def test_an_inf_only_in_the_backward_names_the_backward_at_the_forward_op(checke
     # Off, the same call returns the Inf silently, as before.
     gradient = unchecked.droot(x)
     assert np.isinf(gradient[0]) and np.allclose(gradient[1:], [0.5, 0.25])
+
+
+def test_an_inf_in_a_forward_mode_tangent_names_the_tangent_at_the_primal_op(checked, source):
+    """Forward mode gives each tangent op its primal op's location, named as its tangent."""
+    value, tangent = checked.jroot(np.array([1.0, 4.0, 9.0]), np.ones(3))
+    np.testing.assert_allclose(tangent, 0.5 + 0.25 + 1 / 6)
+    error = failure(lambda: checked.jroot(np.array([0.0, 4.0, 9.0]), np.ones(3)))
+    sqrt_line = next(n for n, line in enumerate(PROGRAM.splitlines(), 1) if "autodiff.sqrt" in line and n > line_of("@root"))
+    assert error.location == f"{source}:{sqrt_line}:3"
+    assert "an Inf in the tangent of 'autodiff.sqrt' (the result of its 'autodiff.div')" in error.message
 
 
 def test_zero_times_inf_is_a_nan_at_the_multiplication(checked, unchecked, source):
