@@ -26,7 +26,7 @@ from gradir.autodiff_pass.derivative_functions import (
     copy_primal,
     display_name,
 )
-from gradir.autodiff_pass.ir_building import autograd_zero, erase_dead_code
+from gradir.autodiff_pass.ir_building import autograd_zero, erase_dead_code, locate_tangent_ops
 from gradir.autodiff_pass.rules import DerivativeRule, get_rule
 from gradir.autodiff_pass.lost_derivatives import refuse_lost_derivatives, refuse_unaccounted_captures
 from gradir.errors import DifferentiationError, RuleError, error_at
@@ -78,7 +78,9 @@ class ForwardWalk:
         if all(tangent is None for tangent in input_tangents) and not captured_tangents:
             return  # linear: zero tangents in, zero tangents out
         builder = Builder(InsertPoint.after(op))
+        following = op.next_op
         output_tangents = list(rule.emit_jvp(builder, op, input_tangents, captured_tangents))
+        locate_tangent_ops(op, display_name(op), following)
         if len(output_tangents) != len(op.results):
             raise error_at(
                 RuleError,

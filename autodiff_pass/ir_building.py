@@ -14,7 +14,15 @@ from contextlib import contextmanager
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    FloatAttr,
+    NameLoc,
+    StringAttr,
+    TensorType,
+    UnknownLoc,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from gradir.autodiff_pass.effects import would_be_dead
@@ -30,14 +38,42 @@ def autograd_zero(type_: Attribute) -> AutogradZeroOp:
 
 
 def grad_of(
-    name: str, grads: Sequence[SSAValue], result_types: Sequence[Attribute], body: Region
+    name: str,
+    grads: Sequence[SSAValue],
+    result_types: Sequence[Attribute],
+    body: Region,
+    location: Attribute | None = None,
 ) -> GradOfOp:
-    return GradOfOp.create(
+    """`location`: the forward op's, so that what goes wrong in its backward (a NaN under
+    `autodiff-check-numerics`) points at the user's op."""
+    op = GradOfOp.create(
         operands=grads,
         result_types=result_types,
         properties={"name": StringAttr(name)},
         regions=[body],
     )
+    if location is not None:
+        op.location = location
+    return op
+
+
+TANGENT_OF = "tangent of "
+"""How the location of a tangent op names its primal op: `loc("tangent of 'autodiff.sqrt'"(f.mlir:2:3))`."""
+
+
+def locate_tangent_ops(primal: Operation, name: str, end: Operation | None) -> None:
+    """Give the ops forward mode emitted after `primal` (up to `end`) that have no location
+    the primal op's, named as its tangent, so that what goes wrong in one (a NaN under
+    `autodiff-check-numerics`) points at the user's op, as a `grad_of` does in reverse mode."""
+    if not isinstance(primal.location, FileLineColLoc):
+        return
+    location = NameLoc(StringAttr(f"{TANGENT_OF}'{name}'"), primal.location)
+    op = primal.next_op
+    while op is not None and op is not end:
+        for nested in op.walk():
+            if isinstance(nested.location, UnknownLoc):
+                nested.location = location
+        op = op.next_op
 
 
 def yield_(values: Sequence[SSAValue]) -> YieldOp:

@@ -203,7 +203,7 @@ class ReverseWalk:
             if grad is not None and self.activity.is_active(operand)
         ]
         body.add_op(yield_([grad for _, grad in kept]))
-        op_grad = grad_of(name, output_grads, [grad.type for _, grad in kept], Region(body))
+        op_grad = grad_of(name, output_grads, [grad.type for _, grad in kept], Region(body), op.location)
         self.block.add_op(op_grad)
         for (operand, _), result in zip(kept, op_grad.results):
             self.accumulate(operand, result)

@@ -64,6 +64,7 @@ def narrow_grad_of(op: GradOfOp, rewriter: PatternRewriter) -> GradOfOp | None:
         properties=dict(op.properties),
         regions=[op.detach_region(op.body)],
     )
+    narrowed.location = op.location
     new_results: list[SSAValue | None] = [None] * len(op.results)
     for position, index in enumerate(read):
         new_results[index] = narrowed.results[position]

@@ -28,14 +28,16 @@ cleans it, splits it and returns the same record as a `Gradient`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     DictionaryAttr,
+    FunctionType,
     IntegerAttr,
     ModuleOp,
+    StringAttr,
     i64,
 )
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
@@ -53,6 +55,7 @@ from gradir.autodiff_pass.derivative_functions import (
 from gradir.autodiff_pass.differentiation import derivative_function_table
 from gradir.autodiff_pass.ir_building import erase_dead_code
 from gradir.autodiff_pass.specialize_zero import specialize_zero
+from gradir.autodiff_pass.unused_arguments import checked_unused_choice, zero_results
 from gradir.dialects.autodiff import AutogradZeroOp
 from gradir.api_arguments import checked_indices, checked_name
 from gradir.errors import DifferentiationError, GradirError, error_at
@@ -279,13 +282,27 @@ def _existing_split(functions: DerivativeFunctions, function: FuncOp) -> Gradien
     return None
 
 
-def differentiate(source, name: str, wrt: Sequence[int] | None = None) -> Gradient:
+def differentiate(
+    source,
+    name: str,
+    wrt: Sequence[int] | None = None,
+    *,
+    allow_unused: bool | None = None,
+    materialize_grads: bool | None = None,
+) -> Gradient:
     """The f/df pair of function `name` w.r.t. arguments `wrt` (default: every
     float-tensor argument). `source` is `.mlir` text, a path, or an xDSL `ModuleOp`, to
     which `<name>_vjp_<wrt>` and its `_fwd`/`_bwd` are added (a module parsed from text
-    or a path is verified first; `gradient.f.parent_op()` is it)."""
+    or a path is verified first; `gradient.f.parent_op()` is it).
+
+    A `wrt` argument the results do not depend on (`unused_arguments`) gets a zero
+    gradient by default; as in `torch.autograd.grad`, `allow_unused=False` makes it a
+    `DifferentiationError` located at the function, and `allow_unused=True,
+    materialize_grads=False` leaves its gradient out: df returns none for it and
+    `df_output_vjps` does not list it (PyTorch's None; df is then `<name>_bwd_used`)."""
     name = checked_name("differentiate: name", name)
     wrt = checked_indices("differentiate: wrt", wrt)
+    allow_unused, materialize_grads = checked_unused_choice(allow_unused, materialize_grads)
     if isinstance(source, ModuleOp):
         module = source
     else:
@@ -298,15 +315,27 @@ def differentiate(source, name: str, wrt: Sequence[int] | None = None) -> Gradie
         if not isinstance(callee, FuncOp) or not callee.body.blocks:
             raise error_at(DifferentiationError, module, f"no function @{name} with a body to differentiate")
         function = functions.vjp(callee, functions.check_wrt(callee, wrt, callee))
-        if (existing := _existing_split(functions, function)) is not None:
-            return existing
-        key = DerivativeKey.of_function(function)
-        assert key is not None
-        for generated in functions.generated("vjp"):  # it and those of the callees it calls
-            clean_for_differentiation(generated)
-        specialize_zero(function.body)
-        erase_dead_code(function.body.block)
-        return split_vjp_function(function, key)
+        gradient = _existing_split(functions, function)
+        if gradient is None:
+            key = DerivativeKey.of_function(function)
+            assert key is not None
+            for generated in functions.generated("vjp"):  # it and those of the callees it calls
+                clean_for_differentiation(generated)
+            specialize_zero(function.body)
+            erase_dead_code(function.body.block)
+            gradient = split_vjp_function(function, key)
+        unused = [gradient.df_output_vjps[k] for k in zero_results(gradient.df)]
+        if unused and not allow_unused:
+            raise error_at(
+                DifferentiationError,
+                callee,
+                f"argument {unused[0]} of @{name} does not influence its result (its gradient is "
+                "zero whatever the inputs: unused, or used only through stop_gradient or integers); "
+                "allow_unused=True gives it a zero gradient",
+            )
+        if unused and not materialize_grads:
+            return _without_gradients_of(gradient, unused, functions)
+        return gradient
     except GradirError:
         # The user's module is left as it was: a half-built `<name>_vjp_...` left in it
         # made the next call on the same module fail with an internal error.
@@ -315,6 +344,26 @@ def differentiate(source, name: str, wrt: Sequence[int] | None = None) -> Gradie
                 op.detach()
                 op.erase()
         raise
+
+
+def _without_gradients_of(gradient: Gradient, unused: Sequence[int], functions: DerivativeFunctions) -> Gradient:
+    """`gradient` with a df that does not return the gradients of arguments `unused`:
+    `<df>_used`, a copy of df made once (df itself keeps every gradient, for
+    `materialize_grads=True` and for the calls of `<name>_vjp_<wrt>`)."""
+    kept = [k for k, argument in enumerate(gradient.df_output_vjps) if argument not in unused]
+    name = f"{gradient.df.sym_name.data}_used"
+    df = functions.symbol(name)
+    if not isinstance(df, FuncOp):
+        df = gradient.df.clone()
+        df.sym_name = StringAttr(name)
+        terminator = df.body.block.last_op
+        assert isinstance(terminator, ReturnOp)
+        returned = [terminator.arguments[k] for k in kept]
+        Rewriter.replace_op(terminator, ReturnOp(*returned))
+        df.function_type = FunctionType.from_lists(df.function_type.inputs.data, [v.type for v in returned])
+        erase_dead_code(df.body.block)
+        Rewriter.insert_op(df, InsertPoint.after(gradient.df))
+    return replace(gradient, df=df, df_output_vjps=tuple(gradient.df_output_vjps[k] for k in kept))
 
 
 @dataclass(frozen=True)

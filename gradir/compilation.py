@@ -8,11 +8,11 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
-from gradir.api_arguments import checked_integer
+from gradir.api_arguments import checked_flag, checked_integer
 from gradir.errors import ArgumentError, PipelineError
 from gradir.instrumentation import stage
 from gradir.pass_table import gradir_passes
-from gradir.pipelines import LINALG_PASSES, run_xdsl_passes
+from gradir.pipelines import LINALG_PASSES, run_xdsl_passes, with_numerics_checks
 from gradir.source import load_module, make_context
 from gradir.verify import (
     refuse_external_calls,
@@ -34,9 +34,12 @@ def available_passes() -> dict:
     return get_all_passes() | gradir_passes()
 
 
-def lower_to_linalg(source, ctx: Context | None = None, checkpoint_every: int = 0) -> ModuleOp:
+def lower_to_linalg(
+    source, ctx: Context | None = None, checkpoint_every: int = 0, check_numerics: bool = False
+) -> ModuleOp:
     """Parse/clone `source`, verify it, and run the `linalg` pipeline's passes on
-    it (`checkpoint_every`: the `autodiff-reverse` option, for loops)."""
+    it (`checkpoint_every`: the `autodiff-reverse` option, for loops; `check_numerics`:
+    with `autodiff-check-numerics` after the derivative passes)."""
     ctx = ctx or make_context()
     with stage("parse"):
         module = load_module(source, ctx)
@@ -48,17 +51,24 @@ def lower_to_linalg(source, ctx: Context | None = None, checkpoint_every: int = 
             verify_module(module, f"after pass '{previous.name}'")
 
     options = {"autodiff-reverse": {"checkpoint_every": checkpoint_every}}
-    run_xdsl_passes(ctx, module, LINALG_PASSES, available_passes(), verify_after, options)
+    passes = with_numerics_checks(LINALG_PASSES) if check_numerics else LINALG_PASSES
+    run_xdsl_passes(ctx, module, passes, available_passes(), verify_after, options)
     return module
 
 
-def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
+def compile(source, target: str = "cpu", checkpoint_every: int = 0, check_numerics: bool = False, **options):
     """Compile an autodiff program for `target` ("cpu", or "cuda", also spelled "gpu" as
     in the CLI's `--pipeline gpu`).
 
     `checkpoint_every=k` makes reverse-mode `scf.for` loops save their state
     every k iterations and recompute in between instead of caching every
     iteration (see `autodiff-reverse{checkpoint-every=k}`).
+
+    `check_numerics=True` (CPU) makes every call stop at the first op, of the forward or
+    of a backward, whose result holds a NaN or an Inf, and at a float argument that holds
+    one, with a `RunTimeCheckError` naming the op and its location (`autodiff-check-numerics`,
+    like `torch.autograd.detect_anomaly`); off, nothing is checked and NaNs come back as
+    results.
 
     `cpu` returns a `CpuExecutable` (`exe.name(*arrays)`: one result itself, several as a
     tuple; `.call(name, *arrays)`: always a tuple);
@@ -69,13 +79,19 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
     if not isinstance(target, str) or target not in TARGETS:
         raise PipelineError(f"unknown target {target!r} (valid targets: {', '.join(TARGETS)})")
     checkpoint_every = checked_integer("checkpoint_every", checkpoint_every, minimum=0)
+    check_numerics = checked_flag("check_numerics", check_numerics)
+    if check_numerics and target != "cpu":
+        raise ArgumentError(
+            f"check_numerics is supported on the 'cpu' target only, not '{target}' "
+            "(check on the CPU, where the same program computes the same values)"
+        )
     unknown = sorted(set(options) - set(TARGET_OPTIONS[target]))
     if unknown:
         raise ArgumentError(
             f"unknown option {unknown[0]!r} for target '{target}' "
             f"(valid: {', '.join(TARGET_OPTIONS[target])})"
         )
-    module = lower_to_linalg(source, checkpoint_every=checkpoint_every)
+    module = lower_to_linalg(source, checkpoint_every=checkpoint_every, check_numerics=check_numerics)
     with stage("verify"):
         refuse_recursion(module)  # calls keep the user's locations; the first cycle is the user's
         refuse_external_calls(module)

@@ -87,6 +87,13 @@ PASSES: tuple[PassEntry, ...] = (
         "split each generated vjp function into <name>_fwd and <name>_bwd (PyTorch's Gradient)",
     ),
     PassEntry(
+        "autodiff-check-numerics",
+        "gradir.autodiff_pass.check_numerics",
+        "AutodiffCheckNumericsPass",
+        "make the program stop at the first op (forward or backward) whose result holds "
+        "a NaN or Inf, naming it and its location (--check-numerics)",
+    ),
+    PassEntry(
         "autodiff-lower-grad-of",
         "gradir.autodiff_pass.lower_grad_of",
         "AutodiffLowerGradOfPass",

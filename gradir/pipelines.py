@@ -32,6 +32,16 @@ LINALG_PASSES = GRAD_PASSES + (
     "dce",
 )
 
+CHECK_NUMERICS_PASS = "autodiff-check-numerics"
+
+
+def with_numerics_checks(pass_names: tuple[str, ...]) -> tuple[str, ...]:
+    """`pass_names` with `autodiff-check-numerics` after the derivative passes (`GRAD_PASSES`),
+    while `grad_of` still tells which backward an op is part of, and before any lowering."""
+    cut = len(GRAD_PASSES)
+    assert pass_names[:cut] == GRAD_PASSES, pass_names
+    return pass_names[:cut] + (CHECK_NUMERICS_PASS,) + pass_names[cut:]
+
 
 @dataclass(frozen=True)
 class Pipeline:

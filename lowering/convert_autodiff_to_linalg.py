@@ -133,7 +133,7 @@ class LowerStopGradient(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: autodiff.StopGradientOp, rewriter: PatternRewriter):
-        rewriter.replace_op(op, [], [op.x])
+        rewriter.replace(op, [], [op.x])
 
 
 class LowerBinaryElementwise(RewritePattern):

@@ -150,6 +150,22 @@ def test_python_scalar_block_runs(monkeypatch):
     assert seen["big"] is np.True_
 
 
+def test_nan_inf_and_unused_arguments_blocks_run(monkeypatch):
+    """The "NaN, Inf and unused arguments" blocks: each variable holds what its comment says
+    (`message` and `refused` exist only if the `except` clause caught the error it names)."""
+    monkeypatch.chdir(ROOT)
+    namespace: dict = {}
+    for index in (0, 1):
+        code = block("python", "NaN, Inf and unused arguments", index)
+        exec(compile(code, f"README.md (NaN, Inf and unused arguments, block {index})", "exec"), namespace)
+    assert np.isnan(namespace["nans"]).all()
+    np.testing.assert_allclose(namespace["gradient"], [0.6, 0.0, 0.8])
+    shown = re.search(r"message = str\(error\)   # (.*); \.\.\.$", block("python", "NaN, Inf and unused arguments"), re.M)[1]
+    assert namespace["message"].startswith(shown), namespace["message"]
+    assert namespace["zeros"].df_output_vjps == (0, 1) and namespace["left_out"].df_output_vjps == (0,)
+    assert namespace["refused"].startswith("<string>:2:1: error: argument 1 of @f does not influence its result (")
+
+
 def test_custom_rule_sketch_names_the_real_interface():
     """The "Derivative rules" section sketches a Python rule (its op is the reader's own, so it
     cannot run here; tests/autodiff_pass/test_registry.py runs a complete one): the calls and

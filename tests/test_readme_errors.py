@@ -590,6 +590,52 @@ def _undefined_at_run_time(runs: Runs) -> None:
     )
 
 
+ROOT_OF = """\
+func.func @f(%x: tensor<3xf64>) -> tensor<f64> {
+  %r = autodiff.sqrt %x : tensor<3xf64>
+  %s = autodiff.sum %r : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @df(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %g = autodiff.grad @f(%x) : (tensor<3xf64>) -> tensor<3xf64>
+  return %g : tensor<3xf64>
+}
+func.func @logs(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %l = autodiff.log %x : tensor<3xf64>
+  return %l : tensor<3xf64>
+}
+"""
+"""sqrt(0) is finite, its derivative is not."""
+
+
+def _nan_or_inf(runs: Runs) -> None:
+    files = {"f.mlir": ROOT_OF, "x.npy": npy(np.array([0.0, 1.0, 4.0])), "nan.npy": npy(np.array([np.nan, 1.0, 2.0]))}
+    runs.cli("run", "f.mlir", "--entry", "df", "--inputs", "x.npy", "--check-numerics", files=files)
+    runs.cli("run", "f.mlir", "--entry", "f", "--inputs", "nan.npy", "--check-numerics", files=files)
+    assert "result0: float64 [3]\n[ inf" in runs.works("run", "f.mlir", "--entry", "df", "--inputs", "x.npy")
+    exe = gradir.compile("f.mlir", check_numerics=True)
+    error = runs.api(lambda: exe.logs(np.array([1.0, 0.0, 2.0])))
+    assert isinstance(error, gradir.RunTimeCheckError) and error.location == "f.mlir:11:3"
+
+
+UNUSED = """\
+func.func @g(%x: tensor<3xf64>, %y: tensor<3xf64>) -> tensor<f64> {
+  %s = autodiff.sum %x : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @f(%x: tensor<3xf64>, %y: tensor<3xf64>) -> tensor<f64> {
+  %s = func.call @g(%x, %y) : (tensor<3xf64>, tensor<3xf64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+"""
+
+
+def _unused(runs: Runs) -> None:
+    (runs.tmp / "f.mlir").write_text(UNUSED)
+    runs.api(lambda: gradir.differentiate("f.mlir", "f", allow_unused=False))
+    assert gradir.differentiate("f.mlir", "f").df_output_vjps == (0, 1)
+
+
 def _allocas(runs: Runs) -> None:
     """No error: programs whose allocas ended the process with a segmentation fault run,
     and give the right numbers."""
@@ -712,6 +758,8 @@ CHECKS = {
     "buffer larger than the process can hold (CPU)": _static_memory,
     "buffer sized at run time that cannot be had (CPU)": _run_time_memory,
     "index, divisor or loop step from the inputs that makes an op undefined (CPU)": _undefined_at_run_time,
+    "a NaN or Inf at run time, with `check_numerics` (CPU)": _nan_or_inf,
+    "`wrt` argument that does not influence the result, with `allow_unused=False`": _unused,
     "`memref.alloca` that could overflow the stack (CPU)": _allocas,
     "type too large for MLIR": lambda runs: runs.cli(
         "run", "f.mlir", "--entry", "f", isolated=True,  # MLIR's own check ended the process
@@ -747,6 +795,12 @@ PROSE = {
         "transfer_write", "in_bounds",
     },
     "`memref.alloca` that could overflow the stack (CPU)": {"memref.alloca_scope", "cpu_backend/heap_allocas.py"},
+    "a NaN or Inf at run time, with `check_numerics` (CPU)": {
+        "autodiff-run --check-numerics", "gradir.RunTimeCheckError", "gradir.compile(..., check_numerics=True)",
+    },
+    "`wrt` argument that does not influence the result, with `allow_unused=False`": {
+        "gradir.differentiate(..., allow_unused=False)",
+    },
     "`--output` NumPy would rename": {"savez", "res.npz"},
 }  # fmt: skip
 """{situation: backticked spans of its example cell that are no message: names in the

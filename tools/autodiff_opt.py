@@ -26,7 +26,7 @@ from gradir.gpu_backend.nvptx_targets import DEFAULT_CHIP, DEFAULT_PTX_VERSION, 
 from gradir.instrumentation import apply_passes, stage
 from gradir.tools.cli import OneLineArgumentParser, add_watching_flags, description, one_line_message, run_cli, watching
 from gradir.pass_table import PASSES, gradir_passes
-from gradir.pipelines import PIPELINES, get_pipeline, run_xdsl_passes
+from gradir.pipelines import PIPELINES, get_pipeline, run_xdsl_passes, with_numerics_checks
 from gradir.source import ensure_autodiff_dialect, parse_module
 from gradir.verify import verify_module
 
@@ -34,6 +34,20 @@ from gradir.verify import verify_module
 GPU_CHIP, GPU_FEATURES = DEFAULT_CHIP, f"+ptx{DEFAULT_PTX_VERSION}"
 GPU_STAGES = ("bufferize", "map", "outline", "nvvm")
 """`gpu_backend.gpu_pipeline.STAGES`, spelled out so that `--help` does not load MLIR."""
+
+
+def check_numerics_option(args: argparse.Namespace) -> None:
+    """`--check-numerics` needs a pipeline that generates the derivatives, and runs only
+    on the CPU: an error anywhere else, never silently ignored."""
+    if not args.check_numerics:
+        return
+    if args.pipeline is None:
+        raise PipelineError("--check-numerics only applies with --pipeline grad, linalg or cpu")
+    if args.pipeline == "gpu":
+        raise PipelineError(
+            "--check-numerics only applies with --pipeline grad, linalg or cpu: the GPU pipeline "
+            "does not check (check on the CPU, where the same program computes the same values)"
+        )
 
 
 def settle_gpu_options(args: argparse.Namespace) -> None:
@@ -199,6 +213,13 @@ class AutodiffOptMain(xDSLOptMain):
             "kernels; nvvm, the default: PTX in gpu.binary)",
         )
         arg_parser.add_argument(
+            "--check-numerics",
+            action="store_true",
+            help="with --pipeline grad, linalg or cpu: add autodiff-check-numerics after the "
+            "derivative passes, so that the compiled program stops at the first op (forward or "
+            "backward) whose result holds a NaN or Inf, with its location",
+        )
+        arg_parser.add_argument(
             "--list-passes",
             action="store_true",
             help="list gradir's passes with their options and the named pipelines, one line each, and exit",
@@ -231,6 +252,7 @@ class AutodiffOptMain(xDSLOptMain):
             get_pipeline(self.args.pipeline) if self.args.pipeline else None
         )
         settle_gpu_options(self.args)
+        check_numerics_option(self.args)
 
     def _verify_between_passes(
         self,
@@ -267,7 +289,7 @@ class AutodiffOptMain(xDSLOptMain):
         run_xdsl_passes(
             self.ctx,
             module,
-            pipeline.xdsl_passes,
+            with_numerics_checks(pipeline.xdsl_passes) if self.args.check_numerics else pipeline.xdsl_passes,
             self.available_passes,
             self._verify_between_passes,
         )

@@ -32,6 +32,11 @@ def _parser() -> OneLineArgumentParser:
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (without --inputs)")
     parser.add_argument("--output", metavar="NPZ", help="save the results as result0, result1, ... in this file (its name must end in .npz)")
+    parser.add_argument(
+        "--check-numerics", action="store_true",
+        help="stop at the first op (forward or backward) whose result holds a NaN or Inf, or at "
+        "an argument holding one: exit 1 with the op and its location (off: NaNs are printed)",
+    )  # fmt: skip
     add_watching_flags(parser)
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks on errors")
     return parser
@@ -45,7 +50,7 @@ def _run(argv: list[str]) -> int:
     output = checked_output_path(args.output) if args.output is not None else None
     arrays = [load_array(path) for path in args.inputs] if args.inputs is not None else None
     with watching(args, "autodiff-run"):
-        exe = gradir.compile(pathlib.Path(args.file), target="cpu")  # a path, whatever its suffix
+        exe = gradir.compile(pathlib.Path(args.file), target="cpu", check_numerics=args.check_numerics)  # a path, whatever its suffix
     name = entry_name(args.entry)
     if arrays is None:
         signature = find_signature(exe.signatures, name)
