@@ -2,25 +2,24 @@
 
 The module runs the `linalg` pipeline's xDSL passes (derivatives generated,
 lowered to linalg on tensors), then goes to MLIR 22 for the chosen target.
+`gradir.export` does the same and writes the CPU's machine code as a shared library.
+
+For the CPU, the persistent compilation cache (`gradir.compilation_cache`) is asked first,
+before anything is parsed: xDSL and MLIR are imported only when there is something to
+compile, so a cached compile loads neither.
 """
 from __future__ import annotations
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+import os
+from typing import TYPE_CHECKING
 
 from gradir.api_arguments import checked_integer
 from gradir.errors import ArgumentError, PipelineError
 from gradir.instrumentation import stage
-from gradir.pass_table import gradir_passes
-from gradir.pipelines import LINALG_PASSES, run_xdsl_passes
-from gradir.source import load_module, make_context
-from gradir.verify import (
-    refuse_external_calls,
-    refuse_recursion,
-    refuse_unrunnable_ops,
-    refuse_writes_to_read_only_memory,
-    verify_module,
-)
+
+if TYPE_CHECKING:
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
 
 TARGETS = ("cpu", "cuda")
 TARGET_OPTIONS = {"cpu": ("opt_level",), "cuda": ("chip", "features", "policy", "opt_level")}
@@ -31,12 +30,18 @@ def available_passes() -> dict:
     """xDSL's passes plus gradir's, by CLI name."""
     from xdsl.transforms import get_all_passes
 
+    from gradir.pass_table import gradir_passes
+
     return get_all_passes() | gradir_passes()
 
 
 def lower_to_linalg(source, ctx: Context | None = None, checkpoint_every: int = 0) -> ModuleOp:
     """Parse/clone `source`, verify it, and run the `linalg` pipeline's passes on
     it (`checkpoint_every`: the `autodiff-reverse` option, for loops)."""
+    from gradir.pipelines import LINALG_PASSES, run_xdsl_passes
+    from gradir.source import load_module, make_context
+    from gradir.verify import verify_module
+
     ctx = ctx or make_context()
     with stage("parse"):
         module = load_module(source, ctx)
@@ -52,18 +57,8 @@ def lower_to_linalg(source, ctx: Context | None = None, checkpoint_every: int = 
     return module
 
 
-def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
-    """Compile an autodiff program for `target` ("cpu", or "cuda", also spelled "gpu" as
-    in the CLI's `--pipeline gpu`).
-
-    `checkpoint_every=k` makes reverse-mode `scf.for` loops save their state
-    every k iterations and recompute in between instead of caching every
-    iteration (see `autodiff-reverse{checkpoint-every=k}`).
-
-    `cpu` returns a `CpuExecutable` (`exe.name(*arrays)`: one result itself, several as a
-    tuple; `.call(name, *arrays)`: always a tuple);
-    `cuda` returns a `CudaProgram` (`.ptx`, `.host_module`, `.launch_configs`,
-    `.call`, which needs a CUDA driver)."""
+def checked_options(target: str, checkpoint_every: int, options: dict) -> tuple[str, int]:
+    """The target's canonical name and `checkpoint_every`, or the error for a bad one."""
     if target == "gpu":
         target = "cuda"  # the CLI's name (`--pipeline gpu`) for the same target
     if not isinstance(target, str) or target not in TARGETS:
@@ -75,16 +70,96 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
             f"unknown option {unknown[0]!r} for target '{target}' "
             f"(valid: {', '.join(TARGET_OPTIONS[target])})"
         )
+    return target, checkpoint_every
+
+
+def runnable_linalg(source, checkpoint_every: int = 0) -> ModuleOp:
+    """`lower_to_linalg`, then the checks that refuse what no target can run."""
+    from gradir.verify import (
+        refuse_external_calls,
+        refuse_recursion,
+        refuse_unrunnable_ops,
+        refuse_writes_to_read_only_memory,
+    )
+
     module = lower_to_linalg(source, checkpoint_every=checkpoint_every)
     with stage("verify"):
         refuse_recursion(module)  # calls keep the user's locations; the first cycle is the user's
         refuse_external_calls(module)
         refuse_unrunnable_ops(module)
         refuse_writes_to_read_only_memory(module)
+    return module
+
+
+def _cpu_cache_key(source, checkpoint_every: int, opt_level) -> str | None:
+    """The compilation cache's key for compiling `source` for the CPU; None when the cache is
+    off or `source` is something the compile itself will refuse (an unreadable file)."""
+    from gradir import compilation_cache
+    from gradir.cpu_backend.cpu_runtime import DEFAULT_OPT_LEVEL
+
+    if compilation_cache.cache_directory() is None:
+        return None
+    if not isinstance(source, (str, os.PathLike)) and type(source).__name__ != "ModuleOp":
+        return None
+    try:
+        name, text = compilation_cache.source_text(source)
+    except OSError:
+        return None
+    level = DEFAULT_OPT_LEVEL if opt_level is None else opt_level
+    options = {"target": "cpu", "checkpoint_every": checkpoint_every, "opt_level": level}
+    return compilation_cache.cache_key(name, text, options)
+
+
+def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
+    """Compile an autodiff program for `target` ("cpu", or "cuda", also spelled "gpu" as
+    in the CLI's `--pipeline gpu`).
+
+    `checkpoint_every=k` makes reverse-mode `scf.for` loops save their state
+    every k iterations and recompute in between instead of caching every
+    iteration (see `autodiff-reverse{checkpoint-every=k}`).
+
+    `cpu` returns a `CpuExecutable` (`exe.name(*arrays)`: one result itself, several as a
+    tuple; `.call(name, *arrays)`: always a tuple), from the persistent compilation cache
+    when it has the program (`exe.from_disk`; `GRADIR_CACHE_DIR`, `GRADIR_CACHE=0`);
+    `cuda` returns a `CudaProgram` (`.ptx`, `.host_module`, `.launch_configs`,
+    `.call`, which needs a CUDA driver)."""
+    target, checkpoint_every = checked_options(target, checkpoint_every, options)
     if target == "cpu":
+        from gradir import compilation_cache
         from gradir.cpu_backend.cpu_runtime import CpuExecutable
 
-        return CpuExecutable(module, **options)
+        opt_level = options.get("opt_level")
+        if isinstance(opt_level, bool) or opt_level not in (None, 0, 1, 2, 3):
+            raise ArgumentError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
+        with stage("cache-lookup"):
+            key = _cpu_cache_key(source, checkpoint_every, opt_level)
+            cached = compilation_cache.lookup(key) if key is not None else None
+        if cached is not None:
+            return cached
+        executable = CpuExecutable(runnable_linalg(source, checkpoint_every), **options)
+        if key is not None:
+            compilation_cache.store(key, executable)
+        return executable
     from gradir.gpu_backend.cuda_program import CudaProgram
 
-    return CudaProgram(module, **options)
+    return CudaProgram(runnable_linalg(source, checkpoint_every), **options)
+
+
+def export(source, target: str = "cpu", path: str | os.PathLike = "", checkpoint_every: int = 0, **options):
+    """Compile `source` as `compile` does and write its machine code as a self-contained
+    shared library at `path` (`libf.so`), with a C header (`libf.h`) and a JSON manifest of
+    its functions' signatures (`libf.json`) beside it; `gradir.load(path)` calls it with
+    NumPy alone. Linking needs a C compiler (`$CC`, `cc`, `gcc` or `clang`). Returns the
+    library's path. Only the "cpu" target exports for now."""
+    target, checkpoint_every = checked_options(target, checkpoint_every, options)
+    if target != "cpu":
+        raise PipelineError(f"export: target {target!r} cannot be exported yet (exportable: cpu)")
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise ArgumentError(f"export: path is where to write the library (libf.so), got {path!r}")
+    from gradir.cpu_backend.cpu_runtime import CpuExecutable
+    from gradir.cpu_backend.library_export import checked_library_path, write_library_files
+
+    checked_library_path(path)
+    executable = CpuExecutable(runnable_linalg(source, checkpoint_every), **options)
+    with stage("export"):
+        return write_library_files(executable.library_contents(), path)

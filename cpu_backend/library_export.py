@@ -1,0 +1,227 @@
+"""Compiled host code as a self-contained shared library: `libf.so`, `libf.h`, `libf.json`.
+
+The ExecutionEngine that JIT-compiles a module (`cpu_runtime`, built position-independent)
+hands back its machine code as an object file; the system's C compiler links it into a
+shared library (`link_shared_library`), together with a few lines of C that define what the
+JIT otherwise receives from the runtime (`RUNTIME_C`): the pthread key of the guarded entry
+points (created when the library loads) and the allocation limit (a global the loader sets).
+Beside the library go a C header declaring each public function (`c_header`) and the JSON
+manifest `gradir.native_library` reads (`manifest`).
+
+Everything is written under temporary names in the destination's directory and renamed into
+place, so a reader never sees half a file (`write_library_files`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gradir.errors import ArgumentError, TargetError
+from gradir.native_calls import FunctionSignature, signature_to_json
+from gradir.native_library import MANIFEST_FORMAT, MANIFEST_VERSION, file_sha256, manifest_path
+
+LINK_LIBRARIES: tuple[str, ...] = ("m",)
+"""Libraries every exported library links against (`-l` names), the one place to list them:
+libm for the math functions `convert-math-to-libm` calls. (A thread runtime goes here too.)"""
+
+LINK_FLAGS = ("-shared", "-fPIC", "-Wl,-Bsymbolic", "-Wl,-z,defs", "-Wl,-z,noexecstack")
+"""`-Bsymbolic`: the library's references to its own functions and globals never bind to a
+same-named symbol of another library (two exported programs both define `_mlir_ciface_f`);
+`-z defs`: a symbol nothing defines is a link error now, not a failed `dlopen` later."""
+
+COMPILERS = ("cc", "gcc", "clang")
+"""C compiler drivers tried in order when `CC` is not set."""
+
+RUNTIME_C = """\
+#include <pthread.h>
+#include <stdint.h>
+
+/* Where a guarded call keeps its jump buffer (checked_allocations): one key per library. */
+uint32_t {key};
+/* The largest allocation the code may ask for, in bytes; gradir.load sets it to the memory
+   this process may hold. Larger requests fail as if malloc had refused them. */
+int64_t {limit} = INT64_MAX;
+
+__attribute__((constructor)) static void gradir_create_key(void) {{
+  pthread_key_create((pthread_key_t *)&{key}, 0);
+}}
+"""
+
+
+@dataclass(frozen=True)
+class LibraryContents:
+    """What a library is built from: the object file's bytes and what the manifest says of it."""
+
+    object_code: bytes
+    signatures: dict[str, FunctionSignature]
+    guards: dict[str, str]
+    """Public function -> its guarded entry point (`checked_allocations.CheckedEntryPoints`)."""
+    key_symbol: str
+    limit_symbol: str
+    check_failures: Sequence[tuple[str | None, str]]
+    opt_level: int
+
+
+def c_compiler() -> str:
+    """The C compiler driver that links: `$CC`, else the first of `COMPILERS` on the PATH."""
+    candidates = [os.environ["CC"]] if os.environ.get("CC") else list(COMPILERS)
+    for candidate in candidates:
+        found = shutil.which(candidate)
+        if found:
+            return found
+    raise TargetError(
+        f"exporting a shared library needs a C compiler to link it, and none was found "
+        f"(tried {', '.join(candidates)}; set CC)"
+    )
+
+
+def link_shared_library(contents: LibraryContents, output: Path, work: Path) -> None:
+    """Link `contents`' object code and `RUNTIME_C` into the shared library `output`
+    (`work`: a scratch directory)."""
+    compiler = c_compiler()
+    object_file, runtime = work / "code.o", work / "runtime.c"
+    object_file.write_bytes(contents.object_code)
+    runtime.write_text(RUNTIME_C.format(key=contents.key_symbol, limit=contents.limit_symbol))
+    command = [compiler, *LINK_FLAGS, "-o", str(output), str(object_file), str(runtime)]
+    command += [f"-l{name}" for name in LINK_LIBRARIES]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+        raise TargetError(f"linking {output.name} with {compiler} failed: {' / '.join(lines[:3])}")
+
+
+_C_TYPES = {
+    "f16": "_Float16", "f32": "float", "f64": "double", "i1": "bool", "i8": "int8_t",
+    "i16": "int16_t", "i32": "int32_t", "i64": "int64_t", "index": "int64_t",
+}  # fmt: skip
+
+
+def _memref(rank: int) -> str:
+    return f"gradir_memref_{rank}d"
+
+
+def c_header(contents: LibraryContents, guard_name: str) -> str:
+    """Declarations of each public function's C interface, for C and C++ callers."""
+    ranks = sorted(
+        {len(spec.shape) for signature in contents.signatures.values()
+         for spec in (*signature.arguments, *signature.results) if not spec.is_scalar}
+    )  # fmt: skip
+    lines = [
+        "/* Generated by gradir.export; the functions' signatures are also in the .json manifest. */",
+        f"#ifndef {guard_name}",
+        f"#define {guard_name}",
+        "#include <stdbool.h>",
+        "#include <stdint.h>",
+        "#ifdef __cplusplus",
+        'extern "C" {',
+        "#endif",
+        "",
+        "/* A tensor is passed as a pointer to MLIR's memref descriptor (strides in elements,",
+        "   row-major). Results are out-parameters: the caller allocates their buffers and",
+        "   fills in their descriptors. */",
+    ]
+    for rank in ranks:
+        arrays = f" int64_t sizes[{rank}]; int64_t strides[{rank}];" if rank else ""
+        lines.append(
+            f"typedef struct {{ void *allocated; void *aligned; int64_t offset;{arrays} }} {_memref(rank)};"
+        )
+    lines += [
+        "",
+        "/* Each function `f` has a guarded entry point `__gradir_guarded_f(int64_t *failure, ...)`:",
+        "   *failure stays 0 on success; it is the size of an allocation that failed (> 0), or",
+        "   -1 - n when run-time check n failed (its message: the manifest's run_time_checks[n]).",
+        "   Its other parameters are the tensor arguments (descriptor pointers) and scalars (by value)",
+        "   in order, then a descriptor pointer per tensor result; one scalar result is returned.",
+        "   A function with two or more scalar results is declared only through its packed form",
+        "   `void _mlir___gradir_guarded_f(void **slots)`, which every function also has:",
+        "   slots[0] points to the int64_t failure code, then (with two or more scalar results) to a",
+        "   pointer to a struct of them, then one slot per argument (a scalar's address, or the",
+        "   address of a descriptor pointer), per tensor result (likewise), and the address where",
+        "   one scalar result is stored. */",
+        f"extern int64_t {contents.limit_symbol}; /* bytes one allocation may ask for */",
+        "",
+    ]
+    for name, signature in contents.signatures.items():
+        guard = contents.guards[name]
+        parameters = ["int64_t *failure"]
+        for index, spec in enumerate(signature.arguments):
+            c_type = _C_TYPES[spec.element] if spec.is_scalar else f"{_memref(len(spec.shape))} *"
+            parameters.append(f"{c_type}{'' if c_type.endswith('*') else ' '}arg{index} /* {spec} */")
+        for index, spec in enumerate(signature.results):
+            if not spec.is_scalar:
+                parameters.append(f"{_memref(len(spec.shape))} *result{index} /* {spec} */")
+        scalars = signature.scalar_results
+        lines.append(f"/* {name}: ({', '.join(map(str, signature.arguments))}) -> "
+                     f"({', '.join(map(str, signature.results))}) */")  # fmt: skip
+        if len(scalars) <= 1:
+            returned = _C_TYPES[signature.results[scalars[0]].element] if scalars else "void"
+            lines.append(f"{returned} {guard}(\n    " + ",\n    ".join(parameters) + ");")
+        lines.append(f"void _mlir_{guard}(void **slots);")
+        lines.append("")
+    lines += ["#ifdef __cplusplus", "}", "#endif", f"#endif /* {guard_name} */", ""]
+    return "\n".join(lines)
+
+
+def manifest(contents: LibraryContents, library: Path, extra: dict | None = None) -> dict:
+    """The manifest `gradir.native_library` reads, for the linked `library`."""
+    return {
+        "format": MANIFEST_FORMAT,
+        "version": MANIFEST_VERSION,
+        "target": "cpu",
+        "library": library.name,
+        "sha256": file_sha256(library),
+        "opt_level": contents.opt_level,
+        "symbols": {"allocation_key": contents.key_symbol, "allocation_limit": contents.limit_symbol},
+        "functions": {
+            name: {
+                **signature_to_json(signature),
+                "entry_point": f"_mlir_{contents.guards[name]}",
+                "guarded": contents.guards[name],
+                "c_interface": f"_mlir_ciface_{name}",
+            }
+            for name, signature in contents.signatures.items()
+        },
+        "run_time_checks": [[location or "", message] for location, message in contents.check_failures],
+        **(extra or {}),
+    }
+
+
+def build_library(contents: LibraryContents, directory: Path, stem: str, extra: dict | None = None) -> Path:
+    """Link and describe the library as `stem.so`, `stem.h` and `stem.json` in `directory`
+    (which should be fresh: files are written in place); returns the library's path."""
+    library = directory / f"{stem}.so"
+    with tempfile.TemporaryDirectory(prefix="gradir-link-") as work:
+        link_shared_library(contents, library, Path(work))
+    guard_name = "GRADIR_" + "".join(c if c.isalnum() else "_" for c in stem.upper()) + "_H"
+    (directory / f"{stem}.h").write_text(c_header(contents, guard_name))
+    manifest_path(library).write_text(json.dumps(manifest(contents, library, extra), indent=1) + "\n")
+    return library
+
+
+def checked_library_path(path: str | os.PathLike) -> Path:
+    """`path` if a library can be written there (ends in `.so`, in an existing directory),
+    else the `ArgumentError` saying why; checked before compiling."""
+    path = Path(path)
+    if path.suffix != ".so":
+        raise ArgumentError(f"a shared library's path ends in .so, got {str(path)!r}")
+    if not path.parent.is_dir():
+        raise ArgumentError(f"cannot write {path}: no directory {path.parent}")
+    return path
+
+
+def write_library_files(contents: LibraryContents, path: str | os.PathLike) -> Path:
+    """`build_library` at `path` (`libf.so`; `libf.h` and `libf.json` beside it), each file
+    renamed into place once complete. Returns the library's path."""
+    path = checked_library_path(path)
+    with tempfile.TemporaryDirectory(prefix=".gradir-export-", dir=path.parent) as staging:
+        built = build_library(contents, Path(staging), path.stem)
+        # The manifest last: a library with a manifest beside it is complete.
+        for suffix in (".so", ".h", ".json"):
+            os.replace(built.with_suffix(suffix), path.with_suffix(suffix))
+    return path
