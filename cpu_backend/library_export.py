@@ -15,28 +15,19 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gradir.errors import ArgumentError, TargetError
+from gradir.c_linking import COMPILERS, LINK_FLAGS, c_compiler, link  # noqa: F401 (re-exported)
+from gradir.errors import ArgumentError
 from gradir.native_calls import FunctionSignature, signature_to_json
 from gradir.native_library import MANIFEST_FORMAT, MANIFEST_VERSION, file_sha256, manifest_path
 
 LINK_LIBRARIES: tuple[str, ...] = ("m",)
 """Libraries every exported library links against (`-l` names), the one place to list them:
 libm for the math functions `convert-math-to-libm` calls. (A thread runtime goes here too.)"""
-
-LINK_FLAGS = ("-shared", "-fPIC", "-Wl,-Bsymbolic", "-Wl,-z,defs", "-Wl,-z,noexecstack")
-"""`-Bsymbolic`: the library's references to its own functions and globals never bind to a
-same-named symbol of another library (two exported programs both define `_mlir_ciface_f`);
-`-z defs`: a symbol nothing defines is a link error now, not a failed `dlopen` later."""
-
-COMPILERS = ("cc", "gcc", "clang")
-"""C compiler drivers tried in order when `CC` is not set."""
 
 RUNTIME_C = """\
 #include <pthread.h>
@@ -68,32 +59,13 @@ class LibraryContents:
     opt_level: int
 
 
-def c_compiler() -> str:
-    """The C compiler driver that links: `$CC`, else the first of `COMPILERS` on the PATH."""
-    candidates = [os.environ["CC"]] if os.environ.get("CC") else list(COMPILERS)
-    for candidate in candidates:
-        found = shutil.which(candidate)
-        if found:
-            return found
-    raise TargetError(
-        f"exporting a shared library needs a C compiler to link it, and none was found "
-        f"(tried {', '.join(candidates)}; set CC)"
-    )
-
-
 def link_shared_library(contents: LibraryContents, output: Path, work: Path) -> None:
     """Link `contents`' object code and `RUNTIME_C` into the shared library `output`
     (`work`: a scratch directory)."""
-    compiler = c_compiler()
     object_file, runtime = work / "code.o", work / "runtime.c"
     object_file.write_bytes(contents.object_code)
     runtime.write_text(RUNTIME_C.format(key=contents.key_symbol, limit=contents.limit_symbol))
-    command = [compiler, *LINK_FLAGS, "-o", str(output), str(object_file), str(runtime)]
-    command += [f"-l{name}" for name in LINK_LIBRARIES]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
-        raise TargetError(f"linking {output.name} with {compiler} failed: {' / '.join(lines[:3])}")
+    link(output, [object_file, runtime], LINK_LIBRARIES)
 
 
 _C_TYPES = {

@@ -150,16 +150,26 @@ def export(source, target: str = "cpu", path: str | os.PathLike = "", checkpoint
     shared library at `path` (`libf.so`), with a C header (`libf.h`) and a JSON manifest of
     its functions' signatures (`libf.json`) beside it; `gradir.load(path)` calls it with
     NumPy alone. Linking needs a C compiler (`$CC`, `cc`, `gcc` or `clang`). Returns the
-    library's path. Only the "cpu" target exports for now."""
+    library's path.
+
+    For "cuda" (or "gpu") the library holds the host code, each kernel's cubin (assembled by
+    `ptxas` when it is on the PATH) and PTX, and a runtime over the CUDA driver, which it
+    opens on the first call: `gradir.load` runs it where only NumPy and a driver are."""
     target, checkpoint_every = checked_options(target, checkpoint_every, options)
-    if target != "cpu":
-        raise PipelineError(f"export: target {target!r} cannot be exported yet (exportable: cpu)")
     if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
         raise ArgumentError(f"export: path is where to write the library (libf.so), got {path!r}")
-    from gradir.cpu_backend.cpu_runtime import CpuExecutable
     from gradir.cpu_backend.library_export import checked_library_path, write_library_files
 
     checked_library_path(path)
+    if target == "cuda":
+        from gradir.gpu_backend.cuda_library_export import write_cuda_library
+        from gradir.gpu_backend.cuda_program import CudaProgram
+
+        program = CudaProgram(runnable_linalg(source, checkpoint_every), **options)
+        with stage("export"):
+            return write_cuda_library(program, path)
+    from gradir.cpu_backend.cpu_runtime import CpuExecutable
+
     executable = CpuExecutable(runnable_linalg(source, checkpoint_every), **options)
     with stage("export"):
         return write_library_files(executable.library_contents(), path)

@@ -35,8 +35,8 @@ MANIFEST_FORMAT = "gradir-shared-library"
 MANIFEST_VERSION = 1
 """`format` and `version` of the manifest; a loader refuses other versions instead of guessing."""
 
-TARGETS = ("cpu",)
-"""Targets this loader runs (the manifest's `target`; a GPU target adds its own)."""
+TARGETS = ("cpu", "cuda")
+"""Targets this loader runs (the manifest's `target`; "cuda": `gpu_backend.cuda_library`)."""
 
 
 def manifest_path(library: str | os.PathLike) -> Path:
@@ -79,6 +79,8 @@ class NativeLibrary(CompiledFunctions):
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path).resolve()
         manifest = read_manifest(self.path)
+        if manifest["target"] != "cpu":
+            raise TargetError(f"{self.path}: a library for target {manifest['target']!r}: load it with gradir.load")
         try:
             self._signatures: dict[str, FunctionSignature] = {
                 name: signature_from_json(name, entry) for name, entry in manifest["functions"].items()
@@ -111,6 +113,11 @@ class NativeLibrary(CompiledFunctions):
         return f"<gradir.NativeLibrary {self.path} ({', '.join(self._signatures)})>"
 
 
-def load(path: str | os.PathLike) -> NativeLibrary:
-    """The library `gradir.export` wrote at `path` (`libf.so`, with `libf.json` beside it)."""
+def load(path: str | os.PathLike):
+    """The library `gradir.export` wrote at `path` (`libf.so`, with `libf.json` beside it): a
+    `NativeLibrary` for the CPU, a `gradir.gpu_backend.cuda_library.CudaLibrary` for CUDA."""
+    if read_manifest(Path(path).resolve()).get("target") == "cuda":
+        from gradir.gpu_backend.cuda_library import CudaLibrary
+
+        return CudaLibrary(path)
     return NativeLibrary(path)

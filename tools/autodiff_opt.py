@@ -75,12 +75,15 @@ def settle_gpu_options(args: argparse.Namespace) -> None:
 
 
 def settle_library_output(args: argparse.Namespace) -> None:
-    """`--emit shared-lib` needs the CPU pipeline and a `-o FILE.so` to write (a library is
-    not text for stdout); refused up front, before anything is compiled."""
+    """`--emit shared-lib` needs the CPU or GPU pipeline (to its last stage) and a `-o FILE.so`
+    to write (a library is not text for stdout); refused up front, before anything is compiled."""
     if args.emit != "shared-lib":
         return
-    if args.pipeline != "cpu":
-        raise PipelineError("--emit shared-lib only applies with --pipeline cpu")
+    if args.pipeline not in ("cpu", "gpu"):
+        raise PipelineError("--emit shared-lib only applies with --pipeline cpu or gpu")
+    if args.gpu_report or args.gpu_stop_after not in (None, "nvvm"):
+        flag = "--gpu-report" if args.gpu_report else f"--gpu-stop-after {args.gpu_stop_after}"
+        raise PipelineError(f"--emit shared-lib writes a library: it does not apply with {flag}")
     if args.output_file is None:
         raise PipelineError("--emit shared-lib writes a library: give its path with -o FILE.so")
     if args.split_input_file:
@@ -193,8 +196,9 @@ class AutodiffOptMain(xDSLOptMain):
             "--emit",
             choices=("mlir", "ptx", "shared-lib"),
             help="mlir (default): print the resulting MLIR; ptx: with --pipeline gpu, the kernels' "
-            "PTX text; shared-lib: with --pipeline cpu and -o FILE.so, write the machine code as a "
-            "shared library, with FILE.h (C declarations) and FILE.json (the functions' signatures) "
+            "PTX text; shared-lib: with --pipeline cpu or gpu and -o FILE.so, write the machine code "
+            "as a shared library (for gpu: host code, kernels as cubin and PTX, a runtime over the "
+            "CUDA driver), with FILE.h (C declarations) and FILE.json (the functions' signatures) "
             "beside it, for gradir.load or C",
         )
         arg_parser.add_argument(
@@ -293,7 +297,7 @@ class AutodiffOptMain(xDSLOptMain):
         )
         if pipeline.mlir_stage is None:
             return self.output_resulting_program(module)
-        if pipeline.mlir_stage == "cpu" and self.args.emit == "shared-lib":
+        if self.args.emit == "shared-lib":
             return self.write_shared_library(module)
         if pipeline.mlir_stage == "cpu":
             from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
@@ -328,6 +332,14 @@ class AutodiffOptMain(xDSLOptMain):
             for refuse in (refuse_recursion, refuse_external_calls, refuse_unrunnable_ops,
                            refuse_writes_to_read_only_memory):  # fmt: skip
                 refuse(module)
+        if self.named_pipeline.mlir_stage == "gpu":
+            from gradir.gpu_backend.cuda_library_export import write_cuda_library
+            from gradir.gpu_backend.cuda_program import CudaProgram
+
+            program = CudaProgram(module, chip=self.args.gpu_chip, features=self.args.gpu_features)
+            with stage("export"):
+                write_cuda_library(program, self.args.output_file)
+            return ""
         executable = CpuExecutable(module)
         with stage("export"):
             write_library_files(executable.library_contents(), self.args.output_file)
