@@ -87,10 +87,11 @@ def read_kernel_image(data: bytes) -> tuple[bytes, str]:
 
 def embedded_images(library: bytes) -> list[tuple[bytes, str]]:
     """Every kernel image in a library's bytes, in the order they appear (what a test reads)."""
-    found, start = [], library.find(IMAGE_MAGIC)
+    header = IMAGE_MAGIC + struct.pack("<II", IMAGE_VERSION, 0)  # the runtime's code holds the magic alone
+    found, start = [], library.find(header)
     while start >= 0:
         found.append(read_kernel_image(library[start:]))
-        start = library.find(IMAGE_MAGIC, start + 1)
+        start = library.find(header, start + 1)
     return found
 
 

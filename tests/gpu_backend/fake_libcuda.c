@@ -68,13 +68,17 @@ static CUresult load(void **module, const void *image) {
   int is_cubin = !memcmp(bytes, "\x7f" "ELF", 4);
   if (is_cubin && flag("FAKE_CUDA_REFUSE_CUBIN")) return 209;
   size_t size;
-  if (is_cubin) { /* an ELF64 image: its size is the end of the section headers */
-    uint64_t shoff;
-    uint16_t shentsize, shnum;
+  if (is_cubin) { /* an ELF64 image: it ends with its section or its program headers */
+    uint64_t phoff, shoff;
+    uint16_t phentsize, phnum, shentsize, shnum;
+    memcpy(&phoff, bytes + 0x20, 8);
     memcpy(&shoff, bytes + 0x28, 8);
+    memcpy(&phentsize, bytes + 0x36, 2);
+    memcpy(&phnum, bytes + 0x38, 2);
     memcpy(&shentsize, bytes + 0x3a, 2);
     memcpy(&shnum, bytes + 0x3c, 2);
     size = shoff + (uint64_t)shentsize * shnum;
+    if (phoff + (uint64_t)phentsize * phnum > size) size = phoff + (uint64_t)phentsize * phnum;
   } else {
     size = strlen(image);
   }
