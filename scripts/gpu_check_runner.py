@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
 
     plan = json.loads((HERE / "plan.json").read_text())
     report = {"python": platform.python_version(), "numpy": np.__version__, "checks": [], "images": {},
-              "benchmarks": [], "kernels": {}}  # fmt: skip
+              "benchmarks": [], "kernels": {}, "loader": str(Path(gradir.__file__).resolve().parent)}  # fmt: skip
     first = gradir.load(HERE / plan["libraries"][0]["library"])
     try:
         report["device"] = first.device
