@@ -12,7 +12,13 @@ shape or a number its type cannot hold is an `ArgumentError`, never a crash or
 a silent truncation.
 
 Compiled modules are cached per process, keyed by their MLIR text: building a
-second executable from the same module reuses the machine code.
+second executable from the same module reuses the machine code. The engine generates
+position-independent code, so the same machine code, dumped as an object file
+(`library_contents`), links into a shared library (`library_export`): what `gradir.export`
+writes and the persistent compilation cache keeps; `CpuExecutable.from_library` wraps such a
+library, loaded without xDSL or MLIR (`gradir.native_library`). This module imports neither
+at its top, so that a cached compile loads neither. Calls go through `gradir.native_calls`,
+as the library's do.
 
 The compiled code allocates its temporaries with `malloc` on every call. With
 glibc's defaults a large buffer is `mmap`ed and given back to the system when
