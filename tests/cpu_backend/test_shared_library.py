@@ -193,3 +193,41 @@ def test_a_library_that_does_not_match_its_manifest_is_refused(tmp_path):
         gradir.load(tmp_path / "missing.so")
     with pytest.raises(gradir.ArgumentError, match="ends in .so"):
         gradir.export(EXTRACT, path=tmp_path / "libf.dll")
+
+
+def test_a_library_checks_its_allocations_as_the_jit_does(tmp_path):
+    """The allocation limit is the library's exported global, set by the loader, and the
+    guard's pthread key is created when the library loads; two scalar results come back
+    through the struct the C interface fills."""
+    import threading
+
+    from test_checked_allocations import FILL_AND_SUM, TERABYTES, X
+
+    source = FILL_AND_SUM.format(name="f")
+    library = gradir.load(gradir.export(source, path=tmp_path / "libfill.so"))
+    executable = gradir.compile(source)
+    assert library.f(X, 4) == executable.f(X, 4) == (6.0, 1.5)
+    messages = []
+    for program in (library, executable):
+        with pytest.raises(gradir.AllocationError) as caught:
+            program.f(X, TERABYTES)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1] and "more than this process can ever hold" in messages[0]
+    wrong = []
+
+    def work(seed: int) -> None:
+        for step in range(30):
+            n = TERABYTES if (seed + step) % 3 == 0 else 7 + seed
+            try:
+                if library.f(X, n) != (1.5 * n, 1.5) or n == TERABYTES:
+                    wrong.append(n)
+            except gradir.AllocationError:
+                if n != TERABYTES:
+                    wrong.append(n)
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
