@@ -231,3 +231,28 @@ def test_a_library_checks_its_allocations_as_the_jit_does(tmp_path):
     for thread in threads:
         thread.join()
     assert wrong == []
+
+
+SCALARS = """\
+func.func @g(%x: f16, %flag: i1, %t: tensor<2x3xi8>) -> (i1, tensor<2x3xi8>) {
+  return %flag, %t : i1, tensor<2x3xi8>
+}
+func.func @"not an identifier"(%x: tensor<4xf64>) -> tensor<4xf64> {
+  return %x : tensor<4xf64>
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc)")
+@pytest.mark.parametrize("source", [MLP, SCALARS], ids=["mlp", "scalars"])
+def test_every_header_is_valid_c(tmp_path, source):
+    library = gradir.export(source, path=tmp_path / "libh.so")
+    done = subprocess.run(["cc", "-Wall", "-Werror", "-fsyntax-only", "-x", "c", str(library.with_suffix(".h"))],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    if source is SCALARS:
+        loaded = gradir.load(library)
+        flag, table = loaded.g(1.5, True, np.arange(6, dtype=np.int8).reshape(2, 3))
+        assert flag is np.True_ and table.tolist() == [[0, 1, 2], [3, 4, 5]]
+        assert loaded.call("not an identifier", np.arange(4.0))[0].tolist() == [0, 1, 2, 3]
+        assert "not a C identifier: look up `_mlir___gradir_guarded_not an identifier`" in library.with_suffix(".h").read_text()
