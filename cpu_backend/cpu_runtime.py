@@ -12,7 +12,13 @@ shape or a number its type cannot hold is an `ArgumentError`, never a crash or
 a silent truncation.
 
 Compiled modules are cached per process, keyed by their MLIR text: building a
-second executable from the same module reuses the machine code.
+second executable from the same module reuses the machine code. The engine generates
+position-independent code, so the same machine code, dumped as an object file
+(`library_contents`), links into a shared library (`library_export`): what `gradir.export`
+writes and the persistent compilation cache keeps; `CpuExecutable.from_library` wraps such a
+library, loaded without xDSL or MLIR (`gradir.native_library`). This module imports neither
+at its top, so that a cached compile loads neither. Calls go through `gradir.native_calls`,
+as the library's do.
 
 The compiled code allocates its temporaries with `malloc` on every call. With
 glibc's defaults a large buffer is `mmap`ed and given back to the system when
@@ -204,6 +210,15 @@ vectorisers as -O3: LeNet-5's gradient, bench/cpu.py's programs and the ADBench
 GMM gradient ran as fast (same-process A/B runs), while compiling LeNet-5's
 gradient took 11.5 CPU seconds instead of 16.5."""
 
+def checked_opt_level(opt_level: object) -> int:
+    """`opt_level`, `DEFAULT_OPT_LEVEL` for None, or the `ArgumentError` for anything but 0-3."""
+    if opt_level is None:
+        return DEFAULT_OPT_LEVEL
+    if isinstance(opt_level, bool) or opt_level not in (0, 1, 2, 3):
+        raise ArgumentError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
+    return opt_level
+
+
 CACHE_SIZE = 16
 """Compiled modules kept for reuse (least recently used dropped first): each
 holds JIT-compiled machine code, so an unbounded cache grows without limit in
@@ -253,10 +268,7 @@ class CpuExecutable(CompiledFunctions):
     def __init__(self, source: ModuleOp | str, opt_level: int | None = None):
         from gradir.mlir_bridge import generic_text
 
-        opt_level = DEFAULT_OPT_LEVEL if opt_level is None else opt_level
-        if isinstance(opt_level, bool) or opt_level not in (0, 1, 2, 3):
-            raise ArgumentError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
-        self._compiled, self.from_cache = _compiled(generic_text(source), opt_level)
+        self._compiled, self.from_cache = _compiled(generic_text(source), checked_opt_level(opt_level))
         self._signatures = self._compiled.signatures
 
     @classmethod

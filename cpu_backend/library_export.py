@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -74,6 +75,10 @@ _C_TYPES = {
 }  # fmt: skip
 
 
+_C_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""MLIR's symbol names may be any string (`@"my f"`); C declares only identifiers."""
+
+
 def _memref(rank: int) -> str:
     return f"gradir_memref_{rank}d"
 
@@ -131,6 +136,9 @@ def c_header(contents: LibraryContents, guard_name: str) -> str:
         scalars = signature.scalar_results
         lines.append(f"/* {name}: ({', '.join(map(str, signature.arguments))}) -> "
                      f"({', '.join(map(str, signature.results))}) */")  # fmt: skip
+        if not _C_IDENTIFIER.fullmatch(guard):
+            lines += [f"/* not a C identifier: look up `_mlir_{guard}` with dlsym */", ""]
+            continue
         if len(scalars) <= 1:
             returned = _C_TYPES[signature.results[scalars[0]].element] if scalars else "void"
             lines.append(f"{returned} {guard}(\n    " + ",\n    ".join(parameters) + ");")

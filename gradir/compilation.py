@@ -91,11 +91,10 @@ def runnable_linalg(source, checkpoint_every: int = 0) -> ModuleOp:
     return module
 
 
-def _cpu_cache_key(source, checkpoint_every: int, opt_level) -> str | None:
+def _cpu_cache_key(source, checkpoint_every: int, opt_level: int) -> str | None:
     """The compilation cache's key for compiling `source` for the CPU; None when the cache is
     off or `source` is something the compile itself will refuse (an unreadable file)."""
     from gradir import compilation_cache
-    from gradir.cpu_backend.cpu_runtime import DEFAULT_OPT_LEVEL
 
     if compilation_cache.cache_directory() is None:
         return None
@@ -105,8 +104,7 @@ def _cpu_cache_key(source, checkpoint_every: int, opt_level) -> str | None:
         name, text = compilation_cache.source_text(source)
     except OSError:
         return None
-    level = DEFAULT_OPT_LEVEL if opt_level is None else opt_level
-    options = {"target": "cpu", "checkpoint_every": checkpoint_every, "opt_level": level}
+    options = {"target": "cpu", "checkpoint_every": checkpoint_every, "opt_level": opt_level}
     return compilation_cache.cache_key(name, text, options)
 
 
@@ -126,11 +124,9 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
     target, checkpoint_every = checked_options(target, checkpoint_every, options)
     if target == "cpu":
         from gradir import compilation_cache
-        from gradir.cpu_backend.cpu_runtime import CpuExecutable
+        from gradir.cpu_backend.cpu_runtime import CpuExecutable, checked_opt_level
 
-        opt_level = options.get("opt_level")
-        if isinstance(opt_level, bool) or opt_level not in (None, 0, 1, 2, 3):
-            raise ArgumentError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
+        opt_level = checked_opt_level(options.get("opt_level"))  # before the key, which holds it
         with stage("cache-lookup"):
             key = _cpu_cache_key(source, checkpoint_every, opt_level)
             cached = compilation_cache.lookup(key) if key is not None else None

@@ -175,3 +175,19 @@ def test_derivative_rule_example_is_the_rule_file_entry():
     entries = yaml.safe_load((ROOT / "autodiff_pass" / "rules" / "derivatives.yaml").read_text())
     (real,) = [entry for entry in entries if entry["name"] == shown["name"]]
     assert shown == real
+
+
+def test_machine_code_on_disk_block_runs(monkeypatch):
+    """"Machine code on disk": export, load, and the results the comments promise."""
+    import gradir
+
+    monkeypatch.chdir(ROOT)
+    namespace: dict = {"gradir": gradir, "np": np}
+    code = block("python", "Machine code on disk: export, load, and the compilation cache")
+    exec(compile(code, "README.md (Machine code on disk)", "exec"), namespace)
+    out = namespace["out"]
+    assert sorted(path.name for path in out.iterdir()) == ["libproduct.h", "libproduct.json", "libproduct.so"]
+    assert namespace["names"] == ["df", "f", "f_grad_0_1", "f_vjp_0_1"]
+    expected = gradir.compile("examples/product.mlir").df(namespace["a"], namespace["b"])
+    for found, wanted in zip((namespace["ga"], namespace["gb"]), expected):
+        assert found.tobytes() == wanted.tobytes()

@@ -152,3 +152,20 @@ def test_processes_compiling_at_once_share_one_entry(tmp_path, cache):
     assert all(out.split()[1] == "9.0" for out, _ in outputs)
     assert len(_entries(cache)) == 1
     assert [path.name for path in cache.glob("*/.*")] == []  # no staging directory left
+
+
+def test_an_edited_source_file_changes_the_key(tmp_path, monkeypatch):
+    package = tmp_path / "edited_package"
+    (package / "rules").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "rules" / "table.yaml").write_text("a: 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(compilation_cache, "CODE_PACKAGES", ("edited_package",))
+    fingerprints = []
+    for text in ("a: 1\n", "a: 2\n", "a: 2\n"):
+        (package / "rules" / "table.yaml").write_text(text)
+        os.utime(package / "rules" / "table.yaml", ns=(len(fingerprints), 10**18 + 10**9 * min(len(fingerprints), 1)))
+        compilation_cache.code_fingerprint.cache_clear()
+        fingerprints.append(compilation_cache.code_fingerprint())
+    compilation_cache.code_fingerprint.cache_clear()
+    assert fingerprints[0] != fingerprints[1] == fingerprints[2]

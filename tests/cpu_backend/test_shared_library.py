@@ -193,3 +193,66 @@ def test_a_library_that_does_not_match_its_manifest_is_refused(tmp_path):
         gradir.load(tmp_path / "missing.so")
     with pytest.raises(gradir.ArgumentError, match="ends in .so"):
         gradir.export(EXTRACT, path=tmp_path / "libf.dll")
+
+
+def test_a_library_checks_its_allocations_as_the_jit_does(tmp_path):
+    """The allocation limit is the library's exported global, set by the loader, and the
+    guard's pthread key is created when the library loads; two scalar results come back
+    through the struct the C interface fills."""
+    import threading
+
+    from test_checked_allocations import FILL_AND_SUM, TERABYTES, X
+
+    source = FILL_AND_SUM.format(name="f")
+    library = gradir.load(gradir.export(source, path=tmp_path / "libfill.so"))
+    executable = gradir.compile(source)
+    assert library.f(X, 4) == executable.f(X, 4) == (6.0, 1.5)
+    messages = []
+    for program in (library, executable):
+        with pytest.raises(gradir.AllocationError) as caught:
+            program.f(X, TERABYTES)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1] and "more than this process can ever hold" in messages[0]
+    wrong = []
+
+    def work(seed: int) -> None:
+        for step in range(30):
+            n = TERABYTES if (seed + step) % 3 == 0 else 7 + seed
+            try:
+                if library.f(X, n) != (1.5 * n, 1.5) or n == TERABYTES:
+                    wrong.append(n)
+            except gradir.AllocationError:
+                if n != TERABYTES:
+                    wrong.append(n)
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
+
+
+SCALARS = """\
+func.func @g(%x: f16, %flag: i1, %t: tensor<2x3xi8>) -> (i1, tensor<2x3xi8>) {
+  return %flag, %t : i1, tensor<2x3xi8>
+}
+func.func @"not an identifier"(%x: tensor<4xf64>) -> tensor<4xf64> {
+  return %x : tensor<4xf64>
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc)")
+@pytest.mark.parametrize("source", [MLP, SCALARS], ids=["mlp", "scalars"])
+def test_every_header_is_valid_c(tmp_path, source):
+    library = gradir.export(source, path=tmp_path / "libh.so")
+    done = subprocess.run(["cc", "-Wall", "-Werror", "-fsyntax-only", "-x", "c", str(library.with_suffix(".h"))],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    if source is SCALARS:
+        loaded = gradir.load(library)
+        flag, table = loaded.g(1.5, True, np.arange(6, dtype=np.int8).reshape(2, 3))
+        assert flag is np.True_ and table.tolist() == [[0, 1, 2], [3, 4, 5]]
+        assert loaded.call("not an identifier", np.arange(4.0))[0].tolist() == [0, 1, 2, 3]
+        assert "not a C identifier: look up `_mlir___gradir_guarded_not an identifier`" in library.with_suffix(".h").read_text()
