@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gradir.c_linking import C_IDENTIFIER as _C_IDENTIFIER
+from gradir.c_linking import C_TYPES as _C_TYPES
 from gradir.c_linking import COMPILERS, LINK_FLAGS, c_compiler, link  # noqa: F401 (re-exported)
 from gradir.errors import ArgumentError
 from gradir.native_calls import FunctionSignature, signature_to_json
@@ -67,16 +68,6 @@ def link_shared_library(contents: LibraryContents, output: Path, work: Path) -> 
     object_file.write_bytes(contents.object_code)
     runtime.write_text(RUNTIME_C.format(key=contents.key_symbol, limit=contents.limit_symbol))
     link(output, [object_file, runtime], LINK_LIBRARIES)
-
-
-_C_TYPES = {
-    "f16": "_Float16", "f32": "float", "f64": "double", "i1": "bool", "i8": "int8_t",
-    "i16": "int16_t", "i32": "int32_t", "i64": "int64_t", "index": "int64_t",
-}  # fmt: skip
-
-
-_C_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-"""MLIR's symbol names may be any string (`@"my f"`); C declares only identifiers."""
 
 
 def _memref(rank: int) -> str:

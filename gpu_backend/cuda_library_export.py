@@ -35,7 +35,7 @@ from mlir import ir
 from mlir.dialects import gpu
 from mlir.execution_engine import ExecutionEngine
 
-from gradir.c_linking import link
+from gradir.c_linking import C_IDENTIFIER, C_TYPES, link
 from gradir.errors import TargetError
 from gradir.gpu_backend.cuda_program import RUNTIME_SIGNATURES, CudaProgram
 from gradir.gpu_backend.ptx import KernelResources, assemble, ptxas_path
@@ -179,11 +179,6 @@ def check_runtime_symbols(program: CudaProgram) -> None:
         raise TargetError(f"cuda-export: the exported runtime lacks {', '.join(missing)}")
 
 
-_C_TYPES = {
-    "f16": "_Float16", "f32": "float", "f64": "double", "i1": "bool", "i8": "int8_t",
-    "i16": "int16_t", "i32": "int32_t", "i64": "int64_t", "index": "int64_t",
-}  # fmt: skip
-
 RUNTIME_DECLARATIONS = """\
 /* The runtime (gpu_backend/cuda_runtime.c). Call gradir_cuda_start() first: it opens the CUDA
    driver (libcuda.so.1, or $GRADIR_CUDA_DRIVER), makes device 0's primary context current and
@@ -225,7 +220,7 @@ def c_header(program: CudaProgram, guard_name: str) -> str:
     for name, signature in signatures.items():
         parameters = []
         for index, spec in enumerate(signature.arguments):
-            c_type = _C_TYPES[spec.element] if spec.is_scalar else f"gradir_memref_{len(spec.shape)}d *"
+            c_type = C_TYPES[spec.element] if spec.is_scalar else f"gradir_memref_{len(spec.shape)}d *"
             parameters.append(f"{c_type}{'' if c_type.endswith('*') else ' '}arg{index} /* {spec} */")
         for index, spec in enumerate(signature.results):
             if not spec.is_scalar:
@@ -234,8 +229,11 @@ def c_header(program: CudaProgram, guard_name: str) -> str:
         lines.append(f"/* {name}: ({', '.join(map(str, signature.arguments))}) -> "
                      f"({', '.join(map(str, signature.results))}); kernels: "
                      f"{', '.join(program.kernels_of(name)) or 'none'} */")  # fmt: skip
+        if not C_IDENTIFIER.fullmatch(name):
+            lines += [f"/* not a C identifier: look up `_mlir__mlir_ciface_{name}` with dlsym */", ""]
+            continue
         if len(scalars) <= 1:
-            returned = _C_TYPES[signature.results[scalars[0]].element] if scalars else "void"
+            returned = C_TYPES[signature.results[scalars[0]].element] if scalars else "void"
             lines.append(f"{returned} _mlir_ciface_{name}(\n    " + ",\n    ".join(parameters or ["void"]) + ");")
         lines.append(f"void _mlir__mlir_ciface_{name}(void **slots); /* packed, as gradir.load calls it */")
         lines.append("")

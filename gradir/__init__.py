@@ -10,7 +10,7 @@
     gradir.register_vjp("mydialect.op", rule); gradir.register_jvp(...)
     text = gradir.from_jax(loss, w, x)            # a JAX function as linalg-on-tensors MLIR (needs jax)
     with gradir.timing() as report: ...           # where a compile spent its time: print(report)
-    gradir.export(source, target="cpu", path="libf.so")  # libf.so + libf.h + libf.json
+    gradir.export(source, target="cpu", path="libf.so")  # libf.so + libf.h + libf.json ("cuda" too)
     lib = gradir.load("libf.so")                  # lib.f(*arrays): NumPy and ctypes only
 
 Heavy dependencies (MLIR) load only when first needed.
@@ -35,7 +35,7 @@ xdsl_threads.install_when_loaded()  # xDSL's implicit builders, thread-safe
 _EXPORTS = {
     "compile": "gradir.compilation",
     "export": "gradir.compilation",
-    "load": "gradir.native_library",
+    "load": "gradir.library_loading",
     "NativeLibrary": "gradir.native_library",
     "gradcheck": "gradir.gradient_check",
     "GradcheckResult": "gradir.gradient_check",

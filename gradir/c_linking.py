@@ -1,9 +1,11 @@
-"""Linking exported code into a shared library with the system's C compiler: what the CPU
+"""Linking exported code into a shared library with the system's C compiler, and the C names
+of its headers: what the CPU
 export (`cpu_backend.library_export`) and the GPU export (`gpu_backend.cuda_library_export`)
 share, kept here because neither backend imports the other. Standard library only."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -15,6 +17,15 @@ LINK_FLAGS = ("-shared", "-fPIC", "-Wl,-Bsymbolic", "-Wl,-z,defs", "-Wl,-z,noexe
 """`-Bsymbolic`: the library's references to its own functions and globals never bind to a
 same-named symbol of another library (two exported programs both define `_mlir_ciface_f`);
 `-z defs`: a symbol nothing defines is a link error now, not a failed `dlopen` later."""
+
+C_TYPES = {
+    "f16": "_Float16", "f32": "float", "f64": "double", "i1": "bool", "i8": "int8_t",
+    "i16": "int16_t", "i32": "int32_t", "i64": "int64_t", "index": "int64_t",
+}  # fmt: skip
+"""MLIR element type -> the C type of a scalar of it, for the generated headers."""
+
+C_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""MLIR's symbol names may be any string (`@"my f"`); C declares only identifiers."""
 
 COMPILERS = ("cc", "gcc", "clang")
 """C compiler drivers tried in order when `CC` is not set."""

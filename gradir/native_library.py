@@ -36,7 +36,9 @@ MANIFEST_VERSION = 1
 """`format` and `version` of the manifest; a loader refuses other versions instead of guessing."""
 
 TARGETS = ("cpu", "cuda")
-"""Targets this loader runs (the manifest's `target`; "cuda": `gpu_backend.cuda_library`)."""
+"""Targets whose manifests `read_manifest` accepts; `NativeLibrary` runs "cpu", and
+`gpu_backend.cuda_library.CudaLibrary` "cuda" (`gradir.load`, in `gradir.library_loading`,
+picks the one the manifest names)."""
 
 
 def manifest_path(library: str | os.PathLike) -> Path:
@@ -113,11 +115,6 @@ class NativeLibrary(CompiledFunctions):
         return f"<gradir.NativeLibrary {self.path} ({', '.join(self._signatures)})>"
 
 
-def load(path: str | os.PathLike):
-    """The library `gradir.export` wrote at `path` (`libf.so`, with `libf.json` beside it): a
-    `NativeLibrary` for the CPU, a `gradir.gpu_backend.cuda_library.CudaLibrary` for CUDA."""
-    if read_manifest(Path(path).resolve()).get("target") == "cuda":
-        from gradir.gpu_backend.cuda_library import CudaLibrary
-
-        return CudaLibrary(path)
+def load(path: str | os.PathLike) -> NativeLibrary:
+    """The library `gradir.export` wrote at `path` (`libf.so`, with `libf.json` beside it)."""
     return NativeLibrary(path)

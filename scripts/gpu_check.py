@@ -41,7 +41,7 @@ from lstm import lstm_program  # noqa: E402
 RUNNER = ROOT / "scripts" / "gpu_check_runner.py"
 LOADER_MODULES = (
     "gradir/__init__.py", "gradir/errors.py", "gradir/lazy_exports.py", "gradir/xdsl_threads.py",
-    "gradir/native_calls.py", "gradir/native_library.py", "gradir/gpu_backend/__init__.py",
+    "gradir/native_calls.py", "gradir/native_library.py", "gradir/library_loading.py", "gradir/gpu_backend/__init__.py",
     "gradir/gpu_backend/cuda_library.py",
 )  # fmt: skip
 """What `gradir.load` of a CUDA library imports, by their path in an installed gradir."""
