@@ -191,3 +191,19 @@ def test_machine_code_on_disk_block_runs(monkeypatch):
     expected = gradir.compile("examples/product.mlir").df(namespace["a"], namespace["b"])
     for found, wanted in zip((namespace["ga"], namespace["gb"]), expected):
         assert found.tobytes() == wanted.tobytes()
+
+
+def test_gpu_library_block_runs(monkeypatch):
+    """"GPU libraries": a CUDA export loads without a driver; its call runs where one is and
+    is the TargetError the comment shows where none is."""
+    import gradir
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("GRADIR_CUDA_DRIVER", "/nonexistent/libcuda.so.1")
+    namespace: dict = {"gradir": gradir, "np": np}
+    code = block("python", "GPU libraries: export for CUDA, and the device check")
+    exec(compile(code, "README.md (GPU libraries)", "exec"), namespace)
+    assert sorted(path.name for path in namespace["out"].iterdir()) == ["libproduct.h", "libproduct.json", "libproduct.so"]
+    assert namespace["target"] == "cuda" and namespace["images"] in ("cubin+ptx", "ptx")
+    assert namespace["ga"] is None
+    assert namespace["why"].startswith("error: libproduct.so: no CUDA driver: /nonexistent/libcuda.so.1 could not be loaded (")
