@@ -5,6 +5,7 @@
    recorded. fake_log() returns the record, one call per line:
      load cubin|ptx SIZE SHA  (module loads: the image's kind and an FNV-1a hash of its bytes)
      function NAME | launch NAME gx gy gz bx by bz smem | alloc SIZE | free | unload | sync
+     htod SIZE SHA (a copy to the device, the hash of what it copies) | dtoh SIZE
    FAKE_CUDA_NO_DEVICE=1 makes cuInit fail (CUDA_ERROR_NO_DEVICE); FAKE_CUDA_REFUSE_CUBIN=1
    refuses cubins (CUDA_ERROR_NO_BINARY_FOR_GPU), as a driver older than the ptxas would;
    FAKE_CUDA_FAIL_ALLOC=N fails the N-th allocation (CUDA_ERROR_OUT_OF_MEMORY). */
@@ -123,10 +124,12 @@ CUresult cuMemAlloc_v2(unsigned long long *pointer, size_t size) {
 CUresult cuMemFree_v2(unsigned long long pointer) { free((void *)(uintptr_t)pointer); record("free\n"); return 0; }
 CUresult cuMemcpyHtoD_v2(unsigned long long target, const void *source, size_t size) {
   memcpy((void *)(uintptr_t)target, source, size);
+  record("htod %zu %016llx\n", size, (unsigned long long)fnv(source, size));
   return 0;
 }
 CUresult cuMemcpyDtoH_v2(void *target, unsigned long long source, size_t size) {
   memcpy(target, (void *)(uintptr_t)source, size);
+  record("dtoh %zu\n", size);
   return 0;
 }
 CUresult cuMemcpyAsync(unsigned long long target, unsigned long long source, size_t size, void *stream) {

@@ -204,6 +204,9 @@ def test_the_runtime_loads_every_cubin_launches_as_planned_and_frees_what_it_all
     kernels = json.loads(library.with_suffix(".json").read_text())["kernels"]
     assert all((list(grid), list(block)) == (kernels[name]["grid"], kernels[name]["block"]) for name, grid, block in launches)
     assert len(launches) == 11 and set(program.kernels_of("df")) < {name for name, _, _ in launches}
+    # The two arguments copied in, the two gradients copied out.
+    assert [entry[1:] for entry in log if entry[0] == "htod"] == [["16", fnv(np.arange(4, dtype=np.float32).tobytes())]] * 2
+    assert [entry[1:] for entry in log if entry[0] == "dtoh"] == [["16"]] * 2
     allocations = [entry for entry in log if entry[0] == "alloc"]
     assert len(allocations) == sum(entry[0] == "free" for entry in log) > 4  # 4 arguments and results, then temporaries
     assert sum(entry[0] == "unload" for entry in log) == len(loads)
