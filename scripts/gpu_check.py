@@ -141,7 +141,7 @@ def benchmark_programs(quick: bool) -> list[dict]:
     programs.append({"name": "lstm", "title": f"ADBench LSTM gradient l={layers} c={steps} b={width} (f64)",
                      "text": lstm_program(layers, steps, width), "function": "lstm_gradient", "kind": "lstm",
                      "inputs": lstm_recipes(layers, steps, width), "primal": "lstm_objective",
-                     "compile_budget_s": 150})  # fmt: skip
+                     "compile_budget_s": 240})  # fmt: skip
     return programs
 
 

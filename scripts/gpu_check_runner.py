@@ -11,7 +11,9 @@ loader (its NumPy-only modules) and the exported libraries. It:
    median of repeated calls) against PyTorch CUDA eager and `torch.compile` on the same device,
    and counts the kernels each launches (gradir: the runtime's counter; PyTorch: the profiler's
    GPU activities);
-3. writes `results/gpu_device.md` and `results/gpu_device.json` (device, driver, figures,
+3. runs the checks again with every kernel loaded from its PTX (`GRADIR_CUDA_IMAGE=ptx`), the
+   path of a driver that refuses the cubins;
+4. writes `results/gpu_device.md` and `results/gpu_device.json` (device, driver, figures,
    kernel counts, registers and spills, bytes moved) and exits 0 when everything matches,
    1 when something does not, 2 when there is no usable CUDA driver (the message says why).
 
@@ -268,6 +270,14 @@ def markdown(report: dict, plan: dict) -> str:
         verdict = f"FAIL: {row['failure']}" if "failure" in row else "ok"
         lines.append(f"| {row['library']} | {row['function']} | {number(row.get('launches'))} | "
                      f"{number(row.get('error'))} | {verdict} |")  # fmt: skip
+    ptx = report["ptx_checks"]
+    if "checks" in ptx:
+        matching = sum("failure" not in row for row in ptx["checks"])
+        loaded = sum(images["ptx"] for images in ptx["images"].values())
+        lines += ["", f"The same checks with every kernel loaded from its PTX (GRADIR_CUDA_IMAGE=ptx, {loaded} modules "
+                      f"compiled by the driver): {matching} of {len(ptx['checks'])} match."]  # fmt: skip
+    else:
+        lines += ["", f"The checks from PTX (GRADIR_CUDA_IMAGE=ptx) did not run: {ptx}"]
     lines += ["", "Kernel images loaded (cubin, or PTX compiled by the driver):", ""]
     for name, images in report["images"].items():
         refused = f"; cubin refused: {images['refused']}" if images["refused"] else ""
@@ -299,9 +309,32 @@ def markdown(report: dict, plan: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def ptx_checks(clock: Clock) -> dict:
+    """The checks again in a child process that loads every kernel from its PTX
+    (GRADIR_CUDA_IMAGE=ptx: the driver's JIT, the path of a driver that refuses the cubins)."""
+    import os
+    import subprocess
+    import tempfile
+
+    if clock.left() < 60:
+        return {"skipped": "time budget spent"}
+    with tempfile.TemporaryDirectory() as scratch:
+        target = Path(scratch) / "checks.json"
+        try:
+            done = subprocess.run([sys.executable, str(HERE / "run.py"), "--checks-to", str(target)],
+                                  env={**os.environ, "GRADIR_CUDA_IMAGE": "ptx"}, capture_output=True, text=True,
+                                  timeout=max(clock.left(), 30))  # fmt: skip
+        except subprocess.TimeoutExpired:
+            return {"skipped": "time budget spent"}
+        if done.returncode != 0 or not target.exists():
+            return {"failure": (done.stderr or done.stdout).strip()[-500:]}
+        return json.loads(target.read_text())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-bench", action="store_true", help="check the results only")
+    parser.add_argument("--checks-to", metavar="FILE", help="write the checks as JSON there, nothing else")
     options = parser.parse_args(argv)
     clock = Clock()
     sys.path.insert(0, str(HERE))
@@ -326,6 +359,10 @@ def main(argv: list[str] | None = None) -> int:
             "ptxas": "yes" if manifest["ptxas"] else "no",
         }
     libraries = run_checks(gradir, plan, report)
+    if options.checks_to:
+        Path(options.checks_to).write_text(json.dumps({"checks": report["checks"], "images": report["images"]}))
+        return 0
+    report["ptx_checks"] = ptx_checks(clock)
     if not options.no_bench:
         try:
             run_benchmarks(gradir, plan, libraries, report, clock)
@@ -337,11 +374,12 @@ def main(argv: list[str] | None = None) -> int:
     (results / "gpu_device.json").write_text(json.dumps(report, indent=1, default=str) + "\n")
     (results / "gpu_device.md").write_text(markdown(report, plan))
     failures = [row for row in report["checks"] if "failure" in row]
-    print(f"gpu-check: {len(report['checks']) - len(failures)} of {len(report['checks'])} results match the CPU's; "
+    failures += [{**row, "library": f"{row['library']} (PTX)"} for row in report["ptx_checks"].get("checks", []) if "failure" in row]
+    print(f"gpu-check: {sum('failure' not in row for row in report['checks'])} of {len(report['checks'])} results match the CPU's; "
           f"wrote {results / 'gpu_device.md'}")  # fmt: skip
     for row in failures:
         print(f"  FAIL {row['library']}.{row['function']}: {row['failure']}")
-    return 1 if failures or "benchmark_crash" in report else 0
+    return 1 if failures or "benchmark_crash" in report or "failure" in report["ptx_checks"] else 0
 
 
 if __name__ == "__main__":

@@ -148,8 +148,13 @@ def test_the_runner_with_the_fake_driver_runs_every_library_and_writes_the_page(
         manifest = json.loads((directory / entry["library"]).with_suffix(".json").read_text())
         assert report["images"][entry["name"]] == {"cubin": len(manifest["kernels"]), "ptx": 0, "refused": ""}
         assert report["kernels"][entry["name"]]["spills"] == 0
+    # The checks again, every kernel from its PTX, in a child process.
+    ptx = report["ptx_checks"]
+    assert [(row["library"], row["function"]) for row in ptx["checks"]] == calls
+    assert all(images["cubin"] == 0 and images["ptx"] == report["images"][name]["cubin"] for name, images in ptx["images"].items())
     assert [row["name"] for row in report["benchmarks"]] == ["mlp_b4", "gmm", "lstm"]
     assert all(row["gradir_kernels"] > 0 and row["gradir_ms"] > 0 for row in report["benchmarks"])
     page = (directory / "results" / "gpu_device.md").read_text()
     assert "Device: Fake GPU, sm_90" in page and "| product | df | 11 |" in page
+    assert f"(GRADIR_CUDA_IMAGE=ptx, {sum(i['ptx'] for i in ptx['images'].values())} modules compiled by the driver): 0 of {len(calls)} match" in page
     assert "| MLP 784-256-10 gradient, batch 4 (f32) |" in page
