@@ -8,7 +8,9 @@
      htod SIZE SHA (a copy to the device, the hash of what it copies) | dtoh SIZE
    FAKE_CUDA_NO_DEVICE=1 makes cuInit fail (CUDA_ERROR_NO_DEVICE); FAKE_CUDA_REFUSE_CUBIN=1
    refuses cubins (CUDA_ERROR_NO_BINARY_FOR_GPU), as a driver older than the ptxas would;
-   FAKE_CUDA_FAIL_ALLOC=N fails the N-th allocation (CUDA_ERROR_OUT_OF_MEMORY). */
+   FAKE_CUDA_FAIL_ALLOC=N fails the N-th cuMemAlloc (CUDA_ERROR_OUT_OF_MEMORY); FAKE_CUDA_POOLS=1
+   says the device has memory pools (cuMemAllocAsync/cuMemFreeAsync, logged "alloc async",
+   "free async"). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +57,8 @@ CUresult cuDeviceGetName(char *name, int size, int device) {
 }
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   (void)device;
-  *value = attribute == 75 ? 9 : 0; /* compute capability 9.0, no memory pools */
+  /* compute capability 9.0; memory pools with FAKE_CUDA_POOLS=1 */
+  *value = attribute == 75 ? 9 : attribute == 115 ? flag("FAKE_CUDA_POOLS") : 0;
   return 0;
 }
 CUresult cuDevicePrimaryCtxRetain(void **context, int device) { (void)device; *context = (void *)0xc0; return 0; }
@@ -111,7 +114,11 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, u
   record("launch %s %u %u %u %u %u %u %u\n", (const char *)function, gx, gy, gz, bx, by, bz, smem);
   return 0;
 }
-CUresult cuStreamCreate(void **stream, unsigned flags) { (void)flags; *stream = (void *)0x5; return 0; }
+CUresult cuStreamCreate(void **stream, unsigned flags) {
+  record("stream %u\n", flags);
+  *stream = (void *)0x5;
+  return 0;
+}
 CUresult cuStreamSynchronize(void *stream) { (void)stream; record("sync\n"); return 0; }
 CUresult cuMemAlloc_v2(unsigned long long *pointer, size_t size) {
   const char *fail = getenv("FAKE_CUDA_FAIL_ALLOC");
@@ -122,6 +129,24 @@ CUresult cuMemAlloc_v2(unsigned long long *pointer, size_t size) {
   return 0;
 }
 CUresult cuMemFree_v2(unsigned long long pointer) { free((void *)(uintptr_t)pointer); record("free\n"); return 0; }
+CUresult cuDeviceGetDefaultMemPool(void **pool, int device) { (void)device; *pool = (void *)0x9; return 0; }
+CUresult cuMemPoolSetAttribute(void *pool, int attribute, void *value) {
+  (void)pool;
+  record("pool attribute %d %llx\n", attribute, *(unsigned long long *)value);
+  return 0;
+}
+CUresult cuMemAllocAsync(unsigned long long *pointer, size_t size, void *stream) {
+  (void)stream;
+  *pointer = (uintptr_t)calloc(1, size);
+  record("alloc async %zu\n", size);
+  return 0;
+}
+CUresult cuMemFreeAsync(unsigned long long pointer, void *stream) {
+  (void)stream;
+  free((void *)(uintptr_t)pointer);
+  record("free async\n");
+  return 0;
+}
 CUresult cuMemcpyHtoD_v2(unsigned long long target, const void *source, size_t size) {
   memcpy((void *)(uintptr_t)target, source, size);
   record("htod %zu %016llx\n", size, (unsigned long long)fnv(source, size));

@@ -293,3 +293,20 @@ def test_scalars_pass_by_value_and_tensors_through_device_memory(tmp_path, fake_
         print(sum(e.startswith("alloc") for e in log), sum(e == "free" for e in log))
     """)
     assert printed == ["float64 2.5 int64 7 (3,) float64", "1.5 2 3", "4 4"]
+
+
+def test_on_a_device_with_memory_pools_temporaries_are_stream_ordered_and_kept(product, fake_driver):
+    library, _ = product
+    printed = _run_with_fake_driver(library, fake_driver, """
+        a = np.ones(4, np.float32)
+        lib.df(a, a)
+        print(lib.device)
+        print("\\n".join(fake_log()))
+    """, FAKE_CUDA_POOLS="1")
+    assert printed[0] == "Fake GPU, sm_90, CUDA driver 12.4, stream-ordered allocator"
+    log = printed[1:]
+    assert "pool attribute 4 ffffffffffffffff" in log  # the release threshold: keep freed memory
+    assert log.count("stream 0") == 1  # one blocking stream, reused
+    # Arguments and results with cuMemAlloc, temporaries from the pool, each freed alike.
+    assert log.count("alloc 16") == 4 and log.count("free") == 4
+    assert log.count("alloc async 16") + log.count("alloc async 4") == log.count("free async") > 0
