@@ -213,7 +213,8 @@ def run_benchmarks(gradir, plan: dict, libraries: dict, report: dict, clock: Clo
         torch, have_torch = None, False
         report["torch"] = "not installed"
     for bench in plan["benchmarks"]:
-        row = {"name": bench["name"], "title": bench["title"]}
+        row = {"name": bench["name"], "title": bench["title"], "traffic_bytes": bench.get("traffic_bytes"),
+               "minimum_bytes": bench.get("minimum_bytes")}  # fmt: skip
         report["benchmarks"].append(row)
         if clock.left() < 30:
             row["skipped"] = "time budget spent"
@@ -243,8 +244,6 @@ def run_benchmarks(gradir, plan: dict, libraries: dict, report: dict, clock: Clo
                 row[f"{label}_kernels"] = torch_gpu_activities(torch, step)
             except Exception as error:  # noqa: BLE001
                 row[f"{label}_error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
-        row["traffic_bytes"] = bench.get("traffic_bytes")
-        row["minimum_bytes"] = bench.get("minimum_bytes")
 
 
 def markdown(report: dict, plan: dict) -> str:
@@ -306,7 +305,34 @@ def markdown(report: dict, plan: dict) -> str:
             lines.append(f"{row['title']}: the kernels' static footprint is {row['traffic_bytes'] / 1e6:.2f} MB for a "
                          f"minimum of {row['minimum_bytes'] / 1e6:.2f} MB (inputs read and results written once): "
                          f"{row['traffic_bytes'] / row['minimum_bytes']:.2f}x (target 1.5x).")  # fmt: skip
+    lines += ["", "## Targets (issue #22)", ""] + [f"- {target}" for target in targets(report)]
     return "\n".join(lines) + "\n"
+
+
+def targets(report: dict) -> list[str]:
+    """Issue #22's device targets, each with whether this run met it."""
+    def verdict(met) -> str:
+        return "unknown" if met is None else "met" if met else "NOT met"
+
+    checks = report["checks"] + report.get("ptx_checks", {}).get("checks", [])
+    found = [f"every example and benchmark matches the CPU results: {verdict(all('failure' not in r for r in checks))}"]
+    big = [row for row in report["benchmarks"] if row["name"] == "mlp_b8192"]
+    if big and "gradir_ms" in big[0] and "eager_ms" in big[0]:
+        row = big[0]
+        faster = row["gradir_ms"] <= row["eager_ms"]
+        fewer = None if row.get("eager_kernels") is None else row["gradir_kernels"] < row["eager_kernels"]
+        found.append(f"MLP gradient at batch 8192 no slower than PyTorch eager ({row['gradir_ms']:.3g} ms against "
+                     f"{row['eager_ms']:.3g}): {verdict(faster)}; fewer kernels ({row['gradir_kernels']} against "
+                     f"{row.get('eager_kernels')}): {verdict(fewer)}")  # fmt: skip
+    else:
+        found.append("MLP gradient at batch 8192 against PyTorch eager: unknown (not measured)")
+    spills = [k["spills"] for k in report["kernels"].values()]
+    found.append(f"0 spills: {verdict(None if None in spills else not any(spills))}")
+    for row in report["benchmarks"]:
+        if row.get("traffic_bytes") and row.get("minimum_bytes"):
+            ratio = row["traffic_bytes"] / row["minimum_bytes"]
+            found.append(f"bytes moved within 1.5x of the minimum, {row['title']}: {ratio:.2f}x, {verdict(ratio <= 1.5)}")
+    return found
 
 
 def ptx_checks(clock: Clock) -> dict:
