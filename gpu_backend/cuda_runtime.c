@@ -205,8 +205,9 @@ static bool start_driver(void) {
 /* Opens the driver, makes device 0's primary context current and loads every kernel; 0 on
    success (also when already started), else -1 with the reason in gradir_cuda_error(). A
    failure is final: later calls return -1 with the same message. */
+static char start_error[1024]; /* why starting failed, or why the library cannot run again */
+
 int gradir_cuda_start(void) {
-  static char start_error[1024];
   pthread_mutex_lock(&lock);
   int state = started;
   pthread_mutex_unlock(&lock);
@@ -230,8 +231,7 @@ int gradir_cuda_start(void) {
     pthread_mutex_unlock(&lock);
     return -1;
   }
-  if (cu.cuCtxSetCurrent(context) != 0) return -1; /* this thread may be new */
-  return 0;
+  return ok(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent") ? 0 : -1; /* this thread may be new */
 }
 
 /* Unloads the kernels and releases the context (the library cannot be started again). */
@@ -241,7 +241,10 @@ void gradir_cuda_stop(void) {
   gradir_host_deinit();
 #endif
   cu.cuDevicePrimaryCtxRelease_v2(device);
+  pthread_mutex_lock(&lock);
+  snprintf(start_error, sizeof start_error, "the library was stopped (gradir_cuda_stop); load it in a new process");
   started = -1;
+  pthread_mutex_unlock(&lock);
 }
 
 /* The first failure since the last clear, or NULL. */
