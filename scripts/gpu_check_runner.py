@@ -23,9 +23,11 @@ and NumPy version (the build recorded their SHA-256, checked here).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import platform
+import signal
 import statistics
 import sys
 import time
@@ -102,6 +104,22 @@ def seconds_per_call(function, synchronize=lambda: None, budget_s: float = 1.5, 
         synchronize()
         times.append(time.perf_counter() - begin)
     return statistics.median(times)
+
+
+@contextlib.contextmanager
+def deadline(seconds: float):
+    """A `TimeoutError` in this (main) thread after `seconds`: a torch.compile that would
+    take the run past its budget is abandoned, not waited for."""
+    def expire(signum, frame):
+        raise TimeoutError(f"abandoned after {seconds:.0f} s (the run's time budget)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1.0))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 class Clock:
@@ -239,11 +257,12 @@ def run_benchmarks(gradir, plan: dict, libraries: dict, report: dict, clock: Clo
                 row[f"{label}_error"] = "skipped: time budget"
                 continue
             try:
-                step = torch_baseline(torch, bench["kind"], arrays, compiled)
-                row[f"{label}_ms"] = seconds_per_call(step, torch.cuda.synchronize) * 1e3
-                row[f"{label}_kernels"] = torch_gpu_activities(torch, step)
+                with deadline(clock.left() - 15):
+                    step = torch_baseline(torch, bench["kind"], arrays, compiled)
+                    row[f"{label}_ms"] = seconds_per_call(step, torch.cuda.synchronize) * 1e3
+                    row[f"{label}_kernels"] = torch_gpu_activities(torch, step)
             except Exception as error:  # noqa: BLE001
-                row[f"{label}_error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
+                row[f"{label}_error"] = f"{type(error).__name__}: {(str(error).splitlines() or [''])[0][:200]}"
 
 
 def markdown(report: dict, plan: dict) -> str:

@@ -158,3 +158,16 @@ def test_the_runner_with_the_fake_driver_runs_every_library_and_writes_the_page(
     assert "Device: Fake GPU, sm_90" in page and "| product | df | 11 |" in page
     assert f"(GRADIR_CUDA_IMAGE=ptx, {sum(i['ptx'] for i in ptx['images'].values())} modules compiled by the driver): 0 of {len(calls)} match" in page
     assert "| MLP 784-256-10 gradient, batch 4 (f32) |" in page
+
+
+def test_a_baseline_past_the_time_budget_is_abandoned():
+    """run.py's `deadline`: what would take the run past 8 minutes (a long torch.compile)
+    becomes an error in the page instead."""
+    import time
+
+    runner = gpu_check.runner_module()
+    start = time.perf_counter()
+    with pytest.raises(TimeoutError, match="abandoned after 1 s"):
+        with runner.deadline(1.0):
+            time.sleep(30)
+    assert time.perf_counter() - start < 10
