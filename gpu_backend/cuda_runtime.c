@@ -49,7 +49,7 @@ typedef void *CUstream;
 typedef void *CUmemoryPool;
 typedef unsigned long long CUdeviceptr;
 
-#define CU_STREAM_NON_BLOCKING 1u
+#define CU_STREAM_DEFAULT 0u
 #define CU_JIT_OPTIMIZATION_LEVEL 7
 #define CU_MEMPOOL_ATTR_RELEASE_THRESHOLD 4
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
@@ -385,9 +385,12 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
 }
 
 /* One stream per thread, created once: each call synchronizes it before returning, so
-   reusing it is safe, and a call saves a stream creation and destruction. */
+   reusing it is safe, and a call saves a stream creation and destruction. A blocking stream
+   (not CU_STREAM_NON_BLOCKING, as MLIR's runtime makes): the arguments' copies
+   (cuMemcpyHtoD, on the legacy default stream) may still be in flight when the call starts,
+   and only a blocking stream waits for them. */
 void *mgpuStreamCreate(void) {
-  if (!thread_stream) ok(cu.cuStreamCreate(&thread_stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  if (!thread_stream) ok(cu.cuStreamCreate(&thread_stream, CU_STREAM_DEFAULT), "cuStreamCreate");
   return thread_stream;
 }
 
