@@ -116,8 +116,12 @@ def test_a_broken_entry_is_compiled_again(cache, damage):
 def test_the_cache_can_be_turned_off(cache, monkeypatch):
     monkeypatch.setenv("GRADIR_CACHE", "0")
     assert gradir.compile(PROGRAM).from_disk is False
-    assert gradir.compile(PROGRAM).from_disk is False
+    with gradir.timing() as report:
+        assert gradir.compile(PROGRAM).from_disk is False
     assert not cache.exists()
+    names = [stage.name for stage in report.stages()]
+    assert "cpu-jit" not in names  # this process's in-memory cache: nothing compiled again
+    assert not any(name.startswith("cache-") for name in names)
 
 
 def test_the_default_directory_follows_xdg(monkeypatch, tmp_path):
