@@ -173,3 +173,11 @@ def test_an_edited_source_file_changes_the_key(tmp_path, monkeypatch):
         fingerprints.append(compilation_cache.code_fingerprint())
     compilation_cache.code_fingerprint.cache_clear()
     assert fingerprints[0] != fingerprints[1] == fingerprints[2]
+
+
+def test_the_versions_in_the_key_are_the_installed_ones():
+    import importlib.metadata
+
+    assert compilation_cache.installed_versions() == {
+        name: importlib.metadata.version(name) for name in compilation_cache.DISTRIBUTIONS
+    }
