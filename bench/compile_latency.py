@@ -11,6 +11,11 @@ column and the ratios of the minima to JAX's cold first call, measured in the sa
 process's gradient is checked against gradir's (f32, rtol 1e-4). Writes
 bench/results/compile_latency.json and .md.
 
+One untimed process per system comes first, so that every system's Python files are
+compiled to bytecode (under PYTHONPYCACHEPREFIX, in the scratch directory) as in an installed
+package: where PYTHONDONTWRITEBYTECODE is set, a checkout's modules would otherwise be
+compiled from source in every process.
+
 The caches: gradir's `GRADIR_CACHE_DIR`; JAX's persistent compilation cache
 (`jax_compilation_cache_dir`, every compile stored); Inductor's `TORCHINDUCTOR_CACHE_DIR` (its
 FX graph cache is on by default). A cold process gets a fresh empty directory; the warm one
@@ -102,6 +107,10 @@ results = [g.numpy() for g in torch.autograd.grad(value, weights)]
 def environment(system: str, cache: pathlib.Path) -> dict[str, str]:
     env = dict(os.environ, OMP_NUM_THREADS="1", JAX_PLATFORMS="cpu")
     env.pop("GRADIR_CACHE", None)
+    # Bytecode as an installed package has it: written once (by the warm-up runs) under a
+    # prefix of the scratch directory, so a checkout is left as it was.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(cache.parent / "pycache")
     if system == "gradir":
         env["GRADIR_CACHE_DIR"] = str(cache)
     if system == "torch.compile":
@@ -137,6 +146,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="gradir-latency-") as scratch:
         work = pathlib.Path(scratch)
         np.savez(work / "inputs.npz", **{f"a{i}": array for i, array in enumerate(arrays)})
+        for system in PROGRAMS:  # warm-up, not timed: bytecode compiled, files in the OS's cache
+            warm_up = work / f"cache-{system}-warm-up"
+            warm_up.mkdir()
+            first_call(system, warm_up, work)
         for repeat in range(args.repeats):
             for system in PROGRAMS:
                 cache = work / f"cache-{system}-{repeat}"

@@ -92,12 +92,10 @@ def runnable_linalg(source, checkpoint_every: int = 0) -> ModuleOp:
 
 
 def _cpu_cache_key(source, checkpoint_every: int, opt_level: int) -> str | None:
-    """The compilation cache's key for compiling `source` for the CPU; None when the cache is
-    off or `source` is something the compile itself will refuse (an unreadable file)."""
+    """The compilation cache's key for compiling `source` for the CPU; None when `source` is
+    something the compile itself will refuse (an unreadable file)."""
     from gradir import compilation_cache
 
-    if compilation_cache.cache_directory() is None:
-        return None
     if not isinstance(source, (str, os.PathLike)) and type(source).__name__ != "ModuleOp":
         return None
     try:
@@ -127,11 +125,13 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, **options):
         from gradir.cpu_backend.cpu_runtime import CpuExecutable, checked_opt_level
 
         opt_level = checked_opt_level(options.get("opt_level"))  # before the key, which holds it
-        with stage("cache-lookup"):
-            key = _cpu_cache_key(source, checkpoint_every, opt_level)
-            cached = compilation_cache.lookup(key) if key is not None else None
-        if cached is not None:
-            return cached
+        key = None
+        if compilation_cache.cache_directory() is not None:  # off: no stage in the reports
+            with stage("cache-lookup"):
+                key = _cpu_cache_key(source, checkpoint_every, opt_level)
+                cached = compilation_cache.lookup(key) if key is not None else None
+            if cached is not None:
+                return cached
         executable = CpuExecutable(runnable_linalg(source, checkpoint_every), **options)
         if key is not None:
             compilation_cache.store(key, executable)

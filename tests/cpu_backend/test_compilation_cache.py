@@ -116,8 +116,12 @@ def test_a_broken_entry_is_compiled_again(cache, damage):
 def test_the_cache_can_be_turned_off(cache, monkeypatch):
     monkeypatch.setenv("GRADIR_CACHE", "0")
     assert gradir.compile(PROGRAM).from_disk is False
-    assert gradir.compile(PROGRAM).from_disk is False
+    with gradir.timing() as report:
+        assert gradir.compile(PROGRAM).from_disk is False
     assert not cache.exists()
+    names = [stage.name for stage in report.stages()]
+    assert "cpu-jit" not in names  # this process's in-memory cache: nothing compiled again
+    assert not any(name.startswith("cache-") for name in names)
 
 
 def test_the_default_directory_follows_xdg(monkeypatch, tmp_path):
@@ -169,3 +173,11 @@ def test_an_edited_source_file_changes_the_key(tmp_path, monkeypatch):
         fingerprints.append(compilation_cache.code_fingerprint())
     compilation_cache.code_fingerprint.cache_clear()
     assert fingerprints[0] != fingerprints[1] == fingerprints[2]
+
+
+def test_the_versions_in_the_key_are_the_installed_ones():
+    import importlib.metadata
+
+    assert compilation_cache.installed_versions() == {
+        name: importlib.metadata.version(name) for name in compilation_cache.DISTRIBUTIONS
+    }
