@@ -315,3 +315,26 @@ def test_on_a_device_with_memory_pools_temporaries_are_stream_ordered_and_kept(p
     # Arguments and results with cuMemAlloc, temporaries from the pool, each freed alike.
     assert log.count("alloc 16") == 4 and log.count("free") == 4
     assert log.count("alloc async 16") + log.count("alloc async 4") == log.count("free async") > 0
+
+
+def test_without_ptxas_the_library_holds_ptx_alone_and_the_driver_compiles_it(tmp_path, fake_driver, monkeypatch):
+    from gradir.gpu_backend import cuda_library_export
+
+    monkeypatch.setattr(cuda_library_export, "ptxas_path", lambda: None)
+    library = gradir.export(PRODUCT, target="cuda", path=tmp_path / "libproduct.so")
+    manifest = json.loads(library.with_suffix(".json").read_text())
+    assert (manifest["images"], manifest["ptxas"]) == ("ptx", None)
+    assert all(k["cubin_bytes"] == 0 and k["registers"] is None for k in manifest["kernels"].values())
+    assert all(cubin == b"" for cubin, _ in embedded_images(library.read_bytes()))
+    body = """
+        try:
+            lib.df(np.ones(4, np.float32), np.ones(4, np.float32))
+            print(lib.images_loaded, repr(lib.cubin_refused))
+        except gradir.TargetError as error:
+            print(error)
+    """
+    count = len(manifest["kernels"])
+    assert _run_with_fake_driver(library, fake_driver, body) == [f"{{'cubin': 0, 'ptx': {count}}} ''"]
+    assert _run_with_fake_driver(library, fake_driver, body, GRADIR_CUDA_IMAGE="cubin") == [
+        "error: libproduct.so: GRADIR_CUDA_IMAGE=cubin, but the library holds no cubin (ptxas was not found at export)"
+    ]
