@@ -31,7 +31,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples" / "lstm"))
 
 import gradir  # noqa: E402
-from lstm import lstm_inputs, lstm_program  # noqa: E402
+from lstm import lstm_inputs, lstm_objective_torch as torch_lstm, lstm_program  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 LAYERS, WIDTH = 2, 14
@@ -46,27 +46,6 @@ def median_seconds(function, budget_s: float = 3.0, max_repeats: int = 50) -> fl
         function()
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
-
-
-def torch_lstm(torch, main, extra, state, sequence):
-    """ADBench's LSTM objective in PyTorch eager (float64)."""
-    layers, width = main.shape[0] // 2, main.shape[1] // 4
-    hidden_cells = list(state)
-    total = torch.zeros((), dtype=torch.float64)
-    for t in range(sequence.shape[0] - 1):
-        x = sequence[t] * extra[0]
-        for layer in range(layers):
-            gates = x.repeat(4) * main[2 * layer] + main[2 * layer + 1]
-            sig = torch.sigmoid(gates[: 3 * width])
-            forget, ingate, outgate = sig[:width], sig[width : 2 * width], sig[2 * width :]
-            change = torch.tanh(gates[3 * width :])
-            cell = hidden_cells[2 * layer + 1] * forget + ingate * change
-            hidden = outgate * torch.tanh(cell)
-            hidden_cells[2 * layer], hidden_cells[2 * layer + 1] = hidden, cell
-            x = hidden
-        prediction = x * extra[1] + extra[2]
-        total = total + (sequence[t + 1] * (prediction - torch.logsumexp(prediction, 0))).sum()
-    return -total / ((sequence.shape[0] - 1) * width)
 
 
 def cache_bytes(text: str, checkpoint_every: int) -> int:

@@ -12,7 +12,13 @@ shape or a number its type cannot hold is an `ArgumentError`, never a crash or
 a silent truncation.
 
 Compiled modules are cached per process, keyed by their MLIR text: building a
-second executable from the same module reuses the machine code.
+second executable from the same module reuses the machine code. The engine generates
+position-independent code, so the same machine code, dumped as an object file
+(`library_contents`), links into a shared library (`library_export`): what `gradir.export`
+writes and the persistent compilation cache keeps; `CpuExecutable.from_library` wraps such a
+library, loaded without xDSL or MLIR (`gradir.native_library`). This module imports neither
+at its top, so that a cached compile loads neither. Calls go through `gradir.native_calls`,
+as the library's do.
 
 The compiled code allocates its temporaries with `malloc` on every call. With
 glibc's defaults a large buffer is `mmap`ed and given back to the system when
@@ -29,34 +35,33 @@ import ctypes
 import functools
 import hashlib
 import os
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from mlir import ir
-from mlir.execution_engine import ExecutionEngine
-from xdsl.dialects.builtin import ModuleOp
 
-from gradir.cpu_backend.checked_allocations import check_allocations
-from gradir.cpu_backend.memory_check import available_memory, human_bytes
-from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
+from gradir.errors import ArgumentError, PipelineError
 from gradir.instrumentation import stage
-from gradir.cpu_backend.run_time_checks import check_messages, failure_function
-from gradir.errors import AllocationError, ArgumentError, NoFunctionError, PipelineError, RunTimeCheckError
-from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_module
-from gradir.mlir_bridge.host_execution import (
+from gradir.native_calls import (
     PACKED_ENTRY_POINT,
+    CompiledFunctions,
     FunctionSignature,
-    as_function,
-    call_packed,
-    checked_arguments,
+    available_memory,
+    call_guarded,
     find_signature,
-    read_signatures,
-    result_arrays,
-    returned_values,
 )
+
+if TYPE_CHECKING:  # MLIR and xDSL load only to compile: a cached executable needs neither
+    from mlir import ir
+    from mlir.execution_engine import ExecutionEngine
+    from xdsl.dialects.builtin import ModuleOp
+
+    from gradir.cpu_backend.library_export import LibraryContents
+    from gradir.native_library import NativeLibrary
 
 
 @functools.lru_cache(maxsize=None)
@@ -68,6 +73,8 @@ def runner_utils_library() -> str | None:
     that fails to load inside the ExecutionEngine aborts the process, so it is
     loaded with ctypes first.
     """
+    from mlir import ir
+
     package = Path(ir.__file__).resolve().parent  # `mlir` is a namespace package
     for candidate in sorted(package.rglob("libmlir_c_runner_utils.so*")):
         try:
@@ -90,6 +97,24 @@ class _CompiledModule:
     compile_seconds: float
     check_failures: list[tuple[str | None, str]]
     """The run-time checks' (location, message) pairs (`run_time_checks`), by number."""
+    guards: dict[str, str]
+    """Public function -> its guarded entry point (`checked_allocations`)."""
+    key_symbol: str
+    limit_symbol: str
+    opt_level: int
+
+    def library_contents(self) -> LibraryContents:
+        """The machine code as an object file, and what a library's manifest says of it."""
+        from gradir.cpu_backend.library_export import LibraryContents
+
+        with tempfile.TemporaryDirectory(prefix="gradir-object-") as work:
+            path = Path(work) / "code.o"
+            self.engine.dump_to_object_file(str(path))
+            object_code = path.read_bytes()
+        return LibraryContents(
+            object_code, self.signatures, self.guards, self.key_symbol, self.limit_symbol,
+            self.check_failures, self.opt_level,
+        )  # fmt: skip
 
 
 _CACHE: dict[tuple[str, int], _CompiledModule] = {}
@@ -117,6 +142,14 @@ def retain_freed_memory() -> bool:
 
 
 def _compile(text: str, opt_level: int) -> _CompiledModule:
+    from mlir.execution_engine import ExecutionEngine
+
+    from gradir.cpu_backend.checked_allocations import check_allocations
+    from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
+    from gradir.cpu_backend.run_time_checks import check_messages, failure_function
+    from gradir.mlir_bridge import guarded, new_context, to_mlir_module
+    from gradir.mlir_bridge.host_execution import read_signatures
+
     retain_freed_memory()
     start = time.perf_counter()
     context = new_context()
@@ -133,7 +166,11 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
         engine = guarded(
             "cpu-jit",
             context,
-            lambda: ExecutionEngine(module, opt_level=opt_level, shared_libs=[library] if library else []),
+            # Position-independent, so that the same machine code links into a shared library
+            # (`library_export`; the JIT's default model needs text relocations there).
+            lambda: ExecutionEngine(
+                module, opt_level=opt_level, shared_libs=[library] if library else [], enable_pic=True
+            ),
         )
         engine.raw_register_runtime(checked.key_symbol, ctypes.c_void_p(ctypes.addressof(_allocation_key())))
         engine.raw_register_runtime(checked.limit_symbol, ctypes.c_void_p(ctypes.addressof(_ALLOCATION_LIMIT)))
@@ -145,8 +182,9 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
                 raise PipelineError(f"cpu-jit: no machine code for public function '{name}'")
             entry_points[name] = PACKED_ENTRY_POINT(address)
     return _CompiledModule(
-        context, engine, signatures, entry_points, str(module), time.perf_counter() - start, check_failures
-    )
+        context, engine, signatures, entry_points, str(module), time.perf_counter() - start, check_failures,
+        dict(checked.guards), checked.key_symbol, checked.limit_symbol, opt_level,
+    )  # fmt: skip
 
 
 _ALLOCATION_LIMIT = ctypes.c_int64(2**63 - 1)
@@ -171,6 +209,15 @@ tiled and vectorised where it matters, and -O2 runs the same loop and SLP
 vectorisers as -O3: LeNet-5's gradient, bench/cpu.py's programs and the ADBench
 GMM gradient ran as fast (same-process A/B runs), while compiling LeNet-5's
 gradient took 11.5 CPU seconds instead of 16.5."""
+
+def checked_opt_level(opt_level: object) -> int:
+    """`opt_level`, `DEFAULT_OPT_LEVEL` for None, or the `ArgumentError` for anything but 0-3."""
+    if opt_level is None:
+        return DEFAULT_OPT_LEVEL
+    if isinstance(opt_level, bool) or opt_level not in (0, 1, 2, 3):
+        raise ArgumentError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
+    return opt_level
+
 
 CACHE_SIZE = 16
 """Compiled modules kept for reuse (least recently used dropped first): each
@@ -197,18 +244,7 @@ def clear_cache() -> None:
         _CACHE.clear()
 
 
-def _allocation_error(name: str, size: int) -> AllocationError:
-    if size > _ALLOCATION_LIMIT.value:
-        why = f"more than this process can ever hold ({human_bytes(_ALLOCATION_LIMIT.value)})"
-    else:
-        why = "the C library refused it (out of memory, or over `ulimit -v`)"
-    return AllocationError(
-        f"cpu-run: @{name} needed a buffer of {human_bytes(size)} ({size} bytes) at run time, {why}; "
-        f"the call was abandoned and the buffers it had allocated are not freed"
-    )
-
-
-class CpuExecutable:
+class CpuExecutable(CompiledFunctions):
     """A linalg-on-tensors module compiled for this CPU; call its public functions.
 
     `source` is an xDSL ModuleOp or MLIR text. Each result of a public function `f` is a
@@ -220,60 +256,60 @@ class CpuExecutable:
       one result): the uniform interface for code that handles any function.
 
     `opt_level` is LLVM's (`DEFAULT_OPT_LEVEL` unless given).
+
+    `from_disk` says whether the machine code came from the persistent compilation cache
+    (`gradir.compilation_cache`, through `gradir.compile`): then it was loaded as a shared
+    library, and nothing was parsed, lowered or compiled in this process.
     """
 
+    from_disk = False
+    _library: NativeLibrary | None = None
+
     def __init__(self, source: ModuleOp | str, opt_level: int | None = None):
-        opt_level = DEFAULT_OPT_LEVEL if opt_level is None else opt_level
-        if isinstance(opt_level, bool) or opt_level not in (0, 1, 2, 3):
-            raise ArgumentError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
-        self._compiled, self.from_cache = _compiled(generic_text(source), opt_level)
+        from gradir.mlir_bridge import generic_text
+
+        self._compiled, self.from_cache = _compiled(generic_text(source), checked_opt_level(opt_level))
+        self._signatures = self._compiled.signatures
+
+    @classmethod
+    def from_library(cls, library: NativeLibrary) -> CpuExecutable:
+        """The executable whose machine code is `library`'s (a compilation cache entry)."""
+        executable = cls.__new__(cls)
+        executable._library, executable._signatures = library, library.signatures
+        executable.from_cache = executable.from_disk = True
+        return executable
 
     @property
     def compile_seconds(self) -> float:
-        """Seconds spent parsing, lowering and generating machine code (0 if from cache)."""
+        """Seconds spent parsing, lowering and generating machine code (0 if from a cache)."""
         return 0.0 if self.from_cache else self._compiled.compile_seconds
-
-    @property
-    def signatures(self) -> dict[str, FunctionSignature]:
-        """Public function name -> its signature (tensors and scalars, before bufferization)."""
-        return dict(self._compiled.signatures)
 
     @property
     def llvm_text(self) -> str:
         """The LLVM-dialect module that was JIT-compiled."""
+        if self._library is not None:
+            raise PipelineError(
+                "cpu-jit: this executable's machine code came from the compilation cache, so there "
+                "is no LLVM text; compile with GRADIR_CACHE=0 to see it"
+            )
         return self._compiled.llvm_text
+
+    def library_contents(self) -> LibraryContents:
+        """The machine code as an object file and its description (`library_export`)."""
+        if self._library is not None:
+            raise PipelineError("cpu-jit: this executable was loaded from the compilation cache; "
+                                "compile with GRADIR_CACHE=0 to export it")  # fmt: skip
+        return self._compiled.library_contents()
 
     def call(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
         """Run public function `name` on `arguments`: arrays for tensors, numbers (Python or
         NumPy scalars, 0-d arrays) for scalars and 0-d tensors. Returns a tuple with one value
         per result, whatever their number: an array per tensor, a NumPy scalar (`np.float64`,
         `np.int32`, `np.bool_`...) per scalar. (`exe.name(...)` returns a single result itself.)"""
-        signature = find_signature(self._compiled.signatures, name)
-        inputs = checked_arguments(signature, arguments)
-        results = result_arrays(signature)
-        failure = ctypes.c_int64(0)
-        call_packed(self._compiled.entry_points[name], signature, inputs, results, failure=failure)
-        if failure.value > 0:
-            raise _allocation_error(name, failure.value)
-        if failure.value < 0:
-            location, message = self._compiled.check_failures[-1 - failure.value]
-            raise RunTimeCheckError(
-                f"cpu-run: @{name}: {message} at run time; the call was abandoned and the buffers "
-                f"it had allocated are not freed",
-                location,
-            )
-        return returned_values(signature, results)
-
-    def __getattr__(self, name: str):
-        if name.startswith("_"):
-            raise AttributeError(name)
-        if name not in self._compiled.signatures:
-            available = ", ".join(sorted(self._compiled.signatures)) or "none"
-            raise NoFunctionError(
-                f"'{type(self).__name__}' has no public function or attribute '{name}' "
-                f"(available: {available})"
-            )
-        return as_function(self.call, name)
-
-    def __dir__(self) -> list[str]:
-        return sorted({*super().__dir__(), *self._compiled.signatures})
+        if self._library is not None:
+            return self._library.call(name, *arguments)
+        signature = find_signature(self._signatures, name)
+        compiled = self._compiled
+        return call_guarded(
+            compiled.entry_points[name], signature, arguments, compiled.check_failures, _ALLOCATION_LIMIT.value
+        )

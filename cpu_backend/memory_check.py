@@ -13,36 +13,12 @@ from __future__ import annotations
 
 import heapq
 import math
-import os
-import resource
 
 from mlir import ir
 
 from gradir.errors import PipelineError
 from gradir.mlir_bridge import walk_ops
-
-
-def available_memory() -> int:
-    """Bytes this process may at most allocate: physical memory and swap, or its
-    address-space limit (`ulimit -v`) where lower."""
-    try:
-        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") + _swap_bytes()
-    except (ValueError, OSError, AttributeError):
-        physical = 2**63 - 1
-    soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
-    return physical if soft in (resource.RLIM_INFINITY, -1) else min(physical, soft)
-
-
-def _swap_bytes() -> int:
-    """Linux's SwapTotal (0 where /proc/meminfo is missing or says nothing)."""
-    try:
-        with open("/proc/meminfo") as stream:
-            for line in stream:
-                if line.startswith("SwapTotal:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
+from gradir.native_calls import available_memory, human_bytes  # noqa: F401 -- re-exported
 
 
 def element_bytes(element: ir.Type) -> int:
@@ -59,14 +35,6 @@ def _function_name(op: ir.Operation) -> str:
     if parent is None:
         return "?"
     return ir.StringAttr(parent.attributes["sym_name"]).value
-
-
-def human_bytes(count: float) -> str:
-    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if count < 1024 or unit == "PiB":
-            return f"{count:.0f} {unit}" if unit == "bytes" else f"{count:.3g} {unit}"
-        count /= 1024
-    raise AssertionError("unreachable")
 
 
 def static_bytes(memref: ir.MemRefType) -> int | None:

@@ -12,6 +12,8 @@
     J = gradir.jacobian(source, "f", wrt=[0]); H = gradir.hessian(source, "loss")
     text = gradir.from_jax(loss, w, x)            # a JAX function as linalg-on-tensors MLIR (needs jax)
     with gradir.timing() as report: ...           # where a compile spent its time: print(report)
+    gradir.export(source, target="cpu", path="libf.so")  # libf.so + libf.h + libf.json ("cuda" too)
+    lib = gradir.load("libf.so")                  # lib.f(*arrays): NumPy and ctypes only
 
 Heavy dependencies (MLIR) load only when first needed.
 """
@@ -28,10 +30,15 @@ from gradir.errors import (
     TargetError,
 )
 from gradir.lazy_exports import lazy_exports
-from gradir import xdsl_threads  # noqa: F401 -- xDSL's implicit builders, thread-safe
+from gradir import xdsl_threads
+
+xdsl_threads.install_when_loaded()  # xDSL's implicit builders, thread-safe
 
 _EXPORTS = {
     "compile": "gradir.compilation",
+    "export": "gradir.compilation",
+    "load": "gradir.library_loading",
+    "NativeLibrary": "gradir.native_library",
     "gradcheck": "gradir.gradient_check",
     "GradcheckResult": "gradir.gradient_check",
     "differentiate": "gradir.autodiff_pass.split",

@@ -2,25 +2,24 @@
 
 The module runs the `linalg` pipeline's xDSL passes (derivatives generated,
 lowered to linalg on tensors), then goes to MLIR 22 for the chosen target.
+`gradir.export` does the same and writes the CPU's machine code as a shared library.
+
+For the CPU, the persistent compilation cache (`gradir.compilation_cache`) is asked first,
+before anything is parsed: xDSL and MLIR are imported only when there is something to
+compile, so a cached compile loads neither.
 """
 from __future__ import annotations
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+import os
+from typing import TYPE_CHECKING
 
 from gradir.api_arguments import checked_flag, checked_integer
 from gradir.errors import ArgumentError, PipelineError
 from gradir.instrumentation import stage
-from gradir.pass_table import gradir_passes
-from gradir.pipelines import LINALG_PASSES, run_xdsl_passes, with_numerics_checks
-from gradir.source import load_module, make_context
-from gradir.verify import (
-    refuse_external_calls,
-    refuse_recursion,
-    refuse_unrunnable_ops,
-    refuse_writes_to_read_only_memory,
-    verify_module,
-)
+
+if TYPE_CHECKING:
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
 
 TARGETS = ("cpu", "cuda")
 TARGET_OPTIONS = {"cpu": ("opt_level",), "cuda": ("chip", "features", "policy", "opt_level")}
@@ -31,6 +30,8 @@ def available_passes() -> dict:
     """xDSL's passes plus gradir's, by CLI name."""
     from xdsl.transforms import get_all_passes
 
+    from gradir.pass_table import gradir_passes
+
     return get_all_passes() | gradir_passes()
 
 
@@ -40,6 +41,10 @@ def lower_to_linalg(
     """Parse/clone `source`, verify it, and run the `linalg` pipeline's passes on
     it (`checkpoint_every`: the `autodiff-reverse` option, for loops; `check_numerics`:
     with `autodiff-check-numerics` after the derivative passes)."""
+    from gradir.pipelines import LINALG_PASSES, run_xdsl_passes, with_numerics_checks
+    from gradir.source import load_module, make_context
+    from gradir.verify import verify_module
+
     ctx = ctx or make_context()
     with stage("parse"):
         module = load_module(source, ctx)
@@ -54,6 +59,60 @@ def lower_to_linalg(
     passes = with_numerics_checks(LINALG_PASSES) if check_numerics else LINALG_PASSES
     run_xdsl_passes(ctx, module, passes, available_passes(), verify_after, options)
     return module
+
+
+def checked_options(target: str, checkpoint_every: int, options: dict) -> tuple[str, int]:
+    """The target's canonical name and `checkpoint_every`, or the error for a bad one."""
+    if target == "gpu":
+        target = "cuda"  # the CLI's name (`--pipeline gpu`) for the same target
+    if not isinstance(target, str) or target not in TARGETS:
+        raise PipelineError(f"unknown target {target!r} (valid targets: {', '.join(TARGETS)})")
+    checkpoint_every = checked_integer("checkpoint_every", checkpoint_every, minimum=0)
+    unknown = sorted(set(options) - set(TARGET_OPTIONS[target]))
+    if unknown:
+        raise ArgumentError(
+            f"unknown option {unknown[0]!r} for target '{target}' "
+            f"(valid: {', '.join(TARGET_OPTIONS[target])})"
+        )
+    return target, checkpoint_every
+
+
+def runnable_linalg(source, checkpoint_every: int = 0, check_numerics: bool = False) -> ModuleOp:
+    """`lower_to_linalg`, then the checks that refuse what no target can run."""
+    from gradir.verify import (
+        refuse_external_calls,
+        refuse_recursion,
+        refuse_unrunnable_ops,
+        refuse_writes_to_read_only_memory,
+    )
+
+    module = lower_to_linalg(source, checkpoint_every=checkpoint_every, check_numerics=check_numerics)
+    with stage("verify"):
+        refuse_recursion(module)  # calls keep the user's locations; the first cycle is the user's
+        refuse_external_calls(module)
+        refuse_unrunnable_ops(module)
+        refuse_writes_to_read_only_memory(module)
+    return module
+
+
+def _cpu_cache_key(source, checkpoint_every: int, opt_level: int, check_numerics: bool) -> str | None:
+    """The compilation cache's key for compiling `source` for the CPU; None when `source` is
+    something the compile itself will refuse (an unreadable file)."""
+    from gradir import compilation_cache
+
+    if not isinstance(source, (str, os.PathLike)) and type(source).__name__ != "ModuleOp":
+        return None
+    try:
+        name, text = compilation_cache.source_text(source)
+    except OSError:
+        return None
+    options = {
+        "target": "cpu",
+        "checkpoint_every": checkpoint_every,
+        "opt_level": opt_level,
+        "check_numerics": check_numerics,
+    }
+    return compilation_cache.cache_key(name, text, options)
 
 
 def compile(source, target: str = "cpu", checkpoint_every: int = 0, check_numerics: bool = False, **options):
@@ -71,36 +130,63 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, check_numeri
     results.
 
     `cpu` returns a `CpuExecutable` (`exe.name(*arrays)`: one result itself, several as a
-    tuple; `.call(name, *arrays)`: always a tuple);
+    tuple; `.call(name, *arrays)`: always a tuple), from the persistent compilation cache
+    when it has the program (`exe.from_disk`; `GRADIR_CACHE_DIR`, `GRADIR_CACHE=0`);
     `cuda` returns a `CudaProgram` (`.ptx`, `.host_module`, `.launch_configs`,
     `.call`, which needs a CUDA driver)."""
-    if target == "gpu":
-        target = "cuda"  # the CLI's name (`--pipeline gpu`) for the same target
-    if not isinstance(target, str) or target not in TARGETS:
-        raise PipelineError(f"unknown target {target!r} (valid targets: {', '.join(TARGETS)})")
-    checkpoint_every = checked_integer("checkpoint_every", checkpoint_every, minimum=0)
+    target, checkpoint_every = checked_options(target, checkpoint_every, options)
     check_numerics = checked_flag("check_numerics", check_numerics)
     if check_numerics and target != "cpu":
         raise ArgumentError(
             f"check_numerics is supported on the 'cpu' target only, not '{target}' "
             "(check on the CPU, where the same program computes the same values)"
         )
-    unknown = sorted(set(options) - set(TARGET_OPTIONS[target]))
-    if unknown:
-        raise ArgumentError(
-            f"unknown option {unknown[0]!r} for target '{target}' "
-            f"(valid: {', '.join(TARGET_OPTIONS[target])})"
-        )
-    module = lower_to_linalg(source, checkpoint_every=checkpoint_every, check_numerics=check_numerics)
-    with stage("verify"):
-        refuse_recursion(module)  # calls keep the user's locations; the first cycle is the user's
-        refuse_external_calls(module)
-        refuse_unrunnable_ops(module)
-        refuse_writes_to_read_only_memory(module)
     if target == "cpu":
-        from gradir.cpu_backend.cpu_runtime import CpuExecutable
+        from gradir import compilation_cache
+        from gradir.cpu_backend.cpu_runtime import CpuExecutable, checked_opt_level
 
-        return CpuExecutable(module, **options)
+        opt_level = checked_opt_level(options.get("opt_level"))  # before the key, which holds it
+        key = None
+        if compilation_cache.cache_directory() is not None:  # off: no stage in the reports
+            with stage("cache-lookup"):
+                key = _cpu_cache_key(source, checkpoint_every, opt_level, check_numerics)
+                cached = compilation_cache.lookup(key) if key is not None else None
+            if cached is not None:
+                return cached
+        executable = CpuExecutable(runnable_linalg(source, checkpoint_every, check_numerics), **options)
+        if key is not None:
+            compilation_cache.store(key, executable)
+        return executable
     from gradir.gpu_backend.cuda_program import CudaProgram
 
-    return CudaProgram(module, **options)
+    return CudaProgram(runnable_linalg(source, checkpoint_every), **options)
+
+
+def export(source, target: str = "cpu", path: str | os.PathLike = "", checkpoint_every: int = 0, **options):
+    """Compile `source` as `compile` does and write its machine code as a self-contained
+    shared library at `path` (`libf.so`), with a C header (`libf.h`) and a JSON manifest of
+    its functions' signatures (`libf.json`) beside it; `gradir.load(path)` calls it with
+    NumPy alone. Linking needs a C compiler (`$CC`, `cc`, `gcc` or `clang`). Returns the
+    library's path.
+
+    For "cuda" (or "gpu") the library holds the host code, each kernel's cubin (assembled by
+    `ptxas` when it is on the PATH) and PTX, and a runtime over the CUDA driver, which it
+    opens on the first call: `gradir.load` runs it where only NumPy and a driver are."""
+    target, checkpoint_every = checked_options(target, checkpoint_every, options)
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise ArgumentError(f"export: path is where to write the library (libf.so), got {path!r}")
+    from gradir.cpu_backend.library_export import checked_library_path, write_library_files
+
+    checked_library_path(path)
+    if target == "cuda":
+        from gradir.gpu_backend.cuda_library_export import write_cuda_library
+        from gradir.gpu_backend.cuda_program import CudaProgram
+
+        program = CudaProgram(runnable_linalg(source, checkpoint_every), **options)
+        with stage("export"):
+            return write_cuda_library(program, path)
+    from gradir.cpu_backend.cpu_runtime import CpuExecutable
+
+    executable = CpuExecutable(runnable_linalg(source, checkpoint_every), **options)
+    with stage("export"):
+        return write_library_files(executable.library_contents(), path)

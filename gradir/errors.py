@@ -5,8 +5,10 @@ source location, which the CLIs print as is (tracebacks only with `--debug`).
 """
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FileLineColLoc
-from xdsl.ir import Operation
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the errors are raised where xDSL is not installed too (`gradir.load`)
+    from xdsl.ir import Operation
 
 
 class GradirError(Exception):
@@ -64,6 +66,8 @@ class TargetError(GradirError):
 
 def location_of(op: Operation | None) -> str | None:
     """`file:line:col` of an op (recorded by `gradir.source.parse_module`), if known."""
+    from xdsl.dialects.builtin import FileLineColLoc
+
     while op is not None:
         loc = op.location
         if isinstance(loc, FileLineColLoc):

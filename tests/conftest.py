@@ -7,6 +7,11 @@ from xdsl.context import Context
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
+os.environ["GRADIR_CACHE"] = "0"
+"""The persistent compilation cache stays off in the suite (and in the processes it starts):
+nothing is written into the user's home, and a test of what a compile does is never answered
+from disk. tests/cpu_backend/test_compilation_cache.py turns it on, in a temporary directory."""
+
 
 @pytest.fixture
 def ctx() -> Context:

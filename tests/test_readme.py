@@ -209,3 +209,35 @@ def test_batching_block_runs_and_gives_the_shapes_its_comments_say(monkeypatch):
         assert f"# {shape}".replace(" ", "") in code.replace(" ", ""), name
     np.testing.assert_allclose(seen["ys"][3], np.tanh(seen["xs"][3] @ seen["w"]))
     np.testing.assert_allclose(seen["H"], np.transpose(seen["H"], (2, 3, 0, 1)), atol=1e-12)
+
+
+def test_machine_code_on_disk_block_runs(monkeypatch):
+    """"Machine code on disk": export, load, and the results the comments promise."""
+    import gradir
+
+    monkeypatch.chdir(ROOT)
+    namespace: dict = {"gradir": gradir, "np": np}
+    code = block("python", "Machine code on disk: export, load, and the compilation cache")
+    exec(compile(code, "README.md (Machine code on disk)", "exec"), namespace)
+    out = namespace["out"]
+    assert sorted(path.name for path in out.iterdir()) == ["libproduct.h", "libproduct.json", "libproduct.so"]
+    assert namespace["names"] == ["df", "f", "f_grad_0_1", "f_vjp_0_1"]
+    expected = gradir.compile("examples/product.mlir").df(namespace["a"], namespace["b"])
+    for found, wanted in zip((namespace["ga"], namespace["gb"]), expected):
+        assert found.tobytes() == wanted.tobytes()
+
+
+def test_gpu_library_block_runs(monkeypatch):
+    """"GPU libraries": a CUDA export loads without a driver; its call runs where one is and
+    is the TargetError the comment shows where none is."""
+    import gradir
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("GRADIR_CUDA_DRIVER", "/nonexistent/libcuda.so.1")
+    namespace: dict = {"gradir": gradir, "np": np}
+    code = block("python", "GPU libraries: export for CUDA, and the device check")
+    exec(compile(code, "README.md (GPU libraries)", "exec"), namespace)
+    assert sorted(path.name for path in namespace["out"].iterdir()) == ["libproduct.h", "libproduct.json", "libproduct.so"]
+    assert namespace["target"] == "cuda" and namespace["images"] in ("cubin+ptx", "ptx")
+    assert namespace["ga"] is None
+    assert namespace["why"].startswith("error: libproduct.so: no CUDA driver: /nonexistent/libcuda.so.1 could not be loaded (")

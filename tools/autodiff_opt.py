@@ -79,12 +79,32 @@ def settle_gpu_options(args: argparse.Namespace) -> None:
         raise PipelineError(
             f"--print-op-generic only applies to MLIR output, not to {'--emit ptx' if args.emit == 'ptx' else '--gpu-report'}"
         )
+    settle_library_output(args)
     args.emit = args.emit or "mlir"
     if args.pipeline == "gpu":
         args.gpu_chip, args.gpu_features = checked_target(
             GPU_CHIP if args.gpu_chip is None else args.gpu_chip, args.gpu_features
         )
     args.gpu_stop_after = stage or "nvvm"
+
+
+def settle_library_output(args: argparse.Namespace) -> None:
+    """`--emit shared-lib` needs the CPU or GPU pipeline (to its last stage) and a `-o FILE.so`
+    to write (a library is not text for stdout); refused up front, before anything is compiled."""
+    if args.emit != "shared-lib":
+        return
+    if args.pipeline not in ("cpu", "gpu"):
+        raise PipelineError("--emit shared-lib only applies with --pipeline cpu or gpu")
+    if args.gpu_report or args.gpu_stop_after not in (None, "nvvm"):
+        flag = "--gpu-report" if args.gpu_report else f"--gpu-stop-after {args.gpu_stop_after}"
+        raise PipelineError(f"--emit shared-lib writes a library: it does not apply with {flag}")
+    if args.output_file is None:
+        raise PipelineError("--emit shared-lib writes a library: give its path with -o FILE.so")
+    if args.split_input_file:
+        raise PipelineError("--emit shared-lib writes one library: it does not apply with --split-input-file")
+    from gradir.cpu_backend.library_export import checked_library_path
+
+    checked_library_path(args.output_file)
 
 
 def parse_pass_list(available: dict, spec: str, callback) -> PassPipeline:
@@ -188,8 +208,12 @@ class AutodiffOptMain(xDSLOptMain):
         )
         arg_parser.add_argument(
             "--emit",
-            choices=("mlir", "ptx"),
-            help="with --pipeline gpu: print MLIR (default) or the kernels' PTX text",
+            choices=("mlir", "ptx", "shared-lib"),
+            help="mlir (default): print the resulting MLIR; ptx: with --pipeline gpu, the kernels' "
+            "PTX text; shared-lib: with --pipeline cpu or gpu and -o FILE.so, write the machine code "
+            "as a shared library (for gpu: host code, kernels as cubin and PTX, a runtime over the "
+            "CUDA driver), with FILE.h (C declarations) and FILE.json (the functions' signatures) "
+            "beside it, for gradir.load or C",
         )
         arg_parser.add_argument(
             "--gpu-chip",
@@ -295,6 +319,8 @@ class AutodiffOptMain(xDSLOptMain):
         )
         if pipeline.mlir_stage is None:
             return self.output_resulting_program(module)
+        if self.args.emit == "shared-lib":
+            return self.write_shared_library(module)
         if pipeline.mlir_stage == "cpu":
             from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
             from gradir.mlir_bridge import to_mlir_module
@@ -312,6 +338,34 @@ class AutodiffOptMain(xDSLOptMain):
             stop_after=self.args.gpu_stop_after,
             generic=self.args.print_op_generic,
         )
+
+    def write_shared_library(self, module: ModuleOp) -> str:
+        """`--emit shared-lib`: what `gradir.export` writes, at `-o`; no text output."""
+        from gradir.cpu_backend.cpu_runtime import CpuExecutable
+        from gradir.cpu_backend.library_export import write_library_files
+        from gradir.verify import (
+            refuse_external_calls,
+            refuse_recursion,
+            refuse_unrunnable_ops,
+            refuse_writes_to_read_only_memory,
+        )
+
+        with stage("verify"):
+            for refuse in (refuse_recursion, refuse_external_calls, refuse_unrunnable_ops,
+                           refuse_writes_to_read_only_memory):  # fmt: skip
+                refuse(module)
+        if self.named_pipeline.mlir_stage == "gpu":
+            from gradir.gpu_backend.cuda_library_export import write_cuda_library
+            from gradir.gpu_backend.cuda_program import CudaProgram
+
+            program = CudaProgram(module, chip=self.args.gpu_chip, features=self.args.gpu_features)
+            with stage("export"):
+                write_cuda_library(program, self.args.output_file)
+            return ""
+        executable = CpuExecutable(module)
+        with stage("export"):
+            write_library_files(executable.library_contents(), self.args.output_file)
+        return ""
 
     def run_to_text(self) -> str:
         """The output of every chunk. With `--split-input-file`, as mlir-opt: a chunk that
@@ -355,6 +409,8 @@ class AutodiffOptMain(xDSLOptMain):
             for error in self.chunk_errors:
                 sys.stderr.write(one_line_message(error) + "\n")
             return 1
+        if self.args.emit == "shared-lib":
+            return 0  # written by write_shared_library
         if self.args.output_file is None:
             sys.stdout.write(text)
         else:

@@ -68,8 +68,8 @@ def gmm_objective_torch(alphas, means, icf, x, gamma: float = 1.0, m: int = 0):
     k, d = means.shape
     n = x.shape[0]
     log_diagonal = icf[:, :d]
-    rows, columns = (torch.from_numpy(a) for a in lower_triangle_indices(d))
-    lower = torch.zeros((k, d, d), dtype=icf.dtype)
+    rows, columns = (torch.from_numpy(a).to(icf.device) for a in lower_triangle_indices(d))
+    lower = torch.zeros((k, d, d), dtype=icf.dtype, device=icf.device)  # on the GPU for scripts/gpu-check
     lower[:, rows, columns] = icf[:, d:]
     factors = lower + torch.diag_embed(torch.exp(log_diagonal))
     centred = x.unsqueeze(0) - means.unsqueeze(1)  # (K, n, d)

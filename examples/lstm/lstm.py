@@ -186,6 +186,28 @@ def lstm_reference(main, extra, state, sequence) -> float:
     return -total / ((sequence.shape[0] - 1) * width)
 
 
+def lstm_objective_torch(torch, main, extra, state, sequence):
+    """ADBench's LSTM objective in PyTorch (float64), on the tensors' device: the baseline of
+    bench/lstm.py (CPU) and scripts/gpu-check (CUDA)."""
+    layers, width = main.shape[0] // 2, main.shape[1] // 4
+    hidden_cells = list(state)
+    total = torch.zeros((), dtype=torch.float64, device=main.device)
+    for t in range(sequence.shape[0] - 1):
+        x = sequence[t] * extra[0]
+        for layer in range(layers):
+            gates = x.repeat(4) * main[2 * layer] + main[2 * layer + 1]
+            sig = torch.sigmoid(gates[: 3 * width])
+            forget, ingate, outgate = sig[:width], sig[width : 2 * width], sig[2 * width :]
+            change = torch.tanh(gates[3 * width :])
+            cell = hidden_cells[2 * layer + 1] * forget + ingate * change
+            hidden = outgate * torch.tanh(cell)
+            hidden_cells[2 * layer], hidden_cells[2 * layer + 1] = hidden, cell
+            x = hidden
+        prediction = x * extra[1] + extra[2]
+        total = total + (sequence[t + 1] * (prediction - torch.logsumexp(prediction, 0))).sum()
+    return -total / ((sequence.shape[0] - 1) * width)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("layers", type=int)
