@@ -19,7 +19,10 @@ from gradir.verify import (
     refuse_recursion,
     refuse_unrunnable_ops,
     refuse_writes_to_read_only_memory,
+    verify_after_pass,
+    verify_each_from_environment,
     verify_module,
+    verify_result,
 )
 
 TARGETS = ("cpu", "cuda")
@@ -43,12 +46,16 @@ def lower_to_linalg(source, ctx: Context | None = None, checkpoint_every: int = 
     with stage("verify"):
         verify_module(module)
 
-    def verify_after(previous, module, _next):
-        if previous is not None:
-            verify_module(module, f"after pass '{previous.name}'")
-
+    # Between passes only with GRADIR_VERIFY_EACH=1 (autodiff-opt's --verify-each): on
+    # large programs verifying after every pass cost more than the passes.
+    each = verify_each_from_environment()
     options = {"autodiff-reverse": {"checkpoint_every": checkpoint_every}}
-    run_xdsl_passes(ctx, module, LINALG_PASSES, available_passes(), verify_after, options)
+    run_xdsl_passes(
+        ctx, module, LINALG_PASSES, available_passes(), verify_after_pass if each else None, options
+    )
+    if not each:
+        with stage("verify"):
+            verify_result(module, "GRADIR_VERIFY_EACH=1")
     return module
 
 

@@ -311,3 +311,23 @@ def test_verify_each_from_the_environment(tmp_path, capsys, monkeypatch, with_br
     source.write_text(chain(5))
     status, _, err = run_opt(capsys, str(source), "-p", "cse,break-types,dce")
     assert status == 1 and "after pass 'break-types':" in err, err
+
+
+@pytest.mark.parametrize("each, context", [(None, "after the passes (GRADIR_VERIFY_EACH=1 names the pass that broke it)"),
+                                           ("1", "after pass 'break-types'")])  # fmt: skip
+def test_the_api_reports_a_broken_pass(monkeypatch, each, context):
+    """`gradir.compile`'s passes (`lower_to_linalg`): a pass's invalid output is a located
+    `SourceError` after the passes, or at the pass with GRADIR_VERIFY_EACH=1; the later
+    passes lowered the broken op to a `linalg.generic` that xDSL's verifier refuses."""
+    from gradir import compilation
+
+    if each is None:
+        monkeypatch.delenv("GRADIR_VERIFY_EACH", raising=False)
+    else:
+        monkeypatch.setenv("GRADIR_VERIFY_EACH", each)
+    passes = compilation.available_passes()
+    monkeypatch.setattr(
+        compilation, "available_passes", lambda: {**passes, "autodiff-specialize-zero": lambda: BreakTypesPass}
+    )
+    with pytest.raises(SourceError, match="^" + re.escape(f"<string>:2:3: error: {context}: '")):
+        compilation.lower_to_linalg(chain(5))
