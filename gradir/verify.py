@@ -92,7 +92,11 @@ def _signature(op: Operation) -> tuple | None:
     region has. None for an op that must be verified every time: one with regions or
     successors, one of a dialect whose verifiers are not audited, or one using an
     erased value."""
-    if op.regions or op.successors or not _context_free(type(op)):
+    op_class = type(op)
+    free = _CONTEXT_FREE.get(op_class)
+    if free is None:
+        free = _context_free(op_class)
+    if not free or op.regions or op.successors:
         return None
     block = op.parent
     if block is None or block.parent is None:
@@ -103,15 +107,14 @@ def _signature(op: Operation) -> tuple | None:
         if isinstance(operand, ErasedSSAValue):
             return None
         operand_types.append(id(operand.type))
-    parent = block.parent_op()
     return (
-        type(op),
-        type(parent),
+        op_class,
+        type(block.parent_op()),
         last,
         tuple(operand_types),
-        tuple(id(result.type) for result in op.results),
-        tuple((name, id(value)) for name, value in op.properties.items()),
-        tuple((name, id(value)) for name, value in op.attributes.items()),
+        tuple([id(result.type) for result in op.results]),
+        tuple([(name, id(value)) for name, value in op.properties.items()]),
+        tuple([(name, id(value)) for name, value in op.attributes.items()]) if op.attributes else (),
     )
 
 
