@@ -495,7 +495,7 @@ def parse_scaling(write: bool) -> None:
         (RESULTS / "parse_scaling.json").write_text(json.dumps(rows, indent=2) + "\n")
         (RESULTS / "parse_scaling.md").write_text(
             "# Parse scaling\n\n`gradir.source.parse_module` (every op stamped with its "
-            "`file:line:col` from a line table built once) on one generated function of n ops "
+            "`file:line:col` from a line table built once; common tokens lexed with one regular expression, repeated types read from a table) on one generated function of n ops "
             "and on n small functions (`python bench/pass_scaling.py --parse-only`; "
             f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}). "
             "Flat microseconds per op mean linear time.\n\n" + text
