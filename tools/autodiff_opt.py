@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import re
 import sys
 from collections.abc import Sequence
@@ -419,7 +420,16 @@ def pass_listing(everything: bool = False) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_cli(lambda args: AutodiffOptMain(args=args).run(), argv)
+    """The command line (`argv` None: the console script's, whose process ends next)."""
+    status = run_cli(lambda args: AutodiffOptMain(args=args).run(), argv)
+    if argv is None:
+        # The IR is garbage now, in reference cycles (ops and their results, blocks and
+        # their ops), which the interpreter's last collection would traverse and free on
+        # the way out: 0.6-0.8 of 5.6 s CPU for a 10k-op program. Frozen, it is left to the
+        # operating system; atexit handlers still run. Not for callers in a longer-lived
+        # process (tests, workers), which pass `argv`.
+        gc.freeze()
+    return status
 
 
 if __name__ == "__main__":

@@ -331,3 +331,25 @@ def test_the_api_reports_a_broken_pass(monkeypatch, each, context):
     )
     with pytest.raises(SourceError, match="^" + re.escape(f"<string>:2:3: error: {context}: '")):
         compilation.lower_to_linalg(chain(5))
+
+
+def test_only_the_console_script_leaves_its_garbage_to_the_operating_system(tmp_path, capsys, monkeypatch):
+    """`main()` (the console script, about to exit) freezes the IR's garbage instead of
+    having the interpreter collect it on the way out; `main(argv)` (tests, workers that
+    live on) does not."""
+    import gc
+
+    source = tmp_path / "dag.mlir"
+    source.write_text(generate(20))
+    frozen = [0]  # counted, not done: freezing would keep the test process's garbage
+
+    def freeze() -> None:
+        frozen[0] += 1
+
+    monkeypatch.setattr(gc, "freeze", freeze)
+    assert autodiff_opt.main([str(source), "--pipeline", "grad"]) == 0
+    assert frozen[0] == 0
+    monkeypatch.setattr(sys, "argv", ["autodiff-opt", str(source), "--pipeline", "grad"])
+    assert autodiff_opt.main() == 0
+    assert frozen[0] == 1
+    assert "autodiff.grad_of" in capsys.readouterr().out
