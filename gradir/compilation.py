@@ -43,7 +43,7 @@ def lower_to_linalg(
     with `autodiff-check-numerics` after the derivative passes)."""
     from gradir.pipelines import LINALG_PASSES, run_xdsl_passes, with_numerics_checks
     from gradir.source import load_module, make_context
-    from gradir.verify import verify_module
+    from gradir.verify import verify_after_pass, verify_each_from_environment, verify_module, verify_result
 
     ctx = ctx or make_context()
     with stage("parse"):
@@ -51,13 +51,15 @@ def lower_to_linalg(
     with stage("verify"):
         verify_module(module)
 
-    def verify_after(previous, module, _next):
-        if previous is not None:
-            verify_module(module, f"after pass '{previous.name}'")
-
+    # Between passes only with GRADIR_VERIFY_EACH=1 (autodiff-opt's --verify-each): on
+    # large programs verifying after every pass cost more than the passes.
+    each = verify_each_from_environment()
     options = {"autodiff-reverse": {"checkpoint_every": checkpoint_every}}
     passes = with_numerics_checks(LINALG_PASSES) if check_numerics else LINALG_PASSES
-    run_xdsl_passes(ctx, module, passes, available_passes(), verify_after, options)
+    run_xdsl_passes(ctx, module, passes, available_passes(), verify_after_pass if each else None, options)
+    if not each:
+        with stage("verify"):
+            verify_result(module, "GRADIR_VERIFY_EACH=1")
     return module
 
 

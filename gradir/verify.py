@@ -1,10 +1,11 @@
 """Verification that reports the failing op's `file:line:col` in one line."""
 from __future__ import annotations
 
+import os
 import re
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Block, ErasedSSAValue, Operation, OpResult, SSAValue
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from gradir.errors import SourceError, location_of
@@ -24,9 +25,25 @@ def _root_message(error: BaseException) -> str:
     return " ".join(message.strip().splitlines()[0].split()) if message.strip() else "invalid IR"
 
 
+ops_verified = 0
+"""How many times `verify_module` has run an op's verifier, in all calls (tests count
+them: how much verification a run does is a count, not a time)."""
+
+
 def verify_module(module: ModuleOp, context: str = "") -> None:
-    """Verify every op; raise `SourceError` at the first op that fails."""
+    """Verify every op; raise `SourceError` at the first op that fails.
+
+    An op like one verified before in the same call is not verified again (`_signature`):
+    xDSL's verifier costs about 30 us an op, which made verification the largest stage of
+    `autodiff-opt --pipeline grad` on large programs, and the ops there are a few
+    signatures repeated thousands of times."""
+    global ops_verified
+    verified: set[tuple] = set()
     for op in module.walk():
+        signature = _signature(op)
+        if signature is not None and signature in verified:
+            continue
+        ops_verified += 1
         try:
             op.verify(verify_nested_ops=False)
         except (VerifyException, DiagnosticException) as error:
@@ -42,7 +59,82 @@ def verify_module(module: ModuleOp, context: str = "") -> None:
             if context:
                 message = f"{context}: {message}"
             raise SourceError(message, location_of(op)) from error
+        if signature is not None:
+            verified.add(signature)
     check_dominance(module)
+
+
+_CONTEXT_FREE: dict[type, bool] = {}
+"""Per op class: whether its verifier reads only the op itself (see `_signature`)."""
+
+
+def _context_free(op_class: type) -> bool:
+    """An `autodiff` op that is no symbol user: its verifier (IRDL constraints, traits such
+    as `HasParent`, and the op's `verify_`) reads its operand and result types, properties,
+    attributes and parent op, nothing else (tests/tools/test_verify_cost.py checks the
+    `verify_` methods for reads of other ops). Other dialects' verifiers are not audited."""
+    free = _CONTEXT_FREE.get(op_class)
+    if free is None:
+        from xdsl.traits import SymbolUserOpInterface
+
+        free = op_class.name.startswith("autodiff.") and not any(
+            isinstance(trait, SymbolUserOpInterface) for trait in op_class.traits
+        )
+        _CONTEXT_FREE[op_class] = free
+    return free
+
+
+def _signature(op: Operation) -> tuple | None:
+    """What the verifier of `op` reads, when that is all it reads: its class, parent op
+    class, operand and result types, properties and attributes, as object identities (the
+    module holds them all while it is verified, so no identity is reused meanwhile), and
+    for the last op of a block, what xDSL's terminator check reads: how many blocks the
+    region has. None for an op that must be verified every time: one with regions or
+    successors, one of a dialect whose verifiers are not audited, or one using an
+    erased value."""
+    op_class = type(op)
+    free = _CONTEXT_FREE.get(op_class)
+    if free is None:
+        free = _context_free(op_class)
+    if not free or op.regions or op.successors:
+        return None
+    block = op.parent
+    if block is None or block.parent is None:
+        return None
+    last = len(block.parent.blocks) if block.last_op is op else 0
+    operand_types = []
+    for operand in op.operands:
+        if isinstance(operand, ErasedSSAValue):
+            return None
+        operand_types.append(id(operand.type))
+    return (
+        op_class,
+        type(block.parent_op()),
+        last,
+        tuple(operand_types),
+        tuple([id(result.type) for result in op.results]),
+        tuple([(name, id(value)) for name, value in op.properties.items()]),
+        tuple([(name, id(value)) for name, value in op.attributes.items()]) if op.attributes else (),
+    )
+
+
+def verify_each_from_environment() -> bool:
+    """`GRADIR_VERIFY_EACH=1`: verify after every pass (the CLIs' `--verify-each`)."""
+    value = os.environ.get("GRADIR_VERIFY_EACH", "").strip().lower()
+    return value not in ("", "0", "off", "no", "false")
+
+
+def verify_after_pass(previous, module: ModuleOp, _next=None) -> None:
+    """The callback of xDSL's `PassPipeline` that verifies after every pass (not before
+    the first: the input was verified already), naming the pass in the error."""
+    if previous is not None:
+        verify_module(module, f"after pass '{previous.name}'")
+
+
+def verify_result(module: ModuleOp, how_to_find_the_pass: str) -> None:
+    """Verify what the passes made, once, after the last (without a check between passes):
+    an error a pass made shows here, and `how_to_find_the_pass` says how to learn which."""
+    verify_module(module, f"after the passes ({how_to_find_the_pass} names the pass that broke it)")
 
 
 def check_dominance(module: ModuleOp) -> None:
