@@ -144,7 +144,9 @@ def stage(name: str, ir: IRText | None = None) -> Iterator[None]:
 class _PassStages:
     """The callback xDSL's `PassPipeline` calls before the first pass, between two passes
     and after the last (previous pass, module, next pass): each pass becomes a stage, and
-    `after_each(previous, module, next)` (gradir's verifier) runs between them."""
+    `after_each(previous, module, next)` (gradir's verifier) runs after each pass (not
+    before the first: no pass has made anything yet, and a stage there would count a
+    verification that never ran)."""
 
     def __init__(self, after_each: Callable | None):
         self.after_each = after_each
@@ -152,7 +154,7 @@ class _PassStages:
 
     def __call__(self, previous, module, following) -> None:
         self.finish_current()
-        if self.after_each is not None:
+        if self.after_each is not None and previous is not None:
             with stage("verify"):
                 self.after_each(previous, module, following)
         if following is not None:

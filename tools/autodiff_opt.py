@@ -17,6 +17,7 @@ from io import StringIO
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.arg_spec import parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError
@@ -498,9 +499,21 @@ def pass_listing(everything: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+def run_keeping_attribute_checks(args: Sequence[str] | None) -> int:
+    """Run the driver, then undo what xDSL's `--disable-verify` does to the whole process
+    (it replaces `Attribute.__post_init__`, so attributes stop checking themselves, e.g.
+    an integer's range): without this, one `main([... "--disable-verify"])` made every
+    later parse in the process accept `arith.constant 2 : i1`."""
+    checks = Attribute.__post_init__
+    try:
+        return AutodiffOptMain(args=args).run()
+    finally:
+        Attribute.__post_init__ = checks
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (`argv` None: the console script's, whose process ends next)."""
-    status = run_cli(lambda args: AutodiffOptMain(args=args).run(), argv)
+    status = run_cli(run_keeping_attribute_checks, argv)
     if argv is None:
         # The IR is garbage now, in reference cycles (ops and their results, blocks and
         # their ops), which the interpreter's last collection would traverse and free on

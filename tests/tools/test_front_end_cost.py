@@ -22,6 +22,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 import gradir.verify as verify
 from gradir.errors import SourceError
+from gradir.pipelines import GRAD_PASSES
 from gradir.printer import ModulePrinter, module_text
 from gradir.source import LinearTimeLexer, LocatingParser, make_context, parse_module
 from gradir.tools import autodiff_opt
@@ -289,11 +290,12 @@ def test_disable_verify_prints_what_the_passes_made(tmp_path, capsys, with_broke
 
 @pytest.mark.parametrize(
     "flags, runs",
-    [((), 2), (("--verify-each",), 1 + 7), (("--disable-verify",), 1), (("--disable-verify", "--verify-each"), 1)],
-)
+    [((), 2), (("--verify-each",), 1 + len(GRAD_PASSES)), (("--disable-verify",), 1),
+     (("--disable-verify", "--verify-each"), 1)],
+)  # fmt: skip
 def test_how_often_the_grad_pipeline_verifies(tmp_path, capsys, flags, runs):
     """The input and the result by default; the input and after each of the grad
-    pipeline's 7 passes with --verify-each; the input only with --disable-verify."""
+    pipeline's passes with --verify-each; the input only with --disable-verify."""
     source = tmp_path / "dag.mlir"
     source.write_text(generate(30))
     before = verify.ops_verified
@@ -353,3 +355,13 @@ def test_only_the_console_script_leaves_its_garbage_to_the_operating_system(tmp_
     assert autodiff_opt.main() == 0
     assert frozen[0] == 1
     assert "autodiff.grad_of" in capsys.readouterr().out
+
+
+def test_disable_verify_leaves_later_parses_checking_attributes(tmp_path, capsys):
+    """xDSL's --disable-verify switches off every attribute's own checks for the whole
+    process; autodiff-opt switches them back on when it returns."""
+    source = tmp_path / "chain.mlir"
+    source.write_text(chain(5))
+    assert run_opt(capsys, str(source), "--disable-verify")[0] == 0
+    with pytest.raises(SourceError, match="out of range for type i1"):
+        parse_module(make_context(), "func.func @f() -> i1 {\n  %c = arith.constant 2 : i1\n  return %c : i1\n}\n", "p.mlir")
