@@ -44,8 +44,9 @@ from gradir.cpu_backend.memory_check import available_memory, human_bytes
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
 from gradir.instrumentation import stage
 from gradir.cpu_backend.run_time_checks import check_messages, failure_function
+from gradir.cpu_backend.thread_runtime import checked_thread_count, runtime_symbols, thread_count
 from gradir.errors import AllocationError, ArgumentError, NoFunctionError, PipelineError, RunTimeCheckError
-from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_module
+from gradir.mlir_bridge import generic_text, guarded, new_context, to_mlir_module, walk_ops
 from gradir.mlir_bridge.host_execution import (
     PACKED_ENTRY_POINT,
     FunctionSignature,
@@ -92,7 +93,7 @@ class _CompiledModule:
     """The run-time checks' (location, message) pairs (`run_time_checks`), by number."""
 
 
-_CACHE: dict[tuple[str, int], _CompiledModule] = {}
+_CACHE: dict[tuple[str, int, int], _CompiledModule] = {}
 _CACHE_LOCK = threading.Lock()
 
 
@@ -116,14 +117,15 @@ def retain_freed_memory() -> bool:
     return bool(mallopt(_M_MMAP_MAX, 0)) and bool(mallopt(_M_TRIM_THRESHOLD, _KEPT_FREE_BYTES))
 
 
-def _compile(text: str, opt_level: int) -> _CompiledModule:
+def _compile(text: str, opt_level: int, threads: int) -> _CompiledModule:
     retain_freed_memory()
     start = time.perf_counter()
     context = new_context()
     module = to_mlir_module(text, context)
     signatures = read_signatures(module)
     _ALLOCATION_LIMIT.value = available_memory()
-    lower_to_llvm(module, allocation_limit=_ALLOCATION_LIMIT.value)
+    lower_to_llvm(module, allocation_limit=_ALLOCATION_LIMIT.value, threads=threads)
+    parallel = any(True for _ in walk_ops(module, {"omp.parallel"}))
     check_failures = check_messages(module)
     with context, stage("cpu-llvm"):
         failed_check = failure_function(module)
@@ -137,6 +139,8 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
         )
         engine.raw_register_runtime(checked.key_symbol, ctypes.c_void_p(ctypes.addressof(_allocation_key())))
         engine.raw_register_runtime(checked.limit_symbol, ctypes.c_void_p(ctypes.addressof(_ALLOCATION_LIMIT)))
+        for symbol, address in (runtime_symbols() if parallel else {}).items():
+            engine.raw_register_runtime(symbol, ctypes.c_void_p(address))
         entry_points = {}
         for name in signatures:
             # The first lookup runs LLVM's code generation for the whole module.
@@ -178,13 +182,13 @@ holds JIT-compiled machine code, so an unbounded cache grows without limit in
 processes that compile many modules (test suites, gradcheck loops)."""
 
 
-def _compiled(text: str, opt_level: int) -> tuple[_CompiledModule, bool]:
-    key = (hashlib.sha256(text.encode()).hexdigest(), opt_level)
+def _compiled(text: str, opt_level: int, threads: int) -> tuple[_CompiledModule, bool]:
+    key = (hashlib.sha256(text.encode()).hexdigest(), opt_level, threads)
     with _CACHE_LOCK:
         if key in _CACHE:
             _CACHE[key] = _CACHE.pop(key)  # most recently used last
             return _CACHE[key], True
-        compiled = _compile(text, opt_level)
+        compiled = _compile(text, opt_level, threads)
         _CACHE[key] = compiled
         while len(_CACHE) > CACHE_SIZE:
             del _CACHE[next(iter(_CACHE))]
@@ -219,14 +223,18 @@ class CpuExecutable:
     - `exe.call("f", *arguments)` always returns a tuple, one value per result (a 1-tuple for
       one result): the uniform interface for code that handles any function.
 
-    `opt_level` is LLVM's (`DEFAULT_OPT_LEVEL` unless given).
+    `opt_level` is LLVM's (`DEFAULT_OPT_LEVEL` unless given). `num_threads` is how many
+    threads large loop nests run on (`thread_runtime.thread_count()` unless given:
+    `GRADIR_NUM_THREADS`, else every core; 1 for serial code).
     """
 
-    def __init__(self, source: ModuleOp | str, opt_level: int | None = None):
+    def __init__(self, source: ModuleOp | str, opt_level: int | None = None, num_threads: int | None = None):
         opt_level = DEFAULT_OPT_LEVEL if opt_level is None else opt_level
         if isinstance(opt_level, bool) or opt_level not in (0, 1, 2, 3):
             raise ArgumentError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
-        self._compiled, self.from_cache = _compiled(generic_text(source), opt_level)
+        threads = thread_count() if num_threads is None else checked_thread_count(num_threads)
+        self.num_threads = threads
+        self._compiled, self.from_cache = _compiled(generic_text(source), opt_level, threads)
 
     @property
     def compile_seconds(self) -> float:

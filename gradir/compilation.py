@@ -23,7 +23,7 @@ from gradir.verify import (
 )
 
 TARGETS = ("cpu", "cuda")
-TARGET_OPTIONS = {"cpu": ("opt_level",), "cuda": ("chip", "features", "policy", "opt_level")}
+TARGET_OPTIONS = {"cpu": ("opt_level", "num_threads"), "cuda": ("chip", "features", "policy", "opt_level")}
 """The keyword options each target's compiled program takes (`CpuExecutable`, `CudaProgram`)."""
 
 
