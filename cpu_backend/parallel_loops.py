@@ -209,6 +209,131 @@ def choose_parallel_loops(module: ir.Module, threads: int) -> int:
     return kept
 
 
+def _inline_alloca_scopes(module: ir.Module) -> None:
+    """Inline the `memref.alloca_scope` `convert-scf-to-openmp` wraps each loop body in,
+    where the body allocates no stack: a scope of several blocks (a run-time check's
+    branch) cannot be lowered, and canonicalize keeps every scope whose body calls a
+    function (it might allocate)."""
+    for scope in walk_ops(module, {"memref.alloca_scope"}):
+        if walk_ops(scope, {"memref.alloca", "llvm.alloca"}):
+            continue
+        block = scope.regions[0].blocks[0]
+        results = []
+        for op in list(block.operations):
+            if op.name == "memref.alloca_scope.return":
+                results = list(op.operands)
+                op.erase()
+                continue
+            op.move_before(scope)
+        for old, new in zip(scope.results, results):
+            old.replace_all_uses_with(new)
+        scope.erase()
+
+
+GUARD_SWAP_FUNCTION = "__gradir_parallel_guard_swap"
+"""`(!llvm.ptr) -> !llvm.ptr`: make its argument this thread's jump buffer
+(`checked_allocations`), return the one before (defined by `checked_allocations`)."""
+GUARD_FAILED_FUNCTION = "__gradir_parallel_failed"
+"""`(i64) -> ()`: pass a failure caught in a parallel region on to the guard of the
+calling thread, as a failed run-time check does (defined by `checked_allocations`)."""
+
+_ATOMIC_EXCHANGE, _MONOTONIC = 0, 2  # LLVM::AtomicBinOp::xchg, LLVM::AtomicOrdering::monotonic
+_JUMP_BUFFER_WORDS = 65  # checked_allocations.JUMP_BUFFER_BYTES / 8 + 1: the jmp_buf and the code
+
+
+def _declare_guard_functions(module: ir.Module) -> None:
+    text = f"""
+    func.func private @{GUARD_SWAP_FUNCTION}(!llvm.ptr) -> !llvm.ptr
+    func.func private @{GUARD_FAILED_FUNCTION}(i64)
+    llvm.func @_setjmp(!llvm.ptr) -> i32 attributes {{passthrough = ["returns_twice"]}}
+    """
+    existing = {ir.StringAttr(op.attributes["sym_name"]).value for op in module.body.operations
+                if "sym_name" in op.attributes}  # fmt: skip
+    for op in ir.Module.parse(text, module.context).body.operations:
+        if ir.StringAttr(op.attributes["sym_name"]).value not in existing:
+            op.clone(ir.InsertionPoint(module.body))
+
+
+def _guard_region(region_op: ir.Operation) -> None:
+    """Catch, on each thread of OpenMP region `region_op`, what a failed run-time check or
+    allocation throws (`checked_allocations`: a `longjmp` to the thread's guard), and throw
+    it again on the calling thread after the region.
+
+    A thread's jump without this landed in no guard (a worker thread has none: `abort`)
+    or in the caller's guard from inside the region (the other threads then wait for it
+    forever). Each thread now sets its own jump buffer; after a jump it skips the rest of
+    its share of the loop, records the failure code in a slot of the calling function and
+    joins the others at the end of the region (the loop is `nowait`, so the jump skips no
+    barrier). The calling thread then hands the code to its own guard. Where several
+    threads fail, one of their failures is reported."""
+    ptr = ir.Type.parse("!llvm.ptr")
+    i64 = ir.IntegerType.get_signless(64)
+    i32 = ir.IntegerType.get_signless(32)
+    function = region_op.parent
+    while function.name != "func.func":
+        function = function.parent
+    entry = function.regions[0].blocks[0]
+    with ir.InsertionPoint.at_block_begin(entry):
+        one = ir.Operation.create("llvm.mlir.constant", [i64], attributes={"value": ir.IntegerAttr.get(i64, 1)})
+        slot = ir.Operation.create("llvm.alloca", [ptr], [one.result],
+                                   attributes={"elem_type": ir.TypeAttr.get(i64)})  # fmt: skip
+    with ir.InsertionPoint(region_op):
+        zero = arith.constant(i64, 0)
+        ir.Operation.create("llvm.store", [], [zero, slot.result])
+    for loop in walk_ops(region_op, {"omp.wsloop"}):
+        loop.attributes["nowait"] = ir.UnitAttr.get()
+    block = region_op.regions[0].blocks[0]
+    body = list(block.operations)[:-1]
+    terminator = list(block.operations)[-1]
+    with ir.InsertionPoint.at_block_begin(block):
+        count = ir.Operation.create("llvm.mlir.constant", [i64], attributes={"value": ir.IntegerAttr.get(i64, 1)})
+        buffer_type = ir.Type.parse(f"!llvm.array<{_JUMP_BUFFER_WORDS} x i64>")
+        state = ir.Operation.create("llvm.alloca", [ptr], [count.result], attributes={
+            "elem_type": ir.TypeAttr.get(buffer_type), "alignment": ir.IntegerAttr.get(i64, 16)})  # fmt: skip
+        previous = ir.Operation.create("func.call", [ptr], [state.result], attributes={
+            "callee": ir.FlatSymbolRefAttr.get(GUARD_SWAP_FUNCTION)})  # fmt: skip
+        jumped = ir.Operation.create("llvm.call", [i32], [state.result], attributes={
+            "callee": ir.FlatSymbolRefAttr.get("_setjmp"),
+            "operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 0]),
+            "op_bundle_sizes": ir.DenseI32ArrayAttr.get([])})  # fmt: skip
+        first = arith.cmpi(arith.CmpIPredicate.eq, jumped.result, arith.constant(i32, 0))
+        choice = scf.IfOp(first, [], has_else=True)
+    with ir.InsertionPoint(choice.then_block):
+        finished = scf.YieldOp([])
+    for op in body:
+        op.move_before(finished)
+    with ir.InsertionPoint(choice.else_block):
+        offset = arith.constant(i64, _JUMP_BUFFER_WORDS * 8 - 8)
+        code_slot = ir.Operation.create("llvm.getelementptr", [ptr], [state.result, offset], attributes={
+            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
+            "elem_type": ir.TypeAttr.get(ir.IntegerType.get_signless(8))})  # fmt: skip
+        code = ir.Operation.create("llvm.load", [i64], [code_slot.result])
+        ir.Operation.create("llvm.atomicrmw", [i64], [slot.result, code.result], attributes={
+            "bin_op": ir.IntegerAttr.get(i64, _ATOMIC_EXCHANGE),
+            "ordering": ir.IntegerAttr.get(i64, _MONOTONIC)})  # fmt: skip
+        scf.YieldOp([])
+    with ir.InsertionPoint(terminator):
+        ir.Operation.create("func.call", [ptr], [previous.result], attributes={
+            "callee": ir.FlatSymbolRefAttr.get(GUARD_SWAP_FUNCTION)})  # fmt: skip
+    with ir.InsertionPoint.after(region_op):
+        failure = ir.Operation.create("llvm.load", [i64], [slot.result])
+        failed = arith.cmpi(arith.CmpIPredicate.ne, failure.result, arith.constant(i64, 0))
+        rethrow = scf.IfOp(failed, [])
+    with ir.InsertionPoint(rethrow.then_block):
+        ir.Operation.create("func.call", [], [failure.result], attributes={
+            "callee": ir.FlatSymbolRefAttr.get(GUARD_FAILED_FUNCTION)})  # fmt: skip
+        scf.YieldOp([])
+
+
+def guard_parallel_regions(module: ir.Module) -> None:
+    """`_guard_region` on every OpenMP region of `module`."""
+    regions = walk_ops(module, {"omp.parallel"})
+    if regions:
+        _declare_guard_functions(module)
+    for region_op in regions:
+        _guard_region(region_op)
+
+
 def run_loops_on_threads(module: ir.Module, threads: int) -> int:
     """Stage `cpu-threads` on a module of loops (after `LOOP_PIPELINE`), in place:
     the chosen nests become OpenMP regions of `threads` threads, the rest serial loops.
@@ -218,4 +343,6 @@ def run_loops_on_threads(module: ir.Module, threads: int) -> int:
         kept = choose_parallel_loops(module, threads)
         if kept:
             run_pipeline(module, OPENMP_PIPELINE.format(threads=threads), "cpu-threads")
+            _inline_alloca_scopes(module)
+            guard_parallel_regions(module)
         return kept
