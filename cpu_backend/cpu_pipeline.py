@@ -69,6 +69,7 @@ from xdsl.dialects.builtin import ModuleOp
 from gradir.cpu_backend.memory_check import refuse_impossible_allocations
 from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
 from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
+from gradir.cpu_backend.contraction_rows import share_contraction_rows
 from gradir.cpu_backend.conv_matmuls import convolutions_as_matmuls
 from gradir.cpu_backend.heap_allocas import allocas_on_heap
 from gradir.cpu_backend.forwarding_calls import keep_forwarding_calls, write_call_results_in_place
@@ -471,6 +472,7 @@ def lower_to_llvm(
             memref_ranks = _memref_ranks(module)
             copies_to_loops(module)
             _mark_reassociative_reductions(module)
+            share_contraction_rows(module, threads)
             apply_vector_schedule(module)
             run_pipeline(module, LOOP_PIPELINE if threads == 1 else PARALLEL_LOOP_PIPELINE, "cpu-loops")
             approximate_math(module)

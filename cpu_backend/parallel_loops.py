@@ -33,13 +33,17 @@ from mlir.dialects import arith, scf
 
 from gradir.mlir_bridge import run_pipeline, walk_ops
 
-PARALLEL_WORK_THRESHOLD = 32768
+PARALLEL_WORK_THRESHOLD = 1 << 18
 """Operations (MLIR ops of a loop body, times the iterations that run them) below which
-a loop nest stays serial. Forking and joining 2 threads of libiomp5 costs about
-2-3 us here; an elementwise loop (`sin(x) * y`, vectorised) of N elements ran
-faster on 2 threads than on 1 from about N = 4096 (5 ops per element: 20 000
-operations) and at 1.6-1.9x from 65 536 elements (bench/threads.py); below the
-threshold the fork costs more than it saves on a loaded machine."""
+a loop nest stays serial: about 15 us of vectorised work (a loop of `sin(x)`, 35
+operations per element after `cpu_math_approximation`, ran 1 024 elements in 2 us on
+one core). PyTorch's grain size is similar (32 768 elements of a simple elementwise
+op). Measured on this 2-core machine shared with other jobs (load 6-9,
+bench/threads.py and a loop of 2 000 forks), a fork and join of libiomp5 cost
+30-100 us when the other thread had been descheduled and 2-6 us when it was still
+spinning; loops of 65 536 `sin(x) * y` (2.3 M operations) ran 1.7x faster on 2
+threads in a quiet moment and no faster under the heaviest load. Below the
+threshold the fork is never worth its risk."""
 
 CHUNKS_PER_THREAD = 4
 """Leading dimensions are made parallel until their trip counts give each thread this many
