@@ -45,7 +45,11 @@ pipeline is a constant below, so it can be replayed with other tools):
    and vectorised (register-blocked FMA matmuls, shuffled 16x16 transposes); an
    op MLIR's transforms fail on is left to the loops of stage 4 instead.
 4. `LOOP_PIPELINE` -- everything else becomes `scf.for` loops that LLVM's
-   loop vectoriser handles (at `cpu_runtime.DEFAULT_OPT_LEVEL`). The combiners
+   loop vectoriser handles (at `cpu_runtime.DEFAULT_OPT_LEVEL`). With more
+   than one thread (`thread_runtime.thread_count`), `PARALLEL_LOOP_PIPELINE`
+   makes the parallel dimensions `scf.parallel` instead, large matmuls are
+   first split into row blocks (`contraction_rows`), and the nests worth it
+   become OpenMP regions (`parallel_loops`, stage `cpu-threads`). The combiners
    of reductions are marked reassociative so they vectorise too, and f32 exp/log/tanh/sin/cos
    are rewritten into branch-free arithmetic (`cpu_math_approximation`) instead
    of scalar libm calls.
@@ -474,7 +478,10 @@ def lower_to_llvm(
             _mark_reassociative_reductions(module)
             share_contraction_rows(module, threads)
             apply_vector_schedule(module)
-            run_pipeline(module, LOOP_PIPELINE if threads == 1 else PARALLEL_LOOP_PIPELINE, "cpu-loops")
+            if threads == 1:
+                run_pipeline(module, LOOP_PIPELINE, "cpu-loops")
+            else:
+                run_pipeline(module, PARALLEL_LOOP_PIPELINE, "cpu-loops")
             approximate_math(module)
         if threads > 1:
             with stage("cpu-threads"):

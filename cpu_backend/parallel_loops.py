@@ -14,7 +14,9 @@ The loop stage (`cpu_pipeline.LOOP_PIPELINE`) lowers every linalg op with
   vectorises it), and becomes an OpenMP region with a static schedule
   (`convert-scf-to-openmp`);
 - where the trip count or nested loops are not static, the same nest is
-  compiled both ways and a run-time `scf.if` on the trip count picks one;
+  compiled both ways and a run-time `scf.if` on the trip count picks one
+  (counting one operation per iteration where the body's work is unknown; the
+  test folds away where the trip count is static);
 - every other `scf.parallel` (small, nested in a parallel one, or carrying a
   reduction) becomes serial `scf.for` loops, as `convert-linalg-to-loops` wrote it.
 

@@ -215,3 +215,37 @@ def test_a_bad_thread_count_is_an_argument_error(monkeypatch, value):
         thread_count()
     with pytest.raises(gradir.ArgumentError, match="num_threads must be a positive integer"):
         gradir.compile(ELEMENTWISE.format(n=64), num_threads=0)
+
+
+DYNAMIC_WORK = """
+func.func @f(%x: tensor<{n}xf32>, %k: index) -> tensor<{n}xf32> {{
+  %e = tensor.empty() : tensor<{n}xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = linalg.generic {{indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}} ins(%x : tensor<{n}xf32>) outs(%e : tensor<{n}xf32>) {{
+  ^bb0(%v: f32, %o: f32):
+    %p = scf.for %j = %c0 to %k step %c1 iter_args(%a = %v) -> f32 {{
+      %m = arith.mulf %a, %v : f32
+      scf.yield %m : f32
+    }}
+    linalg.yield %p : f32
+  }} -> tensor<{n}xf32>
+  return %r : tensor<{n}xf32>
+}}
+"""
+"""Each element's work depends on an argument: the nest is compiled both ways behind a
+test of its trip count (one operation per iteration assumed), which folds where that
+count is static: a region for 300 000 elements, none for 1 000."""
+
+
+@pytest.mark.parametrize("n", [1000, 300_000])
+def test_work_known_only_at_run_time_is_chosen_at_run_time(n):
+    source = DYNAMIC_WORK.format(n=n)
+    serial = gradir.compile(source, num_threads=1)
+    parallel = gradir.compile(source, num_threads=2)
+    assert _regions(parallel) == (1 if n > parallel_loops.PARALLEL_WORK_THRESHOLD else 0)
+    x = np.random.default_rng(2).uniform(0.5, 1.5, n).astype(np.float32)
+    for k in (0, 3, 7):
+        np.testing.assert_array_equal(serial.f(x, k), parallel.f(x, k))
+    np.testing.assert_array_equal(parallel.f(x, 2), x * x * x)
