@@ -17,8 +17,10 @@ The loop stage (`cpu_pipeline.LOOP_PIPELINE`) lowers every linalg op with
   compiled both ways and a run-time `scf.if` on the trip count picks one
   (counting one operation per iteration where the body's work is unknown; the
   test folds away where the trip count is static);
-- every other `scf.parallel` (small, nested in a parallel one, or carrying a
-  reduction) becomes serial `scf.for` loops, as `convert-linalg-to-loops` wrote it.
+- every other `scf.parallel` (small, or nested in a parallel one) becomes
+  serial `scf.for` loops, as `convert-linalg-to-loops` wrote it; one that carries
+  reductions (a program's own `scf.parallel ... init`) folds them in iteration
+  order, as with one thread.
 
 Only parallel dimensions are ever split between threads; a reduction dimension
 stays a serial loop inside one iteration, in the same order as with one thread.
@@ -144,6 +146,51 @@ def _rebuild(loop: ir.Operation, parallel_dims: int) -> ir.Operation:
     return outermost
 
 
+def _serial_reductions(loop: ir.Operation) -> None:
+    """Replace `scf.parallel` `loop`, which carries reductions, by `scf.for` loops that
+    fold each iteration's values into accumulators in iteration order, as
+    `convert-scf-to-cf` lowers it with one thread (`convert-scf-to-openmp` would combine
+    per-thread partial results: another order)."""
+    rank = len(loop.regions[0].blocks[0].arguments)
+    bounds = _bounds(loop)
+    carried = list(loop.operands)[3 * rank :]
+    body = loop.regions[0].blocks[0]
+    loops, induction_variables = [], []
+    insertion = ir.InsertionPoint(loop)
+    for lower, upper, step in bounds:
+        new = scf.ForOp(lower, upper, step, carried, loc=loop.location, ip=insertion)
+        loops.append(new)
+        induction_variables.append(new.induction_variable)
+        carried = list(new.inner_iter_args)
+        insertion = ir.InsertionPoint(new.body)
+    for old, new_value in zip(body.arguments, induction_variables):
+        old.replace_all_uses_with(new_value)
+    operations = list(body.operations)
+    reduction = operations[-1]
+    for op in operations[:-1]:
+        op.detach_from_parent()
+        insertion.insert(op)
+    folded = []
+    for accumulator, value, region in zip(carried, reduction.operands, reduction.regions):
+        block = region.blocks[0]
+        block.arguments[0].replace_all_uses_with(accumulator)
+        block.arguments[1].replace_all_uses_with(value)
+        for op in list(block.operations):
+            if op.name == "scf.reduce.return":
+                folded.append(op.operands[0])
+                continue
+            op.detach_from_parent()
+            insertion.insert(op)
+    with insertion, loop.location:
+        scf.YieldOp(folded)
+    for outer, inner in zip(reversed(loops[:-1]), reversed(loops[1:])):
+        with ir.InsertionPoint(outer.body), loop.location:
+            scf.YieldOp(list(inner.results))
+    for old, new_value in zip(loop.results, loops[0].results):
+        old.replace_all_uses_with(new_value)
+    loop.erase()
+
+
 def _parallel_dims(trips: list[int | None], threads: int) -> int:
     """How many leading dimensions to share among `threads`: enough for `CHUNKS_PER_THREAD`
     iterations each, keeping the innermost serial unless it is the only one."""
@@ -198,7 +245,10 @@ def choose_parallel_loops(module: ir.Module, threads: int) -> int:
     nests stay parallel (counting a run-time choice as one)."""
     kept = 0
     for loop in walk_ops(module, {"scf.parallel"}):
-        if len(loop.results) or _inside_parallel(loop) or threads < 2:
+        if len(loop.results):
+            _serial_reductions(loop)
+            continue
+        if _inside_parallel(loop) or threads < 2:
             _rebuild(loop, 0)
             continue
         trips = [_static_trip_count(*bounds) for bounds in _bounds(loop)]

@@ -249,3 +249,40 @@ def test_work_known_only_at_run_time_is_chosen_at_run_time(n):
     for k in (0, 3, 7):
         np.testing.assert_array_equal(serial.f(x, k), parallel.f(x, k))
     np.testing.assert_array_equal(parallel.f(x, 2), x * x * x)
+
+
+PARALLEL_SUM = """
+func.func @f(%x: tensor<100000xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 100000 : index
+  %z = arith.constant 0.0 : f32
+  %s = "scf.parallel"(%c0, %n, %c1, %z) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+  ^bb0(%i: index):
+    %v = tensor.extract %x[%i] : tensor<100000xf32>
+    "scf.reduce"(%v) ({
+    ^bb1(%a: f32, %b: f32):
+      %r = arith.addf %a, %b : f32
+      "scf.reduce.return"(%r) : (f32) -> ()
+    }) : (f32) -> ()
+  }) : (index, index, index, f32) -> f32
+  return %s : f32
+}
+"""
+"""A program's own parallel loop with a reduction: summed in order, whatever the threads
+(it aborted the process: "operation destroyed but still has uses")."""
+
+
+def test_a_parallel_loop_with_a_reduction_sums_in_order(tmp_path):
+    script = textwrap.dedent(f"""
+        import numpy as np, gradir
+        x = np.random.default_rng(3).uniform(0, 1, 100000).astype(np.float32)
+        serial = gradir.compile({PARALLEL_SUM!r}, num_threads=1).f(x)
+        parallel = gradir.compile({PARALLEL_SUM!r}, num_threads=2).f(x)
+        in_order = np.float32(0)
+        for value in x[:1000]:
+            in_order = np.float32(in_order + value)
+        head = gradir.compile({PARALLEL_SUM!r}, num_threads=2).f(np.concatenate([x[:1000], np.zeros(99000, np.float32)]))
+        print(serial == parallel, head == in_order)
+    """)
+    assert run_python(script, tmp_path, timeout=300).split() == ["True", "True"]
