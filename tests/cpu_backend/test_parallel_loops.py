@@ -286,3 +286,17 @@ def test_a_parallel_loop_with_a_reduction_sums_in_order(tmp_path):
         print(serial == parallel, head == in_order)
     """)
     assert run_python(script, tmp_path, timeout=300).split() == ["True", "True"]
+
+
+def test_python_threads_may_call_parallel_code_at_once():
+    """Each calling thread forks a team of its own (libiomp5 serves several root threads)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    exe = gradir.compile(PROGRAMS["elementwise"], num_threads=2)
+    inputs = _inputs("elementwise", np.random.default_rng(4))
+    expected = exe.call("df", *inputs)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: exe.call("df", *inputs), range(16)))
+    for result in results:
+        for ours, theirs in zip(result, expected):
+            np.testing.assert_array_equal(ours, theirs)
