@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import platform
 import statistics
@@ -144,8 +145,10 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     t = args.threads
+    load_before = os.getloadavg()[0]
     programs = program_rows(t, args.rounds)
     threshold = threshold_rows(t, args.rounds)
+    load = (load_before, os.getloadavg()[0])
     program_table = _table(programs, [
         ("benchmark", "benchmark", "s"), ("1 thread ms", "ms_1", ".3f"), (f"{t} threads ms", f"ms_{t}", ".3f"),
         (f"speedup 1/{t}", "speedup", ".2f"), ("spread (median/min)", "spread", ".2f"),
@@ -156,10 +159,12 @@ def main() -> None:
         (f"speedup 1/{t}", "speedup", ".2f"),
     ])  # fmt: skip
     print(program_table + "\n\n" + threshold_table)
+    print(f"load average {load[0]:.1f} before, {load[1]:.1f} after, on {len(os.sched_getaffinity(0))} cores")
     if args.no_write:
         return
     meta = {"machine": platform.machine(), "python": platform.python_version(), "threads": t,
-            "rounds": args.rounds, "threshold": parallel_loops.PARALLEL_WORK_THRESHOLD}  # fmt: skip
+            "rounds": args.rounds, "threshold": parallel_loops.PARALLEL_WORK_THRESHOLD,
+            "cores": len(os.sched_getaffinity(0)), "load_average": [round(x, 1) for x in load]}  # fmt: skip
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "threads.json").write_text(
         json.dumps({"meta": meta, "programs": programs, "threshold": threshold}, indent=2) + "\n"
