@@ -24,9 +24,16 @@ The loop stage (`cpu_pipeline.LOOP_PIPELINE`) lowers every linalg op with
 
 Only parallel dimensions are ever split between threads; a reduction dimension
 stays a serial loop inside one iteration, in the same order as with one thread.
-With the static schedule each element is computed by the same instructions
-whatever the thread count, so results are bit for bit those of serial code
-(tests/cpu_backend/test_parallel_loops.py checks it on several programs).
+With the static schedule each element is computed by the same operations in
+the same order whatever the thread count, so results are bit for bit those of
+serial code (tests/cpu_backend/test_parallel_loops.py checks it on several
+programs), with one exception: a row reduction whose combiner is marked
+reassociative (`cpu_pipeline._mark_reassociative_reductions`) may be vectorised
+by LLVM differently inside a region than in serial code (a log-softmax's row
+sums differed in the last bits); its results are still the same on every run.
+
+A failed run-time check or allocation inside a region is caught on the thread
+that failed and passed on after the region (`guard_parallel_regions`).
 """
 from __future__ import annotations
 
@@ -51,7 +58,8 @@ threshold the fork is never worth its risk."""
 
 CHUNKS_PER_THREAD = 4
 """Leading dimensions are made parallel until their trip counts give each thread this many
-iterations (so a 2-row outer loop over wide rows is not split 1:1 with an idle thread)."""
+iterations (a 3-row outer loop alone would leave one of 2 threads a third of the work
+idle), but never the innermost of several, which LLVM vectorises."""
 
 FORALL_PIPELINE = "func.func(scf-forall-to-parallel)"
 OPENMP_PIPELINE = "convert-scf-to-openmp{{num-threads={threads}}}, canonicalize"
