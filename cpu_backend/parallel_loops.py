@@ -28,9 +28,12 @@ With the static schedule each element is computed by the same operations in
 the same order whatever the thread count, so results are bit for bit those of
 serial code (tests/cpu_backend/test_parallel_loops.py checks it on several
 programs), with one exception: a row reduction whose combiner is marked
-reassociative (`cpu_pipeline._mark_reassociative_reductions`) may be vectorised
-by LLVM differently inside a region than in serial code (a log-softmax's row
-sums differed in the last bits); its results are still the same on every run.
+reassociative (`cpu_pipeline._mark_reassociative_reductions`) and whose
+accumulator lives in a buffer is reassociated by LLVM in serial code but summed
+in order inside a region, where the buffer's pointer arrives as an argument of
+the outlined region and LLVM no longer knows it aliases nothing (a
+log-softmax over rows of 10 differed in the last bits); its results are still
+the same on every run.
 
 A failed run-time check or allocation inside a region is caught on the thread
 that failed and passed on after the region (`guard_parallel_regions`).
