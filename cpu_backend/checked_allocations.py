@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
+from gradir.cpu_backend.parallel_loops import GUARD_FAILED_FUNCTION, GUARD_SWAP_FUNCTION
 from gradir.errors import PipelineError
 from gradir.mlir_bridge import walk_ops
 
@@ -149,6 +150,18 @@ llvm.func internal {_at(name)}(%code: i64) attributes {{passthrough = ["noinline
 }}"""
 
 
+def _swap_guard(name: str, key: str) -> str:
+    """`parallel_loops.GUARD_SWAP_FUNCTION`: set this thread's jump buffer, return the old one."""
+    return f"""
+llvm.func internal {_at(name)}(%state: !llvm.ptr) -> !llvm.ptr {{
+  %key_address = llvm.mlir.addressof {_at(key)} : !llvm.ptr
+  %key = llvm.load %key_address : !llvm.ptr -> i32
+  %previous = llvm.call @pthread_getspecific(%key) : (i32) -> !llvm.ptr
+  %status = llvm.call @pthread_setspecific(%key, %state) : (i32, !llvm.ptr) -> i32
+  llvm.return %previous : !llvm.ptr
+}}"""
+
+
 def _guard(name: str, entry: str, parameter_types: list[str], result: str | None, key: str) -> str:
     """`entry` behind a `_setjmp`: on a failed allocation, the size goes to `*%failure`."""
     arguments = [f"%a{index}" for index in range(len(parameter_types))]
@@ -207,9 +220,17 @@ def check_allocations(module: ir.Module, public: list[str], failed_check: str | 
         f"llvm.mlir.global external {_at(symbols.limit_symbol)}() : i64",
     ]
     pieces += [f"llvm.func @{name}{kind}" for name, kind in _C_FUNCTIONS.items() if name not in existing]
+    declarations += [f"llvm.func @{name}{kind}" for name, kind in _C_FUNCTIONS.items() if name in existing]
     if failed_check is not None and failed_check in existing:
         existing.pop(failed_check).erase()
         pieces.append(_failed_check(failed_check, key))
+    # Parallel regions catch failures on each thread and pass them on after the region.
+    if GUARD_FAILED_FUNCTION in existing:
+        existing.pop(GUARD_FAILED_FUNCTION).erase()
+        pieces.append(_failed_check(GUARD_FAILED_FUNCTION, key))
+    if GUARD_SWAP_FUNCTION in existing:
+        existing.pop(GUARD_SWAP_FUNCTION).erase()
+        pieces.append(_swap_guard(GUARD_SWAP_FUNCTION, key))
     checked: dict[str, str] = {}
     for callee, (parameters, size_index) in ALLOCATORS.items():
         if callee not in existing:

@@ -45,7 +45,11 @@ pipeline is a constant below, so it can be replayed with other tools):
    and vectorised (register-blocked FMA matmuls, shuffled 16x16 transposes); an
    op MLIR's transforms fail on is left to the loops of stage 4 instead.
 4. `LOOP_PIPELINE` -- everything else becomes `scf.for` loops that LLVM's
-   loop vectoriser handles (at `cpu_runtime.DEFAULT_OPT_LEVEL`). The combiners
+   loop vectoriser handles (at `cpu_runtime.DEFAULT_OPT_LEVEL`). With more
+   than one thread (`thread_runtime.thread_count`), `PARALLEL_LOOP_PIPELINE`
+   makes the parallel dimensions `scf.parallel` instead, large matmuls are
+   first split into row blocks (`contraction_rows`), and the nests worth it
+   become OpenMP regions (`parallel_loops`, stage `cpu-threads`). The combiners
    of reductions are marked reassociative so they vectorise too, and f32 exp/log/tanh/sin/cos
    are rewritten into branch-free arithmetic (`cpu_math_approximation`) instead
    of scalar libm calls.
@@ -69,6 +73,7 @@ from xdsl.dialects.builtin import ModuleOp
 from gradir.cpu_backend.memory_check import refuse_impossible_allocations
 from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
 from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
+from gradir.cpu_backend.contraction_rows import share_contraction_rows
 from gradir.cpu_backend.conv_matmuls import convolutions_as_matmuls
 from gradir.cpu_backend.heap_allocas import allocas_on_heap
 from gradir.cpu_backend.forwarding_calls import keep_forwarding_calls, write_call_results_in_place
@@ -82,7 +87,9 @@ from gradir.mlir_bridge.booleans import (
 from gradir.cpu_backend.cpu_math_approximation import approximate_math
 from gradir.cpu_backend.cpu_schedule import apply_vector_schedule
 from gradir.cpu_backend.run_time_checks import add_run_time_checks, check_tensor_indices
+from gradir.cpu_backend.parallel_loops import run_loops_on_threads
 from gradir.cpu_backend.pooling_taps import pooling_windows_unrolled
+from gradir.cpu_backend.thread_runtime import thread_count
 from gradir.cpu_backend.specialize_generics import specialize_pure_generics
 from gradir.mlir_bridge import (
     apply_schedule,
@@ -183,10 +190,16 @@ LOOP_PIPELINE = (
     "func.func(math-extend-to-supported-types{target-type=f32})"
 )
 
+PARALLEL_LOOP_PIPELINE = LOOP_PIPELINE.replace("convert-linalg-to-loops", "convert-linalg-to-parallel-loops")
+"""`LOOP_PIPELINE` for more than one thread: a linalg op's parallel dimensions become one
+`scf.parallel` (its reductions `scf.for` loops inside), for `parallel_loops` to share out."""
+assert PARALLEL_LOOP_PIPELINE != LOOP_PIPELINE
+
 CPU_LLVM_PIPELINE = LLVM_PIPELINE.replace(
     "finalize-memref-to-llvm,", "finalize-memref-to-llvm{use-aligned-alloc=true},"
-)
-"""`LLVM_PIPELINE`, with every buffer from `aligned_alloc`. By default an aligned
+).replace("reconcile-unrealized-casts,", "convert-openmp-to-llvm, reconcile-unrealized-casts,")
+"""`LLVM_PIPELINE`, with the OpenMP regions of `parallel_loops` (if any) and every buffer
+from `aligned_alloc`. By default an aligned
 `memref.alloc` becomes `malloc(size + alignment)` and the pointer rounded up
 through `ptrtoint`/`inttoptr`, which hides from LLVM that it points to a fresh
 allocation: every access to a temporary might then alias every other, and LLVM
@@ -436,14 +449,21 @@ def to_buffers(module: ir.Module) -> None:
             write_call_results_in_place(module)
 
 
-def lower_to_llvm(module: ir.Module, allocation_limit: int | None = None) -> ir.Module:
+def lower_to_llvm(
+    module: ir.Module, allocation_limit: int | None = None, threads: int | None = None
+) -> ir.Module:
     """Lower a linalg-on-tensors module to the LLVM dialect, in place; returns it.
 
+    Large loop nests run on `threads` threads (`thread_runtime.thread_count()` unless
+    given: `GRADIR_NUM_THREADS`, else every core; `parallel_loops`); with 1 the code is
+    serial and needs no OpenMP runtime.
+
     Raises PipelineError naming the failing stage: `cpu-tensor`,
-    `cpu-bufferize`, `cpu-checks`, `cpu-loops` or `cpu-llvm` (the vector schedule falls
+    `cpu-bufferize`, `cpu-checks`, `cpu-loops`, `cpu-threads` or `cpu-llvm` (the vector schedule falls
     back to loops instead of failing), or `cpu-memory` where a buffer of static
     size exceeds `allocation_limit` bytes (given when the code is to run here).
     """
+    threads = thread_count() if threads is None else threads
     with module.context, ir.Location.unknown():
         to_buffers(module)
         with stage("cpu-checks"):
@@ -456,9 +476,16 @@ def lower_to_llvm(module: ir.Module, allocation_limit: int | None = None) -> ir.
             memref_ranks = _memref_ranks(module)
             copies_to_loops(module)
             _mark_reassociative_reductions(module)
+            share_contraction_rows(module, threads)
             apply_vector_schedule(module)
-            run_pipeline(module, LOOP_PIPELINE, "cpu-loops")
+            if threads == 1:
+                run_pipeline(module, LOOP_PIPELINE, "cpu-loops")
+            else:
+                run_pipeline(module, PARALLEL_LOOP_PIPELINE, "cpu-loops")
             approximate_math(module)
+        if threads > 1:
+            with stage("cpu-threads"):
+                run_loops_on_threads(module, threads)
         with stage("cpu-llvm"):
             run_pipeline(module, CPU_LLVM_PIPELINE, "cpu-llvm")
             _mark_noalias(module, memref_ranks)

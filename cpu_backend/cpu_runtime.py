@@ -117,7 +117,7 @@ class _CompiledModule:
         )  # fmt: skip
 
 
-_CACHE: dict[tuple[str, int], _CompiledModule] = {}
+_CACHE: dict[tuple[str, int, int], _CompiledModule] = {}
 _CACHE_LOCK = threading.Lock()
 
 
@@ -141,13 +141,14 @@ def retain_freed_memory() -> bool:
     return bool(mallopt(_M_MMAP_MAX, 0)) and bool(mallopt(_M_TRIM_THRESHOLD, _KEPT_FREE_BYTES))
 
 
-def _compile(text: str, opt_level: int) -> _CompiledModule:
+def _compile(text: str, opt_level: int, threads: int) -> _CompiledModule:
     from mlir.execution_engine import ExecutionEngine
 
     from gradir.cpu_backend.checked_allocations import check_allocations
     from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
     from gradir.cpu_backend.run_time_checks import check_messages, failure_function
-    from gradir.mlir_bridge import guarded, new_context, to_mlir_module
+    from gradir.cpu_backend.thread_runtime import runtime_symbols
+    from gradir.mlir_bridge import guarded, new_context, to_mlir_module, walk_ops
     from gradir.mlir_bridge.host_execution import read_signatures
 
     retain_freed_memory()
@@ -156,7 +157,8 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
     module = to_mlir_module(text, context)
     signatures = read_signatures(module)
     _ALLOCATION_LIMIT.value = available_memory()
-    lower_to_llvm(module, allocation_limit=_ALLOCATION_LIMIT.value)
+    lower_to_llvm(module, allocation_limit=_ALLOCATION_LIMIT.value, threads=threads)
+    parallel = any(True for _ in walk_ops(module, {"omp.parallel"}))
     check_failures = check_messages(module)
     with context, stage("cpu-llvm"):
         failed_check = failure_function(module)
@@ -174,6 +176,8 @@ def _compile(text: str, opt_level: int) -> _CompiledModule:
         )
         engine.raw_register_runtime(checked.key_symbol, ctypes.c_void_p(ctypes.addressof(_allocation_key())))
         engine.raw_register_runtime(checked.limit_symbol, ctypes.c_void_p(ctypes.addressof(_ALLOCATION_LIMIT)))
+        for symbol, address in (runtime_symbols() if parallel else {}).items():
+            engine.raw_register_runtime(symbol, ctypes.c_void_p(address))
         entry_points = {}
         for name in signatures:
             # The first lookup runs LLVM's code generation for the whole module.
@@ -219,19 +223,27 @@ def checked_opt_level(opt_level: object) -> int:
     return opt_level
 
 
+def checked_num_threads(num_threads: object) -> int:
+    """`num_threads`, or `thread_runtime.thread_count()` for None (`GRADIR_NUM_THREADS`, else
+    every core), or the `ArgumentError` for anything but a positive integer."""
+    from gradir.cpu_backend.thread_runtime import checked_thread_count, thread_count
+
+    return thread_count() if num_threads is None else checked_thread_count(num_threads)
+
+
 CACHE_SIZE = 16
 """Compiled modules kept for reuse (least recently used dropped first): each
 holds JIT-compiled machine code, so an unbounded cache grows without limit in
 processes that compile many modules (test suites, gradcheck loops)."""
 
 
-def _compiled(text: str, opt_level: int) -> tuple[_CompiledModule, bool]:
-    key = (hashlib.sha256(text.encode()).hexdigest(), opt_level)
+def _compiled(text: str, opt_level: int, threads: int) -> tuple[_CompiledModule, bool]:
+    key = (hashlib.sha256(text.encode()).hexdigest(), opt_level, threads)
     with _CACHE_LOCK:
         if key in _CACHE:
             _CACHE[key] = _CACHE.pop(key)  # most recently used last
             return _CACHE[key], True
-        compiled = _compile(text, opt_level)
+        compiled = _compile(text, opt_level, threads)
         _CACHE[key] = compiled
         while len(_CACHE) > CACHE_SIZE:
             del _CACHE[next(iter(_CACHE))]
@@ -255,7 +267,9 @@ class CpuExecutable(CompiledFunctions):
     - `exe.call("f", *arguments)` always returns a tuple, one value per result (a 1-tuple for
       one result): the uniform interface for code that handles any function.
 
-    `opt_level` is LLVM's (`DEFAULT_OPT_LEVEL` unless given).
+    `opt_level` is LLVM's (`DEFAULT_OPT_LEVEL` unless given). `num_threads` is how many
+    threads large loop nests run on (`thread_runtime.thread_count()` unless given:
+    `GRADIR_NUM_THREADS`, else every core; 1 for serial code).
 
     `from_disk` says whether the machine code came from the persistent compilation cache
     (`gradir.compilation_cache`, through `gradir.compile`): then it was loaded as a shared
@@ -265,18 +279,22 @@ class CpuExecutable(CompiledFunctions):
     from_disk = False
     _library: NativeLibrary | None = None
 
-    def __init__(self, source: ModuleOp | str, opt_level: int | None = None):
+    def __init__(self, source: ModuleOp | str, opt_level: int | None = None, num_threads: int | None = None):
         from gradir.mlir_bridge import generic_text
 
-        self._compiled, self.from_cache = _compiled(generic_text(source), checked_opt_level(opt_level))
+        threads = checked_num_threads(num_threads)
+        self.num_threads = threads
+        self._compiled, self.from_cache = _compiled(generic_text(source), checked_opt_level(opt_level), threads)
         self._signatures = self._compiled.signatures
 
     @classmethod
-    def from_library(cls, library: NativeLibrary) -> CpuExecutable:
-        """The executable whose machine code is `library`'s (a compilation cache entry)."""
+    def from_library(cls, library: NativeLibrary, num_threads: int) -> CpuExecutable:
+        """The executable whose machine code is `library`'s (a compilation cache entry,
+        compiled for `num_threads` threads)."""
         executable = cls.__new__(cls)
         executable._library, executable._signatures = library, library.signatures
         executable.from_cache = executable.from_disk = True
+        executable.num_threads = num_threads
         return executable
 
     @property

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
 
 TARGETS = ("cpu", "cuda")
-TARGET_OPTIONS = {"cpu": ("opt_level",), "cuda": ("chip", "features", "policy", "opt_level")}
+TARGET_OPTIONS = {"cpu": ("opt_level", "num_threads"), "cuda": ("chip", "features", "policy", "opt_level")}
 """The keyword options each target's compiled program takes (`CpuExecutable`, `CudaProgram`)."""
 
 
@@ -97,7 +97,9 @@ def runnable_linalg(source, checkpoint_every: int = 0, check_numerics: bool = Fa
     return module
 
 
-def _cpu_cache_key(source, checkpoint_every: int, opt_level: int, check_numerics: bool) -> str | None:
+def _cpu_cache_key(
+    source, checkpoint_every: int, opt_level: int, check_numerics: bool, num_threads: int
+) -> str | None:
     """The compilation cache's key for compiling `source` for the CPU; None when `source` is
     something the compile itself will refuse (an unreadable file)."""
     from gradir import compilation_cache
@@ -113,6 +115,7 @@ def _cpu_cache_key(source, checkpoint_every: int, opt_level: int, check_numerics
         "checkpoint_every": checkpoint_every,
         "opt_level": opt_level,
         "check_numerics": check_numerics,
+        "num_threads": num_threads,  # compiled into the code
     }
     return compilation_cache.cache_key(name, text, options)
 
@@ -145,16 +148,18 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, check_numeri
         )
     if target == "cpu":
         from gradir import compilation_cache
-        from gradir.cpu_backend.cpu_runtime import CpuExecutable, checked_opt_level
+        from gradir.cpu_backend.cpu_runtime import CpuExecutable, checked_num_threads, checked_opt_level
 
         opt_level = checked_opt_level(options.get("opt_level"))  # before the key, which holds it
+        num_threads = checked_num_threads(options.get("num_threads"))
         key = None
         if compilation_cache.cache_directory() is not None:  # off: no stage in the reports
             with stage("cache-lookup"):
-                key = _cpu_cache_key(source, checkpoint_every, opt_level, check_numerics)
-                cached = compilation_cache.lookup(key) if key is not None else None
+                key = _cpu_cache_key(source, checkpoint_every, opt_level, check_numerics, num_threads)
+                cached = compilation_cache.lookup(key, num_threads) if key is not None else None
             if cached is not None:
                 return cached
+        options["num_threads"] = num_threads
         executable = CpuExecutable(runnable_linalg(source, checkpoint_every, check_numerics), **options)
         if key is not None:
             compilation_cache.store(key, executable)

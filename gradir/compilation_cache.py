@@ -152,8 +152,8 @@ def entry_library(directory: Path, key: str) -> Path:
     return directory / key[:2] / key / f"{LIBRARY_STEM}.so"
 
 
-def lookup(key: str):
-    """The cached executable for `key`, or None (no entry, the cache off, or a broken entry,
+def lookup(key: str, num_threads: int):
+    """The cached executable for `key` (compiled for `num_threads` threads), or None (no entry, the cache off, or a broken entry,
     which is removed)."""
     directory = cache_directory()
     if directory is None:
@@ -166,7 +166,7 @@ def lookup(key: str):
 
     with stage("cache-load"):
         try:
-            return CpuExecutable.from_library(NativeLibrary(library))
+            return CpuExecutable.from_library(NativeLibrary(library), num_threads)
         except GradirError as error:
             LOGGER.warning("compilation cache: dropping a broken entry (%s)", error)
             shutil.rmtree(library.parent, ignore_errors=True)
