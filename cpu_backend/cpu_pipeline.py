@@ -68,6 +68,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gradir.cpu_backend.memory_check import refuse_impossible_allocations
 from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
+from gradir.cpu_backend.cache_blocked_matmuls import cache_blocked_matmuls
 from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
 from gradir.cpu_backend.conv_matmuls import convolutions_as_matmuls
 from gradir.cpu_backend.heap_allocas import allocas_on_heap
@@ -456,6 +457,8 @@ def lower_to_llvm(module: ir.Module, allocation_limit: int | None = None) -> ir.
             memref_ranks = _memref_ranks(module)
             copies_to_loops(module)
             _mark_reassociative_reductions(module)
+            if cache_blocked_matmuls(module):
+                run_pipeline(module, "scf-forall-to-parallel, canonicalize", "cpu-loops")
             apply_vector_schedule(module)
             run_pipeline(module, LOOP_PIPELINE, "cpu-loops")
             approximate_math(module)
