@@ -37,6 +37,7 @@ def small_blocks(monkeypatch):
     for name, value in (("DEPTH", 12), ("COLUMNS", 32), ("ROWS", 16)):
         monkeypatch.setattr(blocking, name, {32: value, 64: value})
     monkeypatch.setattr(blocking, "MIN_FLOPS", 1)
+    monkeypatch.setattr(blocking, "MIN_REUSE", 1)
     clear_cache()
     yield
     clear_cache()
@@ -215,3 +216,7 @@ def test_blocks_divide_the_extent_when_a_multiple_of_the_step_does():
     assert choose_blocking(784, 2048, 8192, 32).depth == 256
     assert choose_blocking(64, 256, 784, 32) is None  # MLP batch 64: small
     assert choose_blocking(64, 256, 784, 32, always=True) is not None
+    # 8192 x 2048 @ 2048 x 10: packing A for 10 columns costs more than it saves ...
+    assert choose_blocking(8192, 10, 2048, 32) is None
+    # ... unless it also saves transposing A (a^T dlogits: 2048 x 8192 @ 8192 x 10).
+    assert choose_blocking(2048, 10, 8192, 32, absorbs_transpose=True) is not None
