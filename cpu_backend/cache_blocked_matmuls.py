@@ -300,7 +300,8 @@ def _producing_transpose(matmul: ir.Operation, operand: ir.Value) -> ir.Operatio
     writing and reading the transposed copy (64 MiB for the MLP's 8192 x 2048
     activations). Only a fresh `memref.alloc` used by nothing but the
     transpose, this matmul and its `memref.dealloc`, filled in the same block
-    before the matmul from a buffer that nothing in between uses, qualifies."""
+    before the matmul from a buffer that nothing in between uses and that the
+    matmul does not write, qualifies."""
     buffer = operand.owner
     if not isinstance(buffer, ir.Operation | ir.OpView) or buffer.name != "memref.alloc":
         return None
@@ -316,6 +317,8 @@ def _producing_transpose(matmul: ir.Operation, operand: ir.Value) -> ir.Operatio
     if transpose.parent.operation != matmul.parent.operation or not _is_plain_buffer(transpose.operands[0].type):
         return None
     source = _root(transpose.operands[0])
+    if _root(matmul.operands[2]) == source:
+        return None  # C written over the transposed matrix: the copy is needed
     between, inside = [], False
     for candidate in _block_of(matmul):
         if candidate == transpose:
@@ -376,15 +379,7 @@ def cache_blocked_matmuls(module: ir.Module) -> int:
             blocking = choose_blocking(m, n, k, c.element_type.width, always=bool(by_maps), absorbs_transpose=bool(fused))
             if blocking is None:
                 continue
-            parsed = ir.Module.parse(loop_nest_text(a, b, c, blocking, frozenset(transposed)))
-            function = parsed.body.operations[0]
-            block = function.regions[0].blocks[0]
-            for argument, operand in zip(block.arguments, operands):
-                argument.replace_all_uses_with(operand)
-            point = ir.InsertionPoint(op)
-            for inner in list(block.operations)[:-1]:  # without the return
-                point.insert(inner.detach_from_parent())
-            op.erase()
+            _replace(op, loop_nest_text(a, b, c, blocking, frozenset(transposed)), operands)
             for transpose, buffer in fused:
                 transpose.erase()
                 for use in [use.owner for use in buffer.uses]:
@@ -392,3 +387,15 @@ def cache_blocked_matmuls(module: ir.Module) -> int:
                 buffer.owner.erase()
             replaced += 1
     return replaced
+
+
+def _replace(op: ir.Operation, function_text: str, operands: list[ir.Value]) -> None:
+    """Put the body of the function `function_text` (of A, B, C) in place of `op`, reading `operands`."""
+    parsed = ir.Module.parse(function_text)
+    block = parsed.body.operations[0].regions[0].blocks[0]
+    for argument, operand in zip(block.arguments, operands):
+        argument.replace_all_uses_with(operand)
+    point = ir.InsertionPoint(op)
+    for inner in list(block.operations)[:-1]:  # without the return
+        point.insert(inner.detach_from_parent())
+    op.erase()

@@ -220,3 +220,20 @@ def test_blocks_divide_the_extent_when_a_multiple_of_the_step_does():
     assert choose_blocking(8192, 10, 2048, 32) is None
     # ... unless it also saves transposing A (a^T dlogits: 2048 x 8192 @ 8192 x 10).
     assert choose_blocking(2048, 10, 8192, 32, absorbs_transpose=True) is not None
+
+
+def test_a_transpose_of_the_buffer_the_matmul_writes_is_kept():
+    # C = x^T B written over x: packing from x would read blocks the matmul already wrote.
+    text = """
+func.func @f(%x: memref<1024x1024xf32>, %b: memref<1024x1024xf32>) {
+  %xt = memref.alloc() : memref<1024x1024xf32>
+  linalg.transpose ins(%x : memref<1024x1024xf32>) outs(%xt : memref<1024x1024xf32>) permutation = [1, 0]
+  linalg.matmul ins(%xt, %b : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%x : memref<1024x1024xf32>)
+  memref.dealloc %xt : memref<1024x1024xf32>
+  return
+}
+"""
+    module, count = rewritten(text)
+    assert count == 1
+    transposes = walk_ops(module, {"linalg.transpose"})
+    assert [str(t.operands[1].type) for t in transposes] == ["memref<1024x1024xf32>"]
