@@ -141,9 +141,9 @@ func.func @f(%a: {t(batch, m, k)}, %b: {t(batch, k, n)}) -> {t(batch, m, n)} {{
 
 
 def test_default_blocks_with_edges_in_every_dimension_match_numpy():
-    # 301 x 601 x 701 with the real blocks: edge blocks in M, N (601 = 512 + 89) and K (701 = 2 * 256 + 189).
+    # 301 x 601 x 701 with the real blocks: edge blocks in N (601 = 2 * 256 + 89) and K (701 = 2 * 256 + 189).
     m, n, k = 301, 601, 701
-    assert choose_blocking(m, n, k, 32) == Blocking(rows=301, columns=512, depth=256, rows_outer=False)
+    assert choose_blocking(m, n, k, 32) == Blocking(rows=301, columns=256, depth=256, rows_outer=False)
     for transposes in [(False, False), (True, False), (False, True)]:
         check_product(matmul_of_transposes(m, n, k, "f32", *transposes), m, n, k, "f32", *transposes)
 
@@ -173,12 +173,12 @@ def test_large_matmul_is_blocked_packed_and_parallel_over_disjoint_blocks_of_c()
     module, count = rewritten(LARGE)
     assert count == 1
     text = str(module)
-    # Parallel over 4 blocks of 512 columns of C, a K loop of 256-deep slices.
-    assert "scf.forall (%arg3) = (0) to (2048) step (512)" in text
+    # Parallel over 8 blocks of 256 columns of C, a K loop of 256-deep slices.
+    assert "scf.forall (%arg3) = (0) to (2048) step (256)" in text
     assert "to %c8192 step %c256" in text
-    # Packed panels of its own per parallel iteration: A (784 x 256) and B (256 rows padded to 528).
+    # Packed panels of its own per parallel iteration: A (784 x 256) and B (256 rows padded to 272).
     assert "memref.alloc() {alignment = 64 : i64} : memref<784x256xf32>" in text
-    assert "memref.alloc() {alignment = 64 : i64} : memref<256x528xf32>" in text
+    assert "memref.alloc() {alignment = 64 : i64} : memref<256x272xf32>" in text
     # x^T is packed straight from x: the transposed copy of all of x is gone.
     assert "memref<784x8192xf32>" not in text
     transposes = walk_ops(module, {"linalg.transpose"})
@@ -212,7 +212,7 @@ def test_a_transpose_whose_source_changes_before_the_matmul_is_kept():
 
 
 def test_blocks_divide_the_extent_when_a_multiple_of_the_step_does():
-    assert choose_blocking(8192, 2048, 784, 32) == Blocking(rows=1024, columns=512, depth=256, rows_outer=True)
+    assert choose_blocking(8192, 2048, 784, 32) == Blocking(rows=1024, columns=256, depth=256, rows_outer=True)
     assert choose_blocking(784, 2048, 8192, 32).depth == 256
     assert choose_blocking(64, 256, 784, 32) is None  # MLP batch 64: small
     assert choose_blocking(64, 256, 784, 32, always=True) is not None
