@@ -13,7 +13,7 @@ operands) becomes, in the order of BLIS's loops:
 
     scf.forall over blocks of the longer of M and N       (disjoint blocks of C)
       scf.for over K in slices of `DEPTH`
-        pack the outer operand's block (contiguous, `linalg.copy`)
+        pack the outer operand's block (contiguous: `linalg.copy` or `linalg.transpose`)
         scf.for over blocks of the other parallel dimension
           pack the inner operand's block
           linalg.matmul(packed A, packed B) into the block of C
@@ -28,9 +28,15 @@ in one smaller static block. The outer loop is an `scf.forall`: its iterations
 write disjoint blocks of C and each packs into buffers of its own, so it may run
 on several threads; lowered serially it is an ordinary loop.
 
+An operand read transposed is transposed while it is packed (`linalg.transpose`
+of the block): whether the matmul's `indexing_maps` say so (the plain schedule
+cannot vectorise those, so they are blocked whatever their size) or reverse mode
+wrote a transpose into a fresh buffer for it (`_producing_transpose`: the
+transposed copy is then not made at all).
+
 Matmuls with fewer than `MIN_FLOPS` multiply-adds, or short enough in K and N
-that one block holds them, keep the plain schedule (the MLP at batch 64: one
-block, no packing cost).
+that one block holds them, or with fewer than `MIN_REUSE` rows or columns, keep
+the plain schedule (the MLP at batch 64: no packing cost).
 """
 from __future__ import annotations
 
