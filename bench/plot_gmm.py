@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import pathlib
+import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS_JSON = ROOT / "bench" / "results" / "adbench_gmm.json"
@@ -175,6 +176,16 @@ def plot(table: list[dict], path: pathlib.Path) -> None:
     plt.close(figure)
 
 
+def other_sections(page: pathlib.Path) -> str:
+    """The sections other scripts keep on the page (`<!-- section: NAME -->` ... `<!-- end section: NAME -->`),
+    carried over when the GMM part is regenerated."""
+    text = page.read_text() if page.exists() else ""
+    return "".join(
+        f"\n<!-- section: {match.group(1)}" for match in re.finditer(
+            r"<!-- section: (.*?<!-- end section: [^>]*-->\n?)", text, re.S)
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", default=str(RESULTS_JSON))
@@ -189,7 +200,7 @@ def main(argv: list[str] | None = None) -> None:
     notes_path = pathlib.Path(args.notes) if args.notes else None
     notes = notes_path.read_text() if notes_path and notes_path.exists() else ""
     page = pathlib.Path(args.page)
-    page.write_text(markdown(report, table, notes))
+    page.write_text(markdown(report, table, notes) + other_sections(page))
     plot(table, pathlib.Path(args.plot))
     print(page.read_text())
 

@@ -9,9 +9,9 @@ order as without them, so results are bit for bit those of one thread.
 
 Only a block height that divides M and is a multiple of 8 (the register
 block's rows) is used, so every block keeps a static shape; other matmuls stay
-serial. This is a stop-gap for the register-blocked schedule of today: a
-cache-blocked schedule that writes its own outermost block loop as an
-`scf.forall` makes it unnecessary (drop the call in `cpu_pipeline`).
+serial. Matmuls large enough for `cache_blocked_matmuls` are shared by its own outermost
+block loop (an `scf.parallel` by then); their blocks, inside that loop, are left
+alone here. This serves the mid-sized matmuls below its threshold.
 """
 from __future__ import annotations
 
@@ -51,6 +51,15 @@ def _row_block(op: ir.Operation, threads: int) -> int | None:
     return None
 
 
+def _inside_parallel_loop(op: ir.Operation) -> bool:
+    parent = op.operation.parent
+    while parent is not None:
+        if parent.name in ("scf.parallel", "scf.forall"):
+            return True
+        parent = parent.parent
+    return False
+
+
 def share_contraction_rows(module: ir.Module, threads: int) -> int:
     """Tile, in place, each large matmul of `module` (on buffers) into `threads` or more row
     blocks under an `scf.forall`; returns how many were tiled (0 where the transform fails:
@@ -59,6 +68,8 @@ def share_contraction_rows(module: ir.Module, threads: int) -> int:
         return 0
     steps = []
     for op in walk_ops(module, {"linalg.matmul"}):
+        if _inside_parallel_loop(op):
+            continue  # a block of a cache-blocked matmul: its outer loop is shared already
         rows = _row_block(op, threads)
         if rows is None:
             continue

@@ -72,6 +72,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from gradir.cpu_backend.memory_check import refuse_impossible_allocations
 from gradir.cpu_backend.batch_matmul_loops import batch_matmuls_as_loops
+from gradir.cpu_backend.cache_blocked_matmuls import cache_blocked_matmuls
 from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
 from gradir.cpu_backend.contraction_rows import share_contraction_rows
 from gradir.cpu_backend.conv_matmuls import convolutions_as_matmuls
@@ -476,6 +477,8 @@ def lower_to_llvm(
             memref_ranks = _memref_ranks(module)
             copies_to_loops(module)
             _mark_reassociative_reductions(module)
+            if cache_blocked_matmuls(module):
+                run_pipeline(module, "scf-forall-to-parallel, canonicalize", "cpu-loops")
             share_contraction_rows(module, threads)
             apply_vector_schedule(module)
             if threads == 1:
