@@ -79,6 +79,37 @@ def test_a_failed_check_in_a_parallel_region_of_an_exported_library_is_the_same_
     assert lines[1] == "4.0"
 
 
+BLOCKED_MATMUL = """
+func.func @f(%a: tensor<512x512xf32>, %b: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  %c = autodiff.matmul %a, %b : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %c : tensor<512x512xf32>
+}
+"""
+"""Cache-blocked on 2 threads: each iteration of the parallel block loop allocates its packed
+blocks (256 KiB each), the only allocations of the function."""
+
+
+def test_a_failed_allocation_in_a_parallel_region_of_an_exported_library_is_the_same_error(tmp_path):
+    library = gradir.export(BLOCKED_MATMUL, path=tmp_path / "libmm.so", num_threads=2)
+    script = BLOCKER + textwrap.dedent(f"""
+        import ctypes
+        import numpy as np
+        import gradir
+        lib = gradir.load({str(library)!r})
+        limit = ctypes.c_int64.in_dll(lib._library, lib.manifest["symbols"]["allocation_limit"])
+        a = np.ones((512, 512), np.float32)
+        for allowed in (1000, 1 << 40):  # below a packed block, then room for all
+            limit.value = lib.allocation_limit = allowed
+            try:
+                print(lib.f(a, a)[511, 511])
+            except gradir.AllocationError as error:
+                print(type(error).__name__, error)
+    """)
+    lines = run_python(script, tmp_path).splitlines()
+    assert lines[0].startswith("AllocationError") and "a buffer of 256 KiB (262144 bytes)" in lines[0]
+    assert lines[1] == "512.0"
+
+
 def test_one_thread_exports_serial_code_without_the_runtime(tmp_path):
     library = gradir.export(PROGRAM, path=tmp_path / "libserial.so", num_threads=1)
     assert {path.name for path in tmp_path.iterdir()} == {"libserial.so", "libserial.h", "libserial.json"}
