@@ -56,6 +56,28 @@ def test_an_exported_parallel_library_carries_its_runtime_and_runs_alone(tmp_pat
         assert ours[name].tobytes() == np.asarray(expected).tobytes()
 
 
+def test_an_exported_parallel_library_and_pytorch_share_a_process(tmp_path):
+    """PyTorch's OpenMP (GCC's libgomp) and the library's (libiomp5) each keep serving their own
+    code, whichever is loaded first."""
+    library = gradir.export(PROGRAM, path=tmp_path / "libp.so", num_threads=2)
+    expected = gradir.compile(PROGRAM, num_threads=2).f(*_inputs())
+    np.savez(tmp_path / "inputs.npz", *_inputs())
+    script = BLOCKER + textwrap.dedent(f"""
+        import numpy as np
+        import torch
+        import gradir
+        torch.set_num_threads(2)
+        m = torch.randn(300, 300, dtype=torch.float64)
+        before = (m @ m).sum().item()
+        lib = gradir.load({str(library)!r})
+        given = np.load({str(tmp_path / "inputs.npz")!r})
+        print(lib.f(given["arr_0"], given["arr_1"]).tobytes().hex())
+        print((m @ m).sum().item() == before, torch.get_num_threads())
+    """)
+    lines = run_python(script, tmp_path).splitlines()
+    assert lines == [expected.tobytes().hex(), "True 2"]
+
+
 @pytest.mark.parametrize("bad", [0, LARGE - 1])
 def test_a_failed_check_in_a_parallel_region_of_an_exported_library_is_the_same_error(tmp_path, bad):
     """Index 0 is in the calling thread's share, the last in the other thread's."""
