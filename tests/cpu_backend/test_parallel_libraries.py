@@ -47,9 +47,11 @@ def test_an_exported_parallel_library_carries_its_runtime_and_runs_alone(tmp_pat
         np.savez({str(tmp_path / "outputs.npz")!r}, gx, gy, lib.f(given["arr_0"], given["arr_1"]))
         print(sorted({{m.split(".")[0] for m in sys.modules if m.split(".")[0] in ("xdsl", "mlir")}}))
         print(hasattr(ctypes.CDLL(None), {RUNTIME_SYMBOL!r}))
+        print(sorted({{line.split()[-1] for line in open("/proc/self/maps") if {RUNTIME_FILE!r} in line}}))
     """)
     printed = run_python(script, tmp_path).splitlines()
-    assert printed == ["[]", "False"]  # nothing of the compiler; the runtime's symbols stay local
+    assert printed[:2] == ["[]", "False"]  # nothing of the compiler; the runtime's symbols stay local
+    assert printed[2] == str([str(moved / RUNTIME_FILE)])  # the copy beside it, not the installed one
     ours = np.load(tmp_path / "outputs.npz")
     inputs = _inputs()
     for name, expected in zip(ours.files, (*compiled.df(*inputs), compiled.f(*inputs))):
