@@ -104,7 +104,7 @@ def run_gradir(problem: dict, options) -> dict:
     source = gmm_program(d, k, n, problem["gamma"], problem["m"])
     generate_s = time.perf_counter() - start
     start = time.perf_counter()
-    executable = gradir.compile(source, target="cpu")
+    executable = gradir.compile(source, target="cpu", num_threads=options.threads)
     compile_s = time.perf_counter() - start
     arguments = [problem[name] for name in ("alphas", "means", "icf", "x")]
 
@@ -273,7 +273,10 @@ def run_worker(tool: str, problem_path: str, options) -> dict:
         "--repetitions", str(options.repetitions),
     ]  # fmt: skip
     threads = str(options.threads)
-    env = dict(os.environ, OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads, OPENBLAS_NUM_THREADS=threads)
+    env = dict(
+        os.environ, OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads, OPENBLAS_NUM_THREADS=threads,
+        GRADIR_NUM_THREADS=threads,
+    )  # fmt: skip
     if options.threads == 1:  # XLA has no thread-count flag; this keeps its CPU ops on one thread
         env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false").strip()
     try:

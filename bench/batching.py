@@ -34,7 +34,7 @@ RESULTS = ROOT / "bench" / "results"
 def limit_threads() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, sorted(os.sched_getaffinity(0))[:1])
-    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "GRADIR_NUM_THREADS"):
         os.environ[variable] = "1"
     flags = "--xla_cpu_multi_thread_eigen=false"
     os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {flags}".strip()

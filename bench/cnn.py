@@ -73,7 +73,7 @@ def gradir_tool(data: dict, threads: int):
 
     batch = data["x"].shape[0]
     start = time.perf_counter()
-    executable = gradir.compile(lenet(batch) + lenet_gradient(batch), target="cpu")
+    executable = gradir.compile(lenet(batch) + lenet_gradient(batch), target="cpu", num_threads=threads)
     compile_s = time.perf_counter() - start
     arguments = [data["x"], data["labels"], *data["parameters"].values()]
 
@@ -174,7 +174,7 @@ def _limit_threads(threads: int) -> None:
     every runtime (OpenMP, MKL, XLA's Eigen pool) to use that many."""
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, sorted(os.sched_getaffinity(0))[:threads])
-    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "GRADIR_NUM_THREADS"):
         os.environ[variable] = str(threads)
     flags = f"--xla_cpu_multi_thread_eigen={'true' if threads > 1 else 'false'}"
     os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {flags}".strip()

@@ -105,7 +105,7 @@ results = [g.numpy() for g in torch.autograd.grad(value, weights)]
 
 
 def environment(system: str, cache: pathlib.Path) -> dict[str, str]:
-    env = dict(os.environ, OMP_NUM_THREADS="1", JAX_PLATFORMS="cpu")
+    env = dict(os.environ, OMP_NUM_THREADS="1", GRADIR_NUM_THREADS="1", JAX_PLATFORMS="cpu")
     env.pop("GRADIR_CACHE", None)
     # Bytecode as an installed package has it: written once (by the warm-up runs) under a
     # prefix of the scratch directory, so a checkout is left as it was.

@@ -62,7 +62,7 @@ def run(steps: int) -> dict:
     text = lstm_program(LAYERS, steps, WIDTH)
     inputs = lstm_inputs(LAYERS, steps, WIDTH)
     start = time.perf_counter()
-    exe = gradir.compile(text)
+    exe = gradir.compile(text, num_threads=1)
     compile_s = time.perf_counter() - start
 
     tensors = [torch.tensor(a, requires_grad=i < 2) for i, a in enumerate(inputs)]
@@ -93,7 +93,7 @@ def run(steps: int) -> dict:
     row["gradir_ratio"] = row["gradir_gradient_ms"] / row["gradir_objective_ms"]
     row["torch_ratio"] = row["torch_gradient_ms"] / row["torch_objective_ms"]
     row["gradient_vs_torch"] = row["gradir_gradient_ms"] / row["torch_gradient_ms"]
-    checkpointed = gradir.compile(text, checkpoint_every=row["checkpoint_every"])
+    checkpointed = gradir.compile(text, checkpoint_every=row["checkpoint_every"], num_threads=1)
     for ours, theirs in zip(checkpointed.lstm_gradient(*inputs), reference):
         np.testing.assert_allclose(ours, theirs.numpy(), rtol=1e-8, atol=1e-12)
     row["gradir_gradient_checkpointed_ms"] = (

@@ -78,11 +78,13 @@ class Blocking:
 
 
 def choose_blocking(m: int, n: int, k: int, bits: int, always: bool = False,
-                    absorbs_transpose: bool = False) -> Blocking | None:
+                    absorbs_transpose: bool = False, threads: int = 1) -> Blocking | None:
     """Block sizes for an `m x k @ k x n` matmul of `bits`-wide floats, or None to leave it
     alone. `always`: whatever its size, for a matmul the plain schedule cannot vectorise
     (an operand transposed by its maps). `absorbs_transpose`: packing would also save
-    a transposed copy of an operand, worth it for a long K even when M or N is narrow."""
+    a transposed copy of an operand, worth it for a long K even when M or N is narrow.
+    `threads`: the outer dimension is cut into at least that many blocks where it is long
+    enough (`_shared_cap`), so that every thread gets one."""
     if bits not in DEPTH or 0 in (m, n, k):
         return None
     if not always:
@@ -92,12 +94,29 @@ def choose_blocking(m: int, n: int, k: int, bits: int, always: bool = False,
             # A packed operand is read once per block of the other's rows or columns:
             # 8192x2048 @ 2048x10 ran at 8.9 GFLOP/s packed, 33.5 in place.
             return None
+    rows_outer = m >= n
+    row_cap, column_cap = ROWS[bits], COLUMNS[bits]
+    if rows_outer:
+        row_cap = _shared_cap(m, row_cap, DEPTH_MULTIPLE, threads)
+    else:
+        column_cap = _shared_cap(n, column_cap, COLUMN_MULTIPLE, threads)
     return Blocking(
-        rows=_block(m, ROWS[bits], DEPTH_MULTIPLE),
-        columns=_block(n, COLUMNS[bits], COLUMN_MULTIPLE),
+        rows=_block(m, row_cap, DEPTH_MULTIPLE),
+        columns=_block(n, column_cap, COLUMN_MULTIPLE),
         depth=_block(k, DEPTH[bits], DEPTH_MULTIPLE),
-        rows_outer=m >= n,
+        rows_outer=rows_outer,
     )
+
+
+def _shared_cap(extent: int, cap: int, multiple: int, threads: int) -> int:
+    """The outer block's cap lowered until `extent` makes `threads` blocks, in multiples of
+    `multiple` (the register block's rows or columns, so every element is computed as with
+    one block: results stay those of one thread bit for bit); `cap` where the extent is too
+    short for that. 512 x 512 x 512 (f32) made one block of 1024 rows, so its one outer
+    iteration left the second thread idle while the first packed every block."""
+    share = -(-extent // threads)
+    share += -share % multiple
+    return cap if threads < 2 or share * (threads - 1) >= extent else min(cap, share)
 
 
 def _block(extent: int, cap: int, multiple: int) -> int:
@@ -362,9 +381,10 @@ def loop_nest_text(a: ir.MemRefType, b: ir.MemRefType, c: ir.MemRefType, blockin
     return f"func.func @blocked(%a: {a}, %b: {b}, %c: {c}) {{\n    {body}\n    return\n}}\n"
 
 
-def cache_blocked_matmuls(module: ir.Module) -> int:
+def cache_blocked_matmuls(module: ir.Module, threads: int = 1) -> int:
     """Replace every large `linalg.matmul` on buffers, and every one that reads an operand
-    transposed, by its cache-blocked loop nest; returns how many."""
+    transposed, by its cache-blocked loop nest (outer blocks enough for `threads`); returns
+    how many."""
     replaced = 0
     with module.context, ir.Location.unknown():
         for op in walk_ops(module, {"linalg.matmul"}):
@@ -387,7 +407,8 @@ def cache_blocked_matmuls(module: ir.Module) -> int:
             a, b, c = (ir.MemRefType(v.type) for v in operands)
             m, n = c.shape
             k = a.shape[0 if "a" in transposed else 1]
-            blocking = choose_blocking(m, n, k, c.element_type.width, always=bool(by_maps), absorbs_transpose=bool(fused))
+            blocking = choose_blocking(m, n, k, c.element_type.width, always=bool(by_maps), absorbs_transpose=bool(fused),
+                                       threads=threads)  # fmt: skip
             if blocking is None:
                 continue
             _replace(op, loop_nest_text(a, b, c, blocking, frozenset(transposed)), operands)

@@ -477,7 +477,7 @@ def lower_to_llvm(
             memref_ranks = _memref_ranks(module)
             copies_to_loops(module)
             _mark_reassociative_reductions(module)
-            if cache_blocked_matmuls(module):
+            if cache_blocked_matmuls(module, threads):
                 run_pipeline(module, "scf-forall-to-parallel, canonicalize", "cpu-loops")
             share_contraction_rows(module, threads)
             apply_vector_schedule(module)

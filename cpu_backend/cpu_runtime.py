@@ -102,6 +102,8 @@ class _CompiledModule:
     key_symbol: str
     limit_symbol: str
     opt_level: int
+    parallel: bool
+    """Whether the code has OpenMP regions: then it calls the thread runtime (`thread_runtime`)."""
 
     def library_contents(self) -> LibraryContents:
         """The machine code as an object file, and what a library's manifest says of it."""
@@ -113,7 +115,7 @@ class _CompiledModule:
             object_code = path.read_bytes()
         return LibraryContents(
             object_code, self.signatures, self.guards, self.key_symbol, self.limit_symbol,
-            self.check_failures, self.opt_level,
+            self.check_failures, self.opt_level, self.parallel,
         )  # fmt: skip
 
 
@@ -187,7 +189,7 @@ def _compile(text: str, opt_level: int, threads: int) -> _CompiledModule:
             entry_points[name] = PACKED_ENTRY_POINT(address)
     return _CompiledModule(
         context, engine, signatures, entry_points, str(module), time.perf_counter() - start, check_failures,
-        dict(checked.guards), checked.key_symbol, checked.limit_symbol, opt_level,
+        dict(checked.guards), checked.key_symbol, checked.limit_symbol, opt_level, parallel,
     )  # fmt: skip
 
 

@@ -8,6 +8,17 @@ points (created when the library loads) and the allocation limit (a global the l
 Beside the library go a C header declaring each public function (`c_header`) and the JSON
 manifest `gradir.native_library` reads (`manifest`).
 
+Code with OpenMP regions (`parallel_loops`) calls the `__kmpc_*` entry points of the thread
+runtime (`thread_runtime`), which the JIT is handed by address; a library links the runtime
+file instead (`RuntimePlacement`). `gradir.export` copies it beside the library and finds it
+through an `$ORIGIN` run path, so the directory stays self-contained (NumPy and ctypes run
+it); a compilation cache entry points its run path at the installed runtime instead, as a
+2.7 MB copy per entry would cost more than the entry itself, and an entry whose runtime is
+gone fails to load, which the cache treats as a broken entry (dropped, compiled again). The
+library names the runtime by its soname (`libiomp5.so`), so where a process already holds
+one (loaded by gradir's JIT, or by NumPy's MKL) the loader binds to it rather than starting
+a second OpenMP runtime, which Intel's runtime refuses.
+
 Everything is written under temporary names in the destination's directory and renamed into
 place, so a reader never sees half a file (`write_library_files`).
 """
@@ -17,19 +28,31 @@ import json
 import os
 import tempfile
 from collections.abc import Sequence
+import shutil
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
 from gradir.c_linking import C_IDENTIFIER as _C_IDENTIFIER
 from gradir.c_linking import C_TYPES as _C_TYPES
 from gradir.c_linking import COMPILERS, LINK_FLAGS, c_compiler, link  # noqa: F401 (re-exported)
-from gradir.errors import ArgumentError
+from gradir.errors import ArgumentError, TargetError
 from gradir.native_calls import FunctionSignature, signature_to_json
-from gradir.native_library import MANIFEST_FORMAT, MANIFEST_VERSION, file_sha256, manifest_path
+from gradir.native_library import MANIFEST_FORMAT, MANIFEST_VERSION, RUNTIME_FIELD, file_sha256, manifest_path
 
 LINK_LIBRARIES: tuple[str, ...] = ("m",)
 """Libraries every exported library links against (`-l` names), the one place to list them:
-libm for the math functions `convert-math-to-libm` calls. (A thread runtime goes here too.)"""
+libm for the math functions `convert-math-to-libm` calls. Parallel code also links the
+thread runtime (`thread_runtime_link`), found by its path, not by name."""
+
+
+class RuntimePlacement(Enum):
+    """Where a parallel library finds its thread runtime when it is loaded."""
+
+    BESIDE = "beside"
+    """A copy in the library's directory, found through the run path `$ORIGIN` (export)."""
+    INSTALLED = "installed"
+    """The installed runtime, found through a run path to its directory (cache entries)."""
 
 RUNTIME_C = """\
 #include <pthread.h>
@@ -59,15 +82,53 @@ class LibraryContents:
     limit_symbol: str
     check_failures: Sequence[tuple[str | None, str]]
     opt_level: int
+    parallel: bool = False
+    """Whether the code has OpenMP regions (then it links the thread runtime)."""
 
 
-def link_shared_library(contents: LibraryContents, output: Path, work: Path) -> None:
+def installed_thread_runtime() -> Path:
+    """The thread runtime's file, or the `TargetError` saying it is missing."""
+    from gradir.cpu_backend.thread_runtime import RUNTIME_FILE, RUNTIME_PACKAGE, thread_runtime_library
+
+    path = thread_runtime_library()
+    if path is None:
+        raise TargetError(
+            f"this code runs on threads and links the OpenMP runtime {RUNTIME_FILE} (pip package "
+            f"'{RUNTIME_PACKAGE}'), which is not installed or does not load; install it, or compile "
+            f"with num_threads=1"
+        )
+    return Path(path)
+
+
+def thread_runtime_link(runtime: Path, directory: Path, placement: RuntimePlacement) -> tuple[list[str], list[str]]:
+    """(`-l` names, compiler flags) that link `runtime` into a library written to `directory`
+    and find it again at load time (`placement`); a copy is put in `directory` for BESIDE."""
+    if placement is RuntimePlacement.BESIDE:
+        shutil.copy2(runtime, directory / runtime.name)
+        search, run_path = directory, "$ORIGIN"
+    else:
+        search = run_path = runtime.parent
+    return [f":{runtime.name}"], [f"-L{search}", f"-Wl,-rpath,{run_path}"]
+
+
+def link_shared_library(
+    contents: LibraryContents, output: Path, work: Path, placement: RuntimePlacement = RuntimePlacement.BESIDE
+) -> str | None:
     """Link `contents`' object code and `RUNTIME_C` into the shared library `output`
-    (`work`: a scratch directory)."""
+    (`work`: a scratch directory), with the thread runtime where the code is parallel
+    (`placement`). Returns the runtime's path as the manifest records it (None if serial):
+    the file's name for BESIDE, its absolute path for INSTALLED."""
     object_file, runtime = work / "code.o", work / "runtime.c"
     object_file.write_bytes(contents.object_code)
     runtime.write_text(RUNTIME_C.format(key=contents.key_symbol, limit=contents.limit_symbol))
-    link(output, [object_file, runtime], LINK_LIBRARIES)
+    libraries, flags, recorded = list(LINK_LIBRARIES), [], None
+    if contents.parallel:
+        thread_runtime = installed_thread_runtime()
+        names, flags = thread_runtime_link(thread_runtime, output.parent, placement)
+        libraries += names
+        recorded = thread_runtime.name if placement is RuntimePlacement.BESIDE else str(thread_runtime)
+    link(output, [object_file, runtime], libraries, flags)
+    return recorded
 
 
 def _memref(rank: int) -> str:
@@ -163,14 +224,19 @@ def manifest(contents: LibraryContents, library: Path, extra: dict | None = None
     }
 
 
-def build_library(contents: LibraryContents, directory: Path, stem: str, extra: dict | None = None) -> Path:
+def build_library(
+    contents: LibraryContents, directory: Path, stem: str, extra: dict | None = None,
+    placement: RuntimePlacement = RuntimePlacement.BESIDE,
+) -> Path:  # fmt: skip
     """Link and describe the library as `stem.so`, `stem.h` and `stem.json` in `directory`
-    (which should be fresh: files are written in place); returns the library's path."""
+    (which should be fresh: files are written in place), with a copy of the thread runtime
+    beside them if the code is parallel and `placement` says so; returns the library's path."""
     library = directory / f"{stem}.so"
     with tempfile.TemporaryDirectory(prefix="gradir-link-") as work:
-        link_shared_library(contents, library, Path(work))
+        runtime = link_shared_library(contents, library, Path(work), placement)
     guard_name = "GRADIR_" + "".join(c if c.isalnum() else "_" for c in stem.upper()) + "_H"
     (directory / f"{stem}.h").write_text(c_header(contents, guard_name))
+    extra = {**(extra or {}), **({RUNTIME_FIELD: runtime} if runtime else {})}
     manifest_path(library).write_text(json.dumps(manifest(contents, library, extra), indent=1) + "\n")
     return library
 
@@ -188,10 +254,14 @@ def checked_library_path(path: str | os.PathLike) -> Path:
 
 def write_library_files(contents: LibraryContents, path: str | os.PathLike) -> Path:
     """`build_library` at `path` (`libf.so`; `libf.h` and `libf.json` beside it), each file
-    renamed into place once complete. Returns the library's path."""
+    renamed into place once complete; parallel code's thread runtime goes beside them (the
+    same file for every library of the directory). Returns the library's path."""
     path = checked_library_path(path)
     with tempfile.TemporaryDirectory(prefix=".gradir-export-", dir=path.parent) as staging:
         built = build_library(contents, Path(staging), path.stem)
+        runtime = json.loads(manifest_path(built).read_text()).get(RUNTIME_FIELD)
+        if runtime:  # before the library that needs it
+            os.replace(built.parent / runtime, path.parent / runtime)
         # The manifest last: a library with a manifest beside it is complete.
         for suffix in (".so", ".h", ".json"):
             os.replace(built.with_suffix(suffix), path.with_suffix(suffix))

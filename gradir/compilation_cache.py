@@ -16,6 +16,9 @@ MLIR; a miss compiles as always, then stores the entry (`store`).
   and is removed and compiled again; never a crash. Failing to store an entry (no C
   compiler to link it, a read-only directory) leaves the compile as it was, with a warning
   on the `gradir` logger.
+- An entry of parallel code links the installed OpenMP runtime (`library_export.RuntimePlacement`):
+  its interface (`__kmpc_*`) is stable across versions, so its version is not in the key; an
+  entry whose runtime was uninstalled fails to load and is compiled again.
 - Nothing is ever evicted: delete the directory to reclaim its space.
 """
 from __future__ import annotations
@@ -179,7 +182,7 @@ def store(key: str, executable) -> Path | None:
     directory = cache_directory()
     if directory is None:
         return None
-    from gradir.cpu_backend.library_export import build_library
+    from gradir.cpu_backend.library_export import RuntimePlacement, build_library
 
     library = entry_library(directory, key)
     with stage("cache-store"):
@@ -187,7 +190,9 @@ def store(key: str, executable) -> Path | None:
         try:
             library.parent.parent.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{key[:16]}-", dir=library.parent.parent))
-            build_library(executable.library_contents(), staging, LIBRARY_STEM, {"cache_key": key})
+            build_library(
+                executable.library_contents(), staging, LIBRARY_STEM, {"cache_key": key}, RuntimePlacement.INSTALLED
+            )
             if library.parent.exists():
                 shutil.rmtree(library.parent, ignore_errors=True)  # a broken entry `lookup` refused
             try:

@@ -6,6 +6,12 @@ checks' messages and the SHA-256 of the library (`MANIFEST_FORMAT`). This module
 back and calls the functions through `gradir.native_calls`, the code the JIT path calls
 through, so the argument checks and the errors are the same as `gradir.compile`'s.
 
+A library of parallel code needs the OpenMP runtime its manifest names (`RUNTIME_FIELD`: a
+file beside it for an export, an absolute path for a compilation cache entry); the library
+finds it through its run path when it is opened. It is opened `RTLD_LOCAL`, so neither its
+symbols nor the runtime's (which also serves GCC's `GOMP_*` calls) become global: a
+`libgomp` that PyTorch loaded keeps serving PyTorch.
+
 It must run where neither xDSL nor MLIR is installed (a machine that only runs the code): it
 imports NumPy, ctypes and gradir's NumPy-only modules, nothing else. The persistent compilation
 cache (`gradir.compilation_cache`) loads its entries with it too.
@@ -34,6 +40,9 @@ from gradir.native_calls import (
 MANIFEST_FORMAT = "gradir-shared-library"
 MANIFEST_VERSION = 1
 """`format` and `version` of the manifest; a loader refuses other versions instead of guessing."""
+
+RUNTIME_FIELD = "thread_runtime"
+"""The manifest's entry for the OpenMP runtime a parallel library links (absent if serial)."""
 
 TARGETS = ("cpu", "cuda")
 """Targets whose manifests `read_manifest` accepts; `NativeLibrary` runs "cpu", and
@@ -90,8 +99,12 @@ class NativeLibrary(CompiledFunctions):
             entry_symbols = {name: entry["entry_point"] for name, entry in manifest["functions"].items()}
             self._check_failures = [(location or None, message) for location, message in manifest["run_time_checks"]]
             limit_symbol = manifest["symbols"]["allocation_limit"]
+            runtime = manifest.get(RUNTIME_FIELD)
+            runtime = None if runtime is None else self.path.parent / runtime
         except (KeyError, TypeError, ValueError) as error:
             raise SourceError(f"{manifest_path(self.path)}: malformed manifest ({error!r})") from error
+        if runtime is not None and not runtime.is_file():
+            raise TargetError(f"cannot load {self.path}: its OpenMP runtime {runtime} is missing")
         try:
             self._library = ctypes.CDLL(str(self.path), mode=os.RTLD_NOW | os.RTLD_LOCAL)
             self._entry_points = {
