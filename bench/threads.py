@@ -39,13 +39,10 @@ import cpu  # noqa: E402  (bench/cpu.py: the programs)
 
 RESULTS = pathlib.Path(__file__).resolve().parent / "results"
 
+SMALL_B, SMALL_I, SMALL_H, SMALL_O = 64, 784, 256, 10
 LARGE_B, LARGE_I, LARGE_H, LARGE_O = 1024, 784, 1024, 10
-LARGE_MLP = (
-    cpu.MLP.replace(f"{cpu.B}x", f"{LARGE_B}x")
-    .replace(f"x{cpu.H}x", f"x{LARGE_H}x")
-    .replace(f"<{cpu.H}x", f"<{LARGE_H}x")
-    .replace(f"{cpu.H}xf32", f"{LARGE_H}xf32")
-)
+SMALL_MLP = cpu.mlp_source(SMALL_B, SMALL_H, SMALL_I, SMALL_O)
+LARGE_MLP = cpu.mlp_source(LARGE_B, LARGE_H, LARGE_I, LARGE_O)
 
 ELEMENTWISE_LOOP = """
 func.func @df(%x: tensor<{n}xf32>, %y: tensor<{n}xf32>) -> tensor<{n}xf32> {{
@@ -91,7 +88,8 @@ def program_rows(threads: int, rounds: int) -> list[dict]:
     x, y = (rng.uniform(-1, 1, cpu.N).astype(np.float32) for _ in range(2))
     programs = [
         ("elementwise grad, 2 x 1M f32", cpu.ELEMENTWISE, [x, y], False),
-        (f"MLP {cpu.I}-{cpu.H}-{cpu.O} grad, batch {cpu.B}", cpu.MLP, _mlp_inputs(rng, cpu.B, cpu.I, cpu.H, cpu.O), False),
+        (f"MLP {SMALL_I}-{SMALL_H}-{SMALL_O} grad, batch {SMALL_B}", SMALL_MLP,
+         _mlp_inputs(rng, SMALL_B, SMALL_I, SMALL_H, SMALL_O), False),
         (f"MLP {LARGE_I}-{LARGE_H}-{LARGE_O} grad, batch {LARGE_B}", LARGE_MLP,
          _mlp_inputs(rng, LARGE_B, LARGE_I, LARGE_H, LARGE_O), False),
     ]  # fmt: skip
