@@ -5,7 +5,10 @@
 Two tables, written to bench/results/threads.{json,md}:
 
 1. bench/cpu.py's programs (its elementwise gradient and MLP gradient, plus a large
-   MLP gradient whose matmuls are worth splitting), each compiled with
+   MLP gradient whose matmuls are worth splitting, and the three matmuls of a linear
+   layer's gradient at 8192 x 2048 x 784), gradir alone in its process (bench/cpu.py
+   alternates it with numpy, PyTorch and JAX, whose idle pool threads then compete for
+   the cores), each compiled with
    `num_threads=1` and `num_threads=N`: the minimum over `--rounds` rounds of
    alternating calls (1 thread, then N), and the ratio of the two minima measured in
    the same run. The spread column is the median / minimum of the N-thread times:
@@ -31,7 +34,11 @@ import time
 
 import numpy as np
 
-import gradir
+# The regions column reads each executable's LLVM text, which a compilation-cache hit
+# does not have: compile here, every run.
+os.environ["GRADIR_CACHE"] = "0"
+
+import gradir  # noqa: E402
 from gradir.cpu_backend import parallel_loops
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -93,6 +100,11 @@ def program_rows(threads: int, rounds: int) -> list[dict]:
         (f"MLP {LARGE_I}-{LARGE_H}-{LARGE_O} grad, batch {LARGE_B}", LARGE_MLP,
          _mlp_inputs(rng, LARGE_B, LARGE_I, LARGE_H, LARGE_O), False),
     ]  # fmt: skip
+    for name, (m, k, n, a_transposed, b_transposed) in cpu.MATMULS.items():
+        a = rng.standard_normal((k, m) if a_transposed else (m, k)).astype(np.float32)
+        b = rng.standard_normal((n, k) if b_transposed else (k, n)).astype(np.float32)
+        source = cpu.matmul_source(m, k, n, a_transposed, b_transposed).replace("@f(", "@df(")
+        programs.append((f"matmul {name}", source, [a, b], True))  # disjoint blocks of C: same bits
     rows = []
     for name, source, inputs, exact in programs:
         serial = gradir.compile(source, num_threads=1)
