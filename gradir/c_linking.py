@@ -27,6 +27,42 @@ C_TYPES = {
 C_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """MLIR's symbol names may be any string (`@"my f"`); C declares only identifiers."""
 
+
+
+def memref_typedefs(signatures: dict) -> list[str]:
+    """One `gradir_memref_<rank>d` typedef (MLIR's memref descriptor) per tensor rank that
+    `signatures` (name -> `native_calls.FunctionSignature`) use."""
+    ranks = sorted({len(spec.shape) for signature in signatures.values()
+                    for spec in (*signature.arguments, *signature.results) if not spec.is_scalar})  # fmt: skip
+    lines = []
+    for rank in ranks:
+        arrays = f" int64_t sizes[{rank}]; int64_t strides[{rank}];" if rank else ""
+        lines.append(f"typedef struct {{ void *allocated; void *aligned; int64_t offset;{arrays} }} gradir_memref_{rank}d;")
+    return lines
+
+
+def c_parameters(signature) -> list[str]:
+    """A function's C parameters: its arguments (scalars by value, tensors as descriptor
+    pointers), then its tensor results as out-parameters."""
+    parameters = []
+    for index, spec in enumerate(signature.arguments):
+        c_type = C_TYPES[spec.element] if spec.is_scalar else f"gradir_memref_{len(spec.shape)}d *"
+        parameters.append(f"{c_type}{'' if c_type.endswith('*') else ' '}arg{index} /* {spec} */")
+    for index, spec in enumerate(signature.results):
+        if not spec.is_scalar:
+            parameters.append(f"gradir_memref_{len(spec.shape)}d *result{index} /* {spec} */")
+    return parameters
+
+
+def c_return_type(signature) -> str | None:
+    """The C type a function returns: its one scalar result's, `void` without one, None with
+    two or more (LLVM returns those as a struct, not by the C ABI)."""
+    scalars = signature.scalar_results
+    if len(scalars) > 1:
+        return None
+    return C_TYPES[signature.results[scalars[0]].element] if scalars else "void"
+
+
 COMPILERS = ("cc", "gcc", "clang")
 """C compiler drivers tried in order when `CC` is not set."""
 
