@@ -16,3 +16,20 @@ def run_python(script: str, cwd: pathlib.Path, timeout: float = 300) -> str:
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout, cwd=cwd)
     assert completed.returncode == 0, completed.stderr[-2000:] or f"exit status {completed.returncode}"
     return completed.stdout
+
+
+WITHOUT_COMPILER_STACK = """
+import sys
+
+class NoCompilerStack:
+    '''Every import of xdsl or mlir fails, as on a machine that lacks them.'''
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("xdsl", "mlir"):
+            raise ImportError(f"{name} is blocked in this process")
+        return None
+
+sys.meta_path.insert(0, NoCompilerStack())
+"""
+"""A script's first lines that make every import of xdsl or mlir fail: for code that must
+run where only NumPy is (exported libraries, `gradir.load`, the device check's runner)."""

@@ -15,7 +15,7 @@ import gradir
 from child_process import run_python
 from gradir.cpu_backend.thread_runtime import RUNTIME_FILE
 from test_parallel_loops import ELEMENTWISE, GATHER, LARGE
-from test_shared_library import BLOCKER
+from child_process import WITHOUT_COMPILER_STACK
 
 PROGRAM = ELEMENTWISE.format(n=LARGE)
 RUNTIME_SYMBOL = "__kmpc_fork_call"
@@ -37,7 +37,7 @@ def test_an_exported_parallel_library_carries_its_runtime_and_runs_alone(tmp_pat
     compiled = gradir.compile(PROGRAM, num_threads=2)
     assert "omp.parallel" in compiled.llvm_text
     np.savez(tmp_path / "inputs.npz", *_inputs())
-    script = BLOCKER + textwrap.dedent(f"""
+    script = WITHOUT_COMPILER_STACK + textwrap.dedent(f"""
         import ctypes
         import numpy as np
         import gradir
@@ -64,7 +64,7 @@ def test_an_exported_parallel_library_and_pytorch_share_a_process(tmp_path):
     library = gradir.export(PROGRAM, path=tmp_path / "libp.so", num_threads=2)
     expected = gradir.compile(PROGRAM, num_threads=2).f(*_inputs())
     np.savez(tmp_path / "inputs.npz", *_inputs())
-    script = BLOCKER + textwrap.dedent(f"""
+    script = WITHOUT_COMPILER_STACK + textwrap.dedent(f"""
         import numpy as np
         import torch
         import gradir
@@ -85,7 +85,7 @@ def test_a_failed_check_in_a_parallel_region_of_an_exported_library_is_the_same_
     """Index 0 is in the calling thread's share, the last in the other thread's."""
     library = gradir.export(GATHER.format(n=LARGE), path=tmp_path / "libgather.so", num_threads=2)
     assert (tmp_path / RUNTIME_FILE).is_file()
-    script = BLOCKER + textwrap.dedent(f"""
+    script = WITHOUT_COMPILER_STACK + textwrap.dedent(f"""
         import numpy as np
         import gradir
         lib = gradir.load({str(library)!r})
@@ -115,7 +115,7 @@ blocks (256 KiB each), the only allocations of the function."""
 
 def test_a_failed_allocation_in_a_parallel_region_of_an_exported_library_is_the_same_error(tmp_path):
     library = gradir.export(BLOCKED_MATMUL, path=tmp_path / "libmm.so", num_threads=2)
-    script = BLOCKER + textwrap.dedent(f"""
+    script = WITHOUT_COMPILER_STACK + textwrap.dedent(f"""
         import ctypes
         import numpy as np
         import gradir

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import gradir
-from child_process import run_python
+from child_process import WITHOUT_COMPILER_STACK, run_python
 from gradir.tools.autodiff_opt import main as autodiff_opt
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -25,20 +25,6 @@ func.func @f(%x: tensor<4xf64>, %i: index) -> f64 {
 }
 """
 """A read at an index from the inputs: run-time checked (`run_time_checks`)."""
-
-BLOCKER = """
-import sys
-
-class NoCompilerStack:
-    '''Every import of xdsl or mlir fails, as on a machine that lacks them.'''
-
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("xdsl", "mlir"):
-            raise ImportError(f"{name} is blocked in this process")
-        return None
-
-sys.meta_path.insert(0, NoCompilerStack())
-"""
 
 
 def _inputs(signature, seed: int) -> list[np.ndarray]:
@@ -59,7 +45,7 @@ def test_an_exported_library_runs_where_xdsl_and_mlir_cannot_be_imported(tmp_pat
         for position, array in enumerate(_inputs(signature, seed=len(name))):
             arrays[f"{name}:{position}"] = array
     np.savez(tmp_path / "inputs.npz", **arrays)
-    script = BLOCKER + textwrap.dedent(f"""
+    script = WITHOUT_COMPILER_STACK + textwrap.dedent(f"""
         import json
         import numpy as np
         import gradir

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import gradir
-from child_process import run_python
+from child_process import WITHOUT_COMPILER_STACK, run_python
 from gradir.compilation import runnable_linalg
 from gradir.gpu_backend.cuda_library_export import embedded_images
 from gradir.gpu_backend.cuda_program import CudaProgram
@@ -28,19 +28,6 @@ ROOT = HERE.parents[1]
 PRODUCT = ROOT / "examples" / "product.mlir"
 MLP = ROOT / "examples" / "mlp.mlir"
 
-BLOCKER = """
-import sys
-
-class NoCompilerStack:
-    '''Every import of xdsl or mlir fails, as on a machine that lacks them.'''
-
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("xdsl", "mlir"):
-            raise ImportError(f"{name} is blocked in this process")
-        return None
-
-sys.meta_path.insert(0, NoCompilerStack())
-"""
 
 needs_ptxas = pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas (CUDA toolkit) not on PATH")
 
@@ -132,7 +119,7 @@ def test_the_header_declares_the_runtime_and_each_function_for_c(product, tmp_pa
 
 def test_load_needs_neither_xdsl_nor_mlir_and_a_call_without_a_driver_is_a_target_error(product):
     library, _ = product
-    script = BLOCKER + textwrap.dedent(f"""
+    script = WITHOUT_COMPILER_STACK + textwrap.dedent(f"""
         import os, sys
         import numpy as np
         import gradir
@@ -164,7 +151,7 @@ def _run_with_fake_driver(library: pathlib.Path, fake_driver: pathlib.Path, body
     """`body` in a child process whose runtime uses the fake driver; `lib` is the library,
     `fake_log()` the driver's record so far."""
     settings = "".join(f"os.environ[{key!r}] = {value!r}\n" for key, value in environment.items())
-    script = BLOCKER + textwrap.dedent(f"""
+    script = WITHOUT_COMPILER_STACK + textwrap.dedent(f"""
         import ctypes, os
         import numpy as np
         import gradir

@@ -22,20 +22,9 @@ sys.path.insert(0, str(ROOT / "examples" / "gmm"))
 sys.path.insert(0, str(ROOT / "examples" / "lstm"))
 
 import gpu_check  # noqa: E402
+from child_process import WITHOUT_COMPILER_STACK  # noqa: E402
 from gmm_reference import gmm_objective_torch  # noqa: E402
 from lstm import lstm_objective_torch  # noqa: E402
-
-BLOCKER = """
-import sys
-
-class NoCompilerStack:
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("xdsl", "mlir"):
-            raise ImportError(f"{name} is blocked in this process")
-        return None
-
-sys.meta_path.insert(0, NoCompilerStack())
-"""
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +101,7 @@ def test_recipes_make_the_recorded_inputs_and_differ_by_seed(bundle):
 
 
 def _run(directory: pathlib.Path, environment: dict) -> subprocess.CompletedProcess:
-    script = BLOCKER + textwrap.dedent(f"""
+    script = WITHOUT_COMPILER_STACK + textwrap.dedent(f"""
         import runpy, sys
         sys.argv = ["run.py"]
         runpy.run_path({str(directory / "run.py")!r}, run_name="__main__")
