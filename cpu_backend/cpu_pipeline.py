@@ -77,7 +77,7 @@ from gradir.cpu_backend.collapse_dims import collapse_contiguous_loops
 from gradir.cpu_backend.contraction_rows import share_contraction_rows
 from gradir.cpu_backend.conv_matmuls import convolutions_as_matmuls
 from gradir.cpu_backend.heap_allocas import allocas_on_heap
-from gradir.cpu_backend.forwarding_calls import keep_forwarding_calls, write_call_results_in_place
+from gradir.mlir_bridge.forwarding_calls import keep_forwarding_calls, write_call_results_in_place
 from gradir.errors import PipelineError
 from gradir.mlir_bridge.booleans import (
     reject_boolean_buffers,
