@@ -32,7 +32,7 @@ def loaded_by_a_cold_compile(names: set[str]) -> list[str]:
 
 
 def test_a_compile_without_vmap_leaves_the_batching_rules_and_package_metadata_out():
-    """`autodiff-vmap` imports its machinery only for a program that batches (80 ms of the
+    """`autodiff-vmap` imports its machinery only for a program that batches (10 ms of the
     MLP's compile), and the xDSL context comes from xDSL's own dialect table, not from every
     installed distribution's entry points (`importlib.metadata`, ~0.1 s)."""
     left_out = {"gradir.autodiff_pass.batched_functions", "gradir.autodiff_pass.rules.batching", "importlib.metadata"}
