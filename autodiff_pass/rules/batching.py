@@ -31,6 +31,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported
+from gradir.autodiff_pass.rules.yaml_loader import compose_yaml
 from gradir.dialects.forward_ops import (
     FORWARD_OPS,
     BroadcastToOp,
@@ -328,7 +329,7 @@ def load_batching_rules(path: str | Path = BATCHING_FILE) -> dict[str, BatchingR
     """Load and validate a batching table; a RuleError names the file and line."""
     path = str(path)
     try:
-        document = yaml.compose(Path(path).read_text())
+        document = compose_yaml(Path(path).read_text())
     except OSError as error:
         raise RuleError(f"cannot read batching rules: {error.strerror}", path) from None
     except yaml.YAMLError as error:
