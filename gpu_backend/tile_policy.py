@@ -43,6 +43,9 @@ class TilePolicy:
     )
     """Candidate (BM, BN, TM, TN) block and thread tiles for contractions staged through shared
     memory, best first; empty turns the strategy off."""
+    narrow_extent: int = 15
+    """An output extent up to this (below the smallest standard tile) may be covered whole by
+    a *narrow* shared tile (`contraction_mapping._narrow_tile`); 0 turns them off."""
     shared_depth: int = 16
     """Most k elements staged per chunk (BK is the largest divisor of the k extent up to this)."""
     shared_bytes: int = 48 * 1024

@@ -115,14 +115,14 @@ def test_a_consumer_reading_the_result_through_another_map_is_its_own_kernel():
 
 def test_the_mlp_gradient_loses_its_relu_kernels():
     """The MLP 784-256-10 gradient (batch 64): bias+ReLU after x W1 and the ReLU mask after
-    dz W2^T run in their matmuls' kernels, 16 kernels where there were 19, and its numbers
-    are the CPU's."""
+    dz W2^T run in their matmuls' kernels (16 kernels where there were 19; 15 since `a W2`
+    is one narrow-tile launch), and its numbers are the CPU's."""
     import gradir
 
     source = MLP.format(batch=64)
     gpu, cpu = gradir.compile(source, target="cuda"), gradir.compile(source, target="cpu")
     kernels = gpu.kernels_of("mlp_grad")
-    assert len(kernels) == 16 and sum("elementwise" in k for k in kernels) == 2, kernels
+    assert len(kernels) == 15 and sum("elementwise" in k for k in kernels) == 2, kernels
     rng = np.random.default_rng(5)
     shapes = [(64, 784), (64, 10), (784, 256), (256,), (256, 10), (10,)]
     arguments = [rng.uniform(-1, 1, s).astype(np.float32) * (0.05 if i == 2 else 1) for i, s in enumerate(shapes)]

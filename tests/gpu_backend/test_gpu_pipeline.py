@@ -8,6 +8,7 @@ import gradir
 from gradir.errors import PipelineError
 from gradir.gpu_backend.gpu_pipeline import STAGES, bufferize_for_gpu, compile_to_gpu
 from gradir.gpu_backend.map_to_gpu import HOST_OPS, map_to_gpu
+from gradir.gpu_backend.tile_policy import TilePolicy
 from gradir.mlir_bridge import to_mlir_module, walk_ops
 from gradir.tools.autodiff_opt import GPU_STAGES, AutodiffOptMain
 
@@ -69,7 +70,9 @@ def test_every_kernel_is_launched_once_with_enough_threads_per_block(case):
     assert set(program.launch_configs) == set(program.ptx)
     for name, config in program.launch_configs.items():
         assert config.threads >= 128 and config.block[2] == 1, name
-        assert config.block[0] % 16 == 0 and config.threads % 32 == 0, name
+        # a narrow shared tile's x is a whole small extent (10 classes: whole rows, contiguous)
+        narrow = "shared" in name and config.block[0] <= TilePolicy().narrow_extent
+        assert (config.block[0] % 16 == 0 or narrow) and config.threads % 32 == 0, name
         if "shared" not in name:
             assert config.block[1] == 1, name
 
@@ -105,8 +108,9 @@ def test_matmul_is_one_register_tiled_kernel_with_fma():
 def test_fills_fold_into_reductions():
     names = compiled(MLP).kernels_of("mlp_grad")
     # 22 before epilogue fusion, which runs four elementwise ops (the bias add after x W1
-    # among them) in the kernels of the reductions whose results they read.
-    assert len(names) == 18
+    # among them) in the kernels of the reductions whose results they read; 17 since a
+    # narrow tile computes `a W2` in one launch (a split reduction and its combine before).
+    assert len(names) == 17
     gpu_ir = compiled(MLP).gpu_ir
     assert "memref.copy" not in gpu_ir
 

@@ -103,3 +103,36 @@ def test_a_contraction_without_a_recognised_combiner_is_not_split():
     for k in range(SIZES["k"]):
         want = want * 0.5 + np.outer(a[:, k], b[k, :])
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+NARROW_SIZES = ({"b": 2, "m": 64, "n": 10, "k": 48}, {"b": 2, "m": 6, "n": 64, "k": 48})
+NARROW = TilePolicy(min_tile_threads=1, shared_depth=4, target_blocks=64, min_k_chunk=4)
+"""Standard candidates need extents divisible by 16: n = 10 (or m = 6) only fits a narrow tile."""
+
+
+@pytest.mark.parametrize("sizes", NARROW_SIZES, ids=["n10", "m6"])
+@pytest.mark.parametrize("layouts", LAYOUTS, ids=lambda l: "-".join(l))
+@pytest.mark.parametrize("split", [False, True], ids=["whole-k", "split-k"])
+def test_narrow_tiles_cover_a_small_extent_whole(layouts, sizes, split, monkeypatch):
+    monkeypatch.setitem(SIZES, "m", sizes["m"])
+    monkeypatch.setitem(SIZES, "n", sizes["n"])
+    monkeypatch.setitem(SIZES, "k", sizes["k"])
+    a_layout, b_layout, out_layout = layouts
+    policy = NARROW if split else TilePolicy(min_tile_threads=1, shared_depth=4, target_blocks=1)
+    program = CudaProgram(_contraction(a_layout, b_layout, out_layout), features="+ptx80", policy=policy)
+    strategies = [name.split("_", 2)[-1] for name in program.launch_configs]
+    contraction = next(s for s in strategies if s.startswith("shared_tile"))
+    assert ("_split" in contraction) == split, strategies
+    rng = np.random.default_rng(4)
+    shapes = [tuple(SIZES[d] for d in layout) for layout in layouts]
+    a, b, c = (rng.standard_normal(shape).astype(np.float32) for shape in shapes)
+    (got,) = program.emulate("f", a, b, c)
+    want = c + np.einsum(f"{a_layout},{b_layout}->{out_layout}", a, b)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_narrow_tiles_are_off_with_the_shared_strategy_or_at_extent_zero():
+    for policy in (TilePolicy(min_tile_threads=1, shared_tiles=()), TilePolicy(min_tile_threads=1, narrow_extent=0)):
+        program = CudaProgram(_contraction("mk", "kn", "mn").replace("x16x", "x10x").replace("12x16", "12x10")
+                              .replace("32x16", "32x10"), features="+ptx80", policy=policy)  # fmt: skip
+        assert not any("shared_tile" in name for name in program.launch_configs), list(program.launch_configs)
