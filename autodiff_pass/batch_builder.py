@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import TensorType
-from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
+from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
+from xdsl.dialects.linalg.ops import FillOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from gradir.dialects.ad_ops import AutogradZeroOp
 from gradir.dialects.forward_ops import BroadcastToOp, ReshapeOp, TransposeOp
+from gradir.dialects.linalg_dst_style import BroadcastOp
 from gradir.dialects.type_checks import is_float_tensor, tensor_type
 from gradir.errors import DifferentiationError, GradirError, error_at
 
@@ -69,6 +70,10 @@ class BatchBuilder:
         if not isinstance(type_, TensorType):
             assert self.current is not None
             raise unsupported(self.current, f"a batched value of type {type_} is not a tensor")
+        if not type_.has_static_shape():
+            # The batch is added through static shapes (tensor.empty, broadcasts).
+            assert self.current is not None
+            raise unsupported(self.current, f"a batched value of dynamic shape {type_}")
         return tensor_type(type_.element_type, [self.size, *type_.get_shape()])
 
     # -- shape helpers ---------------------------------------------------------
@@ -112,7 +117,7 @@ class BatchBuilder:
         if is_float_tensor(value.type):
             return self.insert(BroadcastToOp(value, target)).results[0]
         init = self.insert(tensor.EmptyOp([], target)).results[0]
-        return self.insert(BroadcastOp(value, init, [0])).results[0]
+        return self.insert(BroadcastOp(value, init, DenseArrayBase.from_list(i64, [0]))).results[0]
 
     def expand_to_rank(self, value: SSAValue, batched: bool, rank: int) -> SSAValue:
         """A batched `value` of logical rank < `rank` reshaped to `[B, 1.., shape]`,

@@ -270,6 +270,21 @@ def _has_default_maps(op: Operation) -> bool:
     return maps is None or maps == default
 
 
+def _static_shapes_only(rule):
+    """`rule`, refusing ops on dynamically shaped tensors (the batch is folded or
+    broadcast through static shapes)."""
+
+    def checked(builder, op, operands, batched):
+        for value in (*op.operands, *op.results):
+            if isinstance(value.type, TensorType) and not value.type.has_static_shape():
+                raise unsupported(op, f"a tensor of dynamic shape {value.type}")
+        return rule(builder, op, operands, batched)
+
+    checked.__qualname__ = rule.__qualname__
+    checked.__doc__ = rule.__doc__
+    return checked
+
+
 LINALG_RULE_KINDS = {
     "structured_generic": structured_generic,
     "linalg_matmul": batch_linalg_matmul,
@@ -282,6 +297,7 @@ LINALG_RULE_KINDS = {
     "linalg_softmax": batch_linalg_softmax,
     "linalg_fill": batch_linalg_fill,
 }
+LINALG_RULE_KINDS = {name: _static_shapes_only(rule) for name, rule in LINALG_RULE_KINDS.items()}
 """The shape helpers of linalg named ops, merged into `batching.RULE_KINDS`."""
 
 
