@@ -25,7 +25,8 @@ CATEGORIES = {
     "gather": "a linalg.generic body reads a batched tensor at data-dependent indices (tensor.extract, a gather)",
     "scf.while": "the reverse of an scf.while keeps a tape of dynamic size, which cannot gain a batch dimension",
     "batched-scalar": "a called function returns an f64 scalar that depends on the batch: "
-    "vmap batches tensors only (a scalar cannot carry the batch dimension)",
+    "vmap batches tensors only (a scalar cannot carry the batch dimension); each of these "
+    "programs also reads elements of batched tensors with tensor.extract",
 }
 
 _EXTRACT = ("tensor.extract", "vmap of 'tensor.extract' is not supported")

@@ -254,3 +254,16 @@ def test_vmap_over_the_filter_of_a_conv_network():
     tensors = tuple(map(torch.tensor, args))
     close(values, torch.func.vmap(torch_cnn_loss, in_dims=(None, 0, None, None))(*tensors))
     close(grads, torch.func.vmap(torch.func.grad(torch_cnn_loss), in_dims=(None, 0, None, None))(*tensors))
+
+
+def test_hessian_and_jacobian_of_the_conv_network():
+    """Forward over reverse through the convolution and pooling (the batched tangents of
+    the filter reach the convolution: its generic view), and the forward Jacobian."""
+    rng = np.random.default_rng(15)
+    xs, k, w, ys = cnn_inputs(rng, 1)
+    args = (xs[0], k, w, ys[0])
+    tensors = tuple(map(torch.tensor, args))
+    hk = gradir.hessian(CNN, "loss", wrt=[1])(*args)
+    close(hk, torch.func.hessian(torch_cnn_loss, argnums=1)(*tensors))
+    jx = gradir.jacobian(CNN, "input_grad", wrt=[1], mode="fwd")(*args)
+    close(jx, torch.func.jacfwd(torch.func.grad(torch_cnn_loss), argnums=1)(*tensors))
