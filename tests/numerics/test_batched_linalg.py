@@ -267,3 +267,16 @@ def test_hessian_and_jacobian_of_the_conv_network():
     close(hk, torch.func.hessian(torch_cnn_loss, argnums=1)(*tensors))
     jx = gradir.jacobian(CNN, "input_grad", wrt=[1], mode="fwd")(*args)
     close(jx, torch.func.jacfwd(torch.func.grad(torch_cnn_loss), argnums=1)(*tensors))
+
+
+def test_per_example_gradients_of_linalg_programs_compile_to_ptx():
+    """The batched linalg functions (folded matmuls and convolutions, collapse/expand
+    shapes) through the GPU pipeline: PTX needs no driver."""
+    program = gradir.compile(CNN + """
+func.func @per_example(%xs: tensor<5x1x6x6x2xf64>, %k: tensor<3x3x2x4xf64>, %w: tensor<16x3xf64>, %ys: tensor<5x1x3xf64>) -> (tensor<5x3x3x2x4xf64>, tensor<5x16x3xf64>) {
+  %g:2 = autodiff.vmap @grads(%xs, %k, %w, %ys) {in_axes = array<i64: 0, -1, -1, 0>, out_axes = array<i64: 0, 0>, size = 5 : i64} : (tensor<5x1x6x6x2xf64>, tensor<3x3x2x4xf64>, tensor<16x3xf64>, tensor<5x1x3xf64>) -> (tensor<5x3x3x2x4xf64>, tensor<5x16x3xf64>)
+  return %g#0, %g#1 : tensor<5x3x3x2x4xf64>, tensor<5x16x3xf64>
+}
+""", target="cuda")
+    batched = [name for name in program.ptx if "_vmap_" in name]
+    assert batched and all(".target sm_90" in program.ptx[name] for name in batched)
