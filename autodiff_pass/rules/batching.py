@@ -32,7 +32,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported
 from gradir.autodiff_pass.rules.batching_linalg import LINALG_RULE_KINDS, linalg_op_names
-from gradir.autodiff_pass.rules.batching_reshapes import RESHAPE_RULE_KINDS
+from gradir.autodiff_pass.rules.batching_tensor_shapes import TENSOR_SHAPE_RULE_KINDS
 from gradir.dialects.forward_ops import (
     FORWARD_OPS,
     BroadcastToOp,
@@ -314,7 +314,7 @@ RULE_KINDS: dict[str, BatchingRule] = {
     "for": batch_for,
     "if": batch_if,
     **LINALG_RULE_KINDS,
-    **RESHAPE_RULE_KINDS,
+    **TENSOR_SHAPE_RULE_KINDS,
 }
 """The shape helpers `batching.yaml` names."""
 
@@ -324,7 +324,7 @@ def _known_op_names() -> set[str]:
     from gradir.dialects.autodiff import AD_OPS
 
     names = {op.name for op in (*FORWARD_OPS, *STANDARD_OPS, *AD_OPS)}
-    names |= linalg_op_names() | {"tensor.collapse_shape", "tensor.expand_shape"}
+    names |= linalg_op_names() | {"tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.concat"}
     return names | {"arith.cmpf", "linalg.generic", "func.call", "scf.for", "scf.if",
                      "tensor.extract_slice", "tensor.insert_slice"}
 

@@ -280,3 +280,26 @@ func.func @per_example(%xs: tensor<5x1x6x6x2xf64>, %k: tensor<3x3x2x4xf64>, %w: 
 """, target="cuda")
     batched = [name for name in program.ptx if "_vmap_" in name]
     assert batched and all(".target sm_90" in program.ptx[name] for name in batched)
+
+
+SHAPES = """
+func.func @f(%x: tensor<2x3xf64>, %y: tensor<4x3xf64>) -> (tensor<6x3xf64>, tensor<3x2xf64>) {
+  %c = tensor.concat dim(0) %x, %y : (tensor<2x3xf64>, tensor<4x3xf64>) -> tensor<6x3xf64>
+  %d = tensor.cast %c : tensor<6x3xf64> to tensor<6x3xf64>
+  %flat = tensor.collapse_shape %x [[0, 1]] : tensor<2x3xf64> into tensor<6xf64>
+  %e = tensor.expand_shape %flat [[0, 1]] output_shape [3, 2] : tensor<6xf64> into tensor<3x2xf64>
+  return %d, %e : tensor<6x3xf64>, tensor<3x2xf64>
+}
+"""
+
+
+@pytest.mark.parametrize("in_axes", [(0, None), (None, 1), (1, 0)])
+def test_tensor_reshapes_casts_and_concatenation_match_torch_vmap(in_axes):
+    rng = np.random.default_rng(16)
+    args = batched_inputs(rng, [(2, 3), (4, 3)], in_axes, 4)
+    actual = gradir.vmap(SHAPES, "f", in_axes=in_axes)(*args)
+    expected = torch.func.vmap(lambda x, y: (torch.cat([x, y]), x.reshape(3, 2)), in_dims=in_axes)(
+        *map(torch.tensor, args)
+    )
+    for value, reference in zip(actual, expected):
+        close(value, reference)
