@@ -132,10 +132,9 @@ def _groups(groups) -> ArrayAttr:
     return ArrayAttr(ArrayAttr(IntegerAttr(d, i64) for d in group) for group in groups)
 
 
-def _folded(builder: BatchBuilder, op: Operation, operands, batched, fold: Sequence[bool], rebuild=None):
+def _folded(builder: BatchBuilder, op: Operation, operands, batched, fold: Sequence[bool]):
     """`op` with the batch folded into the leading dimension of the operands
-    `fold` marks (the others must be unbatched); results split again.
-    `rebuild(operands, result_types)` builds the op (default: the same op)."""
+    `fold` marks (the others must be unbatched); results split again."""
     values = []
     for value, is_batched, folded in zip(operands, batched, fold):
         if folded:
@@ -145,7 +144,7 @@ def _folded(builder: BatchBuilder, op: Operation, operands, batched, fold: Seque
     for result in op.results:
         shape = _shape(result)
         types.append(tensor_type(result.type.get_element_type(), [builder.size * shape[0], *shape[1:]]))  # type: ignore[attr-defined]
-    new = rebuild(values, types) if rebuild else _rebuilt(builder, op, values, types)
+    new = _rebuilt(builder, op, values, types)
     return [(split_leading(builder, r), True) for r in new.results]
 
 
@@ -169,7 +168,7 @@ def batch_linalg_matmul(builder, op, operands, batched):
     """`C + A B`: a batched A (C batched or not) with an unbatched B is one
     matmul over `[B*M, K]` rows; a batched B is a `linalg.batch_matmul` (A
     broadcast); C alone batched, or other indexing maps: `structured_generic`."""
-    (a, b, c), (a_batched, b_batched, c_batched) = operands, batched
+    a_batched, b_batched = batched[:2]
     if not _has_default_maps(op) or not (a_batched or b_batched):
         return structured_generic(builder, op, operands, batched)
     cast = {"cast": op.properties["cast"]} if "cast" in op.properties else {}

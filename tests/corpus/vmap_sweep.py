@@ -3,20 +3,21 @@
 against a loop over the examples of the same compiled vjp (which `run_corpus.py`
 checks against central differences and PyTorch).
 
-For a program with entry `E` and `wrt` (its float-tensor arguments among them), the
-f64-promoted module gains
+For a program with entry `E` and `wrt`, the f64-promoted module gains
 
     @__sweep_vjp(arguments..., cotangents...) -> gradients   (autodiff.vjp @E)
     @__sweep_vmap(batched arguments..., batched cotangents...) -> batched gradients
                                                              (autodiff.vmap @__sweep_vjp)
 
-every float tensor argument and tensor cotangent batched at axis 0 (other arguments and
-scalar cotangents shared). Both are compiled together once; `__sweep_vmap` on a batch
-of `SIZE` examples must equal `__sweep_vjp` called on each (the examples: the program's
-input generator with other seeds; recorded inputs scaled by 1 +- 5%).
+every float tensor argument and every cotangent batched at axis 0, other arguments
+shared by the examples. vmap batches tensors only: an entry returning an f64 scalar, or
+taking only f64 scalars (then the ones batched), is first wrapped by `@__sweep_entry`,
+which passes them as 0-d tensors. Both are compiled together once; `__sweep_vmap` on a
+batch of `SIZE` examples must equal `__sweep_vjp` called on each (the examples: the
+program's input generator with other seeds; recorded inputs scaled by 1 +- 5%).
 
 Outcome per program: `pass`; `refused` (autodiff-vmap has no rule for an op: the
-first error line); `n/a` (no float tensor to differentiate); `fail` (another error);
+first error line); `n/a` (nothing to batch: no float argument in `wrt`); `fail` (another error);
 `wrong` (the batched gradients differ from the loop's).
 
     python tests/corpus/vmap_sweep.py [NAME ...]
@@ -44,10 +45,6 @@ class SweepResult:
     name: str
     status: str  # pass | refused | n/a | fail | wrong
     detail: str = ""
-
-
-def _type_text(type_) -> str:
-    return str(type_)
 
 
 def _scalar_wrapper(callee, inputs, outputs, wrap_arguments: bool) -> tuple[str, str, list, list]:
