@@ -22,6 +22,8 @@ transposed is left to loops; see `rules/linalg.py`):
   dimension properties shifted past the batch dimension.
 - `linalg_fill`: a fill overwrites its init, so its result never depends on
   the batch.
+- `linalg_pack` (`pack`, `unpack`): the batch is one more untiled outer
+  dimension, first.
 
 Ops that overwrite their init (`OVERWRITING`) give an unbatched result when
 no input is batched: the op is copied onto an unbatched `tensor.empty`.
@@ -40,7 +42,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 
-from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported
+from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, VmapError, unsupported
 from gradir.autodiff_pass.rules.linalg_structured import generic_view
 from gradir.dialects.linalg_matmul import BatchMatmulOp
 from gradir.dialects.type_checks import tensor_type
@@ -160,6 +162,9 @@ def structured_generic(builder, op, operands, batched):
     try:
         # The view copies the op's body: captured values are mapped by batch_generic.
         return batch_generic(builder, view, operands, batched)
+    except VmapError as error:  # name the op the user wrote
+        error.message = error.message.replace("'linalg.generic'", f"'{op.name}' (as a linalg.generic)", 1)
+        raise
     finally:
         view.erase()
 
@@ -261,6 +266,19 @@ def batch_linalg_fill(builder, op, operands, batched):
     return unbatched
 
 
+def batch_linalg_pack(builder, op, operands, batched):
+    """`linalg.pack` / `unpack` of `[B, ...]` into `[B, ...]`: the batch is one
+    more untiled outer dimension, first (`inner_dims_pos` and any
+    `outer_dims_perm` shift by one); the padding value and tiles are shared."""
+    if any(batched[2:]):
+        raise unsupported(op, "its padding value depends on the batch")
+    values = [builder.materialize(v, b) for v, b in zip(operands[:2], batched[:2])] + list(operands[2:])
+    properties = {"inner_dims_pos": _dense([d + 1 for d in op.properties["inner_dims_pos"].get_values()])}
+    if (permutation := op.properties.get("outer_dims_perm")) is not None:
+        properties["outer_dims_perm"] = _dense([0, *(d + 1 for d in permutation.get_values())])
+    return _batched_results(builder, op, values, **properties)
+
+
 def _has_default_maps(op: Operation) -> bool:
     """Whether a matmul-family op reads its operands the plain way (no
     transposed or broadcast operand)."""
@@ -295,6 +313,7 @@ LINALG_RULE_KINDS = {
     "linalg_reduce": batch_linalg_reduce,
     "linalg_softmax": batch_linalg_softmax,
     "linalg_fill": batch_linalg_fill,
+    "linalg_pack": batch_linalg_pack,
 }
 LINALG_RULE_KINDS = {name: _static_shapes_only(rule) for name, rule in LINALG_RULE_KINDS.items()}
 """The shape helpers of linalg named ops, merged into `batching.RULE_KINDS`."""

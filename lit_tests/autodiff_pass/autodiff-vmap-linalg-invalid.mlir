@@ -1,14 +1,20 @@
-// Linalg ops autodiff-vmap cannot batch are one-line errors at the op's location.
+// Linalg ops autodiff-vmap cannot batch are one-line errors at the op's location, naming
+// the op the user wrote.
 // RUN: autodiff-opt %s -p autodiff-vmap --split-input-file --verify-diagnostics | filecheck %s
 
-// linalg.pack has a derivative rule but no batching rule yet.
-func.func @f(%x: tensor<4x4xf64>) -> tensor<2x2x2x2xf64> {
-  %e = tensor.empty() : tensor<2x2x2x2xf64>
-  // CHECK: autodiff-vmap-linalg-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'linalg.pack' is not supported
-  %p = linalg.pack %x inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %e : tensor<4x4xf64> -> tensor<2x2x2x2xf64>
-  return %p : tensor<2x2x2x2xf64>
+// A body reading a batched value from outside (each example would need its own).
+func.func @f(%x: tensor<4xf64>, %s: tensor<f64>) -> tensor<4xf64> {
+  %e = tensor.empty() : tensor<4xf64>
+  // CHECK: autodiff-vmap-linalg-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'linalg.map' (as a linalg.generic) is not supported (its body reads a batched value defined outside it)
+  %m = linalg.map ins(%x : tensor<4xf64>) outs(%e : tensor<4xf64>)
+    (%in: f64, %o: f64) {
+      %v = tensor.extract %s[] : tensor<f64>
+      %p = arith.mulf %in, %v : f64
+      linalg.yield %p : f64
+    }
+  return %m : tensor<4xf64>
 }
-func.func @main(%xs: tensor<3x4x4xf64>) -> tensor<3x2x2x2x2xf64> {
-  %r = autodiff.vmap @f(%xs) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<3x4x4xf64>) -> tensor<3x2x2x2x2xf64>
-  return %r : tensor<3x2x2x2x2xf64>
+func.func @main(%x: tensor<4xf64>, %ss: tensor<3xf64>) -> tensor<3x4xf64> {
+  %r = autodiff.vmap @f(%x, %ss) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<4xf64>, tensor<3xf64>) -> tensor<3x4xf64>
+  return %r : tensor<3x4xf64>
 }

@@ -303,3 +303,30 @@ def test_tensor_reshapes_casts_and_concatenation_match_torch_vmap(in_axes):
     )
     for value, reference in zip(actual, expected):
         close(value, reference)
+
+
+PACK = """
+func.func @f(%x: tensor<3x5xf64>) -> (tensor<3x2x2x2xf64>, tensor<3x5xf64>) {
+  %zero = arith.constant 0.0 : f64
+  %d = tensor.empty() : tensor<3x2x2x2xf64>
+  %p = linalg.pack %x padding_value(%zero : f64) outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %d : tensor<3x5xf64> -> tensor<3x2x2x2xf64>
+  %e = tensor.empty() : tensor<3x5xf64>
+  %u = linalg.unpack %p outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %e : tensor<3x2x2x2xf64> -> tensor<3x5xf64>
+  %t = linalg.tanh ins(%u : tensor<3x5xf64>) outs(%e : tensor<3x5xf64>) -> tensor<3x5xf64>
+  return %p, %t : tensor<3x2x2x2xf64>, tensor<3x5xf64>
+}
+"""
+
+
+@pytest.mark.parametrize("axis", [0, 2])
+def test_pack_and_unpack_batch_like_a_loop_over_the_examples(axis):
+    """No torch oracle for linalg.pack: each example of the batch against the same
+    program compiled unbatched (pack's padding included), and unpack(pack(x)) = x."""
+    xs = np.moveaxis(np.random.default_rng(17).standard_normal((4, 3, 5)), 0, axis)
+    packed, unpacked = gradir.vmap(PACK, "f", in_axes=axis)(xs)
+    single = gradir.compile(PACK)
+    for example in range(4):
+        expected = single.f(np.take(xs, example, axis=axis))
+        np.testing.assert_array_equal(packed[example], expected[0])
+        np.testing.assert_array_equal(unpacked[example], expected[1])
+    np.testing.assert_allclose(unpacked, np.tanh(np.moveaxis(xs, axis, 0)), rtol=1e-14)
