@@ -330,3 +330,52 @@ def test_pack_and_unpack_batch_like_a_loop_over_the_examples(axis):
         np.testing.assert_array_equal(packed[example], expected[0])
         np.testing.assert_array_equal(unpacked[example], expected[1])
     np.testing.assert_allclose(unpacked, np.tanh(np.moveaxis(xs, axis, 0)), rtol=1e-14)
+
+
+WINDOWS = """
+func.func @f(%x: tensor<2x3x7x7xf64>, %k: tensor<4x3x3x3xf64>, %d: tensor<2x7x7x3xf64>, %dk: tensor<3x3x3xf64>, %s: tensor<2x9x3xf64>, %sk: tensor<3x3x2xf64>, %p: tensor<5x5xf64>, %pk: tensor<2x2xf64>) -> (tensor<2x4x3x3xf64>, tensor<2x5x5x3xf64>, tensor<2x3x3x3xf64>, tensor<2x4x2xf64>, tensor<4x4xf64>) {
+  %z = arith.constant 0.0 : f64
+  %e1 = tensor.empty() : tensor<2x4x3x3xf64>
+  %c1 = linalg.fill ins(%z : f64) outs(%e1 : tensor<2x4x3x3xf64>) -> tensor<2x4x3x3xf64>
+  %conv = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %k : tensor<2x3x7x7xf64>, tensor<4x3x3x3xf64>) outs(%c1 : tensor<2x4x3x3xf64>) -> tensor<2x4x3x3xf64>
+  %e2 = tensor.empty() : tensor<2x5x5x3xf64>
+  %c2 = linalg.fill ins(%z : f64) outs(%e2 : tensor<2x5x5x3xf64>) -> tensor<2x5x5x3xf64>
+  %depth = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%d, %dk : tensor<2x7x7x3xf64>, tensor<3x3x3xf64>) outs(%c2 : tensor<2x5x5x3xf64>) -> tensor<2x5x5x3xf64>
+  %e3 = tensor.empty() : tensor<2x3x3x3xf64>
+  %c3 = linalg.fill ins(%z : f64) outs(%e3 : tensor<2x3x3x3xf64>) -> tensor<2x3x3x3xf64>
+  %window = tensor.empty() : tensor<2x2xf64>
+  %pool = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %window : tensor<2x3x7x7xf64>, tensor<2x2xf64>) outs(%c3 : tensor<2x3x3x3xf64>) -> tensor<2x3x3x3xf64>
+  %e4 = tensor.empty() : tensor<2x4x2xf64>
+  %c4 = linalg.fill ins(%z : f64) outs(%e4 : tensor<2x4x2xf64>) -> tensor<2x4x2xf64>
+  %one = linalg.conv_1d_nwc_wcf {dilations = dense<1> : vector<1xi64>, strides = dense<2> : vector<1xi64>} ins(%s, %sk : tensor<2x9x3xf64>, tensor<3x3x2xf64>) outs(%c4 : tensor<2x4x2xf64>) -> tensor<2x4x2xf64>
+  %e5 = tensor.empty() : tensor<4x4xf64>
+  %c5 = linalg.fill ins(%z : f64) outs(%e5 : tensor<4x4xf64>) -> tensor<4x4xf64>
+  %plain = linalg.conv_2d ins(%p, %pk : tensor<5x5xf64>, tensor<2x2xf64>) outs(%c5 : tensor<4x4xf64>) -> tensor<4x4xf64>
+  return %conv, %depth, %pool, %one, %plain : tensor<2x4x3x3xf64>, tensor<2x5x5x3xf64>, tensor<2x3x3x3xf64>, tensor<2x4x2xf64>, tensor<4x4xf64>
+}
+"""
+
+
+def torch_windows(x, k, d, dk, s, sk, p, pk):
+    F = torch.nn.functional
+    depth = F.conv2d(d.permute(0, 3, 1, 2), dk.permute(2, 0, 1)[:, None], groups=3).permute(0, 2, 3, 1)
+    one = F.conv1d(s.permute(0, 2, 1), sk.permute(2, 1, 0), stride=2).permute(0, 2, 1)
+    return (F.conv2d(x, k, stride=2), depth, F.avg_pool2d(x, 2) * 4, one,
+            F.conv2d(p[None, None], pk[None, None])[0, 0])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "in_axes",
+    [(0, None, 0, None, 0, None, 0, None), (None, 0, None, 0, None, 0, None, 0), (1, 0, 2, 3, 1, 0, 2, 1)],
+    ids=["images", "filters", "both"],
+)
+def test_convolutions_and_pooling_match_torch_vmap(in_axes):
+    """Batched images fold into N (conv_2d with no N: the generic view); batched filters
+    are the generic view; strides and the depthwise and 1-d layouts."""
+    rng = np.random.default_rng(18)
+    shapes = [(2, 3, 7, 7), (4, 3, 3, 3), (2, 7, 7, 3), (3, 3, 3), (2, 9, 3), (3, 3, 2), (5, 5), (2, 2)]
+    args = batched_inputs(rng, shapes, in_axes, 3)
+    actual = gradir.vmap(WINDOWS, "f", in_axes=in_axes)(*args)
+    expected = torch.func.vmap(torch_windows, in_dims=in_axes)(*map(torch.tensor, args))
+    for value, reference in zip(actual, expected):
+        close(value, reference)
