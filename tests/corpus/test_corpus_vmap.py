@@ -1,5 +1,6 @@
 """Per-example gradients of every corpus program (vmap_sweep.py): `autodiff.vmap` of the
-program's vjp against a loop of the same compiled vjp over the examples.
+program's vjp against a loop of the same compiled vjp over the examples, and, where its
+results are small, `autodiff.jacobian` against the vjp at one-hot cotangents.
 
 A program must pass, or be refused exactly as `EXPECTED_REFUSALS` says (a substring of
 the one-line error): a program that starts passing, is refused differently or is refused
@@ -83,6 +84,8 @@ def test_per_example_gradients_of_corpus_program(name, sweep_results):
     where = f"{name}: {result.status} {result.detail}"
     if result.status == "pass":
         assert not listed, f"{name} is batched now: remove it from EXPECTED_REFUSALS (was: {CATEGORIES[listed[0]]})"
+        # Its whole Jacobian too, where the results are small (a vmap over the output basis).
+        assert result.jacobian == "pass" or result.jacobian.startswith("n/a: "), f"{name}: jacobian {result.jacobian}"
         return
     assert result.status == "refused", f"not a located refusal: {where}"
     assert listed, f"{name} is refused and not listed in EXPECTED_REFUSALS: {where}"
@@ -95,6 +98,8 @@ def test_the_sweep_batches_most_of_the_corpus(sweep_results):
     assert len(passed) == len(PROGRAMS) - len(EXPECTED_REFUSALS)
     assert {"mlir_conv_2d_nhwc_hwcf", "mlir_pooling_nhwc_max", "mlir_tensor_matmul", "lagrad_batch_matmul",
             "torchmlir_resnet_head", "jax_mlp"} <= set(passed)  # fmt: skip
+    jacobians = sorted(name for name in passed if sweep_results[name].jacobian == "pass")
+    assert {"mlir_depthwise_conv_2d", "mlir_tensor_matmul", "torchmlir_resnet_head"} <= set(jacobians)
 
 
 def test_a_wrong_batching_rule_is_caught(monkeypatch):

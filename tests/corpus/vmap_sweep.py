@@ -37,6 +37,7 @@ import references  # noqa: E402
 import run_corpus  # noqa: E402
 
 SIZE = 3
+JACOBIAN_ROWS = 16
 RTOL, ATOL = 1e-9, 1e-12
 
 
@@ -45,6 +46,10 @@ class SweepResult:
     name: str
     status: str  # pass | refused | n/a | fail | wrong
     detail: str = ""
+    jacobian: str = "n/a"
+    """The same for `autodiff.jacobian` (reverse: a vmap of the vjp over the output
+    basis) against rows of the vjp at one-hot cotangents: pass, refused, wrong, fail,
+    n/a (too many result elements, or the vmap was not checked)."""
 
 
 def _scalar_wrapper(callee, inputs, outputs, wrap_arguments: bool) -> tuple[str, str, list, list]:
@@ -74,9 +79,8 @@ def _scalar_wrapper(callee, inputs, outputs, wrap_arguments: bool) -> tuple[str,
     return "\n".join(lines) + "\n", "__sweep_entry", ins, outs
 
 
-def sweep_module_text(program: run_corpus.Program) -> tuple[str, list[bool], int]:
-    """The promoted module with the sweep functions; which arguments of
-    `__sweep_vjp` are batched, and how many gradients it returns."""
+def sweep_module_text(program: run_corpus.Program) -> "SweepModules":
+    """The promoted module with the sweep functions (see SweepModules)."""
     from xdsl.dialects.builtin import TensorType, f64
     from xdsl.dialects.func import FuncOp
 
@@ -108,19 +112,49 @@ def sweep_module_text(program: run_corpus.Program) -> tuple[str, list[bool], int
     operands = ", ".join(f"%a{k}" for k in range(len(types)))
     count = len(outputs) + len(gradients)
     return_values = ", ".join(f"%r#{len(outputs) + k}" for k in range(len(gradients)))
-    text = str(module).rstrip()
-    text = text[: text.rfind("}")] + wrapper + f"""
+    base = str(module).rstrip()
+    base = base[: base.rfind("}")] + wrapper + f"""
 func.func @__sweep_vjp({', '.join(f'%a{k}: {t}' for k, t in enumerate(types))}) -> ({', '.join(gradients)}) {{
   %r:{count} = autodiff.vjp @{entry}({operands}) {{wrt = array<i64: {', '.join(map(str, wrt))}>}} : ({', '.join(types)}) -> ({', '.join(output_types + gradients)})
   func.return {return_values} : {', '.join(gradients)}
 }}
-func.func @__sweep_vmap({', '.join(f'%a{k}: {t}' for k, t in enumerate(batched_types))}) -> ({', '.join(batched_grads)}) {{
+"""
+    text = base + f"""func.func @__sweep_vmap({', '.join(f'%a{k}: {t}' for k, t in enumerate(batched_types))}) -> ({', '.join(batched_grads)}) {{
   %r:{len(gradients)} = autodiff.vmap @__sweep_vjp({operands}) {{in_axes = array<i64: {', '.join('0' if b else '-1' for b in batched)}>, out_axes = array<i64: {', '.join('0' for _ in gradients)}>, size = {SIZE} : i64}} : ({', '.join(batched_types)}) -> ({', '.join(batched_grads)})
   func.return {', '.join(f'%r#{k}' for k in range(len(gradients)))} : {', '.join(batched_grads)}
 }}
 }}
 """
-    return text, batched, len(gradients)
+    shapes = [() if t == f64 else tuple(t.get_shape()) for t in outputs]
+    jacobian = None
+    if sum(int(np.prod(shape)) for shape in shapes) <= JACOBIAN_ROWS:
+        wrt_shapes = [() if inputs[i] == f64 else tuple(inputs[i].get_shape()) for i in wrt]
+        blocks = [_tensor_text((*r, *a)) for r in shapes for a in wrt_shapes]
+        arguments = ", ".join(f"%a{k}" for k in range(len(input_types)))
+        jacobian = base + f"""func.func @__sweep_jacobian({', '.join(f'%a{k}: {t}' for k, t in enumerate(input_types))}) -> ({', '.join(blocks)}) {{
+  %j:{len(blocks)} = autodiff.jacobian @{entry}({arguments}) {{wrt = array<i64: {', '.join(map(str, wrt))}>, mode = "rev"}} : ({', '.join(input_types)}) -> ({', '.join(blocks)})
+  func.return {', '.join(f'%j#{k}' for k in range(len(blocks)))} : {', '.join(blocks)}
+}}
+}}
+"""
+    return SweepModules(text, batched, len(gradients), jacobian, shapes)
+
+
+def _tensor_text(shape) -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + "f64>"
+
+
+@dataclass
+class SweepModules:
+    vmap_text: str
+    """The module with `__sweep_vjp` and `__sweep_vmap`."""
+    batched: list[bool]
+    """Which arguments of `__sweep_vjp` `__sweep_vmap` batches."""
+    gradient_count: int
+    jacobian_text: str | None
+    """The module with `__sweep_vjp` and `__sweep_jacobian` (reverse mode), for an entry
+    with at most JACOBIAN_ROWS result elements; else None."""
+    output_shapes: list[tuple[int, ...]]
 
 
 def example_inputs(program: run_corpus.Program, input_specs, example: int) -> list[np.ndarray]:
@@ -145,13 +179,14 @@ def check(program: run_corpus.Program) -> SweepResult:
     from gradir.autodiff_pass.batch_builder import VmapError
 
     try:
-        text, batched, gradient_count = sweep_module_text(program)
+        modules = sweep_module_text(program)
     except LookupError as error:
         return SweepResult(program.name, "n/a", str(error))
+    batched, gradient_count = modules.batched, modules.gradient_count
     try:
-        executable = gradir.compile(text, target="cpu")
+        executable = gradir.compile(modules.vmap_text, target="cpu")
     except VmapError as error:
-        return SweepResult(program.name, "refused", one_line_message(error).replace(str(program.path), program.path.name))
+        return SweepResult(program.name, "refused", one_line_message(error))
     except GradirError as error:
         return SweepResult(program.name, "fail", one_line_message(error))
     input_specs, result_specs, _ = run_corpus._mlir22_inspect(program)  # noqa: SLF001
@@ -180,17 +215,54 @@ def check(program: run_corpus.Program) -> SweepResult:
             return SweepResult(program.name, "wrong", problem)
     if all(np.allclose(got[k][0], got[k][1]) for k in range(gradient_count)):
         return SweepResult(program.name, "wrong", "every example has the same gradient: the batch is not exercised")
-    return SweepResult(program.name, "pass")
+    arguments = examples[0][: len(input_specs)]
+    return SweepResult(program.name, "pass", jacobian=check_jacobian(modules, executable, arguments))
+
+
+def check_jacobian(modules: SweepModules, executable, arguments) -> str:
+    """`__sweep_jacobian` against rows of `__sweep_vjp` at one-hot cotangents."""
+    import gradir
+    from gradir.autodiff_pass.batch_builder import VmapError
+    from gradir.errors import GradirError
+    from gradir.tools.cli import one_line_message
+
+    if modules.jacobian_text is None:
+        elements = sum(int(np.prod(shape)) for shape in modules.output_shapes)
+        return f"n/a: {elements} result elements, more than {JACOBIAN_ROWS}"
+    try:
+        blocks = gradir.compile(modules.jacobian_text, target="cpu").call("__sweep_jacobian", *arguments)
+    except VmapError as error:
+        return f"refused: {one_line_message(error)}"
+    except GradirError as error:
+        return f"fail: {one_line_message(error)}"
+    shapes = modules.output_shapes
+    for r, shape in enumerate(shapes):
+        for index in np.ndindex(*shape):
+            cotangents = [np.zeros(s) for s in shapes]
+            cotangents[r][index] = 1.0
+            row = executable.call("__sweep_vjp", *arguments, *cotangents)
+            for a in range(modules.gradient_count):
+                block = np.asarray(blocks[r * modules.gradient_count + a])
+                problem = run_corpus._mismatch(f"jacobian block ({r}, {a}) at {index}", block[index], row[a], RTOL, ATOL)  # noqa: SLF001
+                if problem:
+                    return f"wrong: {problem}"
+    return "pass"
 
 
 def main(argv: list[str]) -> int:
     results = [check(program) for program in run_corpus.discover(argv or None)]
     for result in results:
-        print(f"{result.name:40s} {result.status:8s} {result.detail}")
+        print(f"{result.name:40s} {result.status:8s} jacobian {result.jacobian.split(':')[0]:8s} {result.detail}")
+        if result.jacobian != "pass" and not result.jacobian.startswith("n/a"):
+            print(f"{'':40s} jacobian: {result.jacobian}")
     counts: dict[str, int] = {}
     for result in results:
         counts[result.status] = counts.get(result.status, 0) + 1
     print(", ".join(f"{status} {count}" for status, count in sorted(counts.items())), f"of {len(results)}")
+    jacobians: dict[str, int] = {}
+    for result in results:
+        jacobians[result.jacobian.split(":")[0]] = jacobians.get(result.jacobian.split(":")[0], 0) + 1
+    print("jacobians:", ", ".join(f"{status} {count}" for status, count in sorted(jacobians.items())))
     return 0 if not counts.get("wrong") and not counts.get("fail") else 1
 
 
