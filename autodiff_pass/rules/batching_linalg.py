@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
 
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, VmapError, unsupported
 from gradir.autodiff_pass.rules.linalg_structured import generic_view
@@ -171,19 +172,26 @@ def structured_generic(builder, op, operands, batched):
 
 def batch_linalg_matmul(builder, op, operands, batched):
     """`C + A B`: a batched A (C batched or not) with an unbatched B is one
-    matmul over `[B*M, K]` rows; a batched B is a `linalg.batch_matmul` (A
-    broadcast); C alone batched, or other indexing maps: `structured_generic`."""
+    matmul over `[B*M, K]` rows, whatever B's map (B read transposed stays
+    so); a batched B is a `linalg.batch_matmul` (A broadcast); C alone
+    batched, or other indexing maps: `structured_generic`."""
     a_batched, b_batched = batched[:2]
+    a_map, _, c_map = (m.data for m in op.get_indexing_maps().data)
+    rows = a_map.results[0] == AffineExpr.dimension(0) and c_map == _MATMUL_OUTPUT_MAP
+    if a_batched and not b_batched and rows and len(_shape(operands[0])) == 3:
+        return _folded(builder, op, operands, batched, [True, False, True])
     if not _has_default_maps(op) or not (a_batched or b_batched):
         return structured_generic(builder, op, operands, batched)
-    cast = {"cast": op.properties["cast"]} if "cast" in op.properties else {}
-    if not b_batched:
-        return _folded(builder, op, operands, batched, [True, False, True])
     values = _materialized(builder, operands, batched)
     types = [builder.batched_type(op.results[0].type)]
     product = builder.insert(BatchMatmulOp(values[:2], values[2:], types))
-    product.properties.update(cast)
+    if "cast" in op.properties:
+        product.properties["cast"] = op.properties["cast"]
     return [(product.results[0], True)]
+
+
+_MATMUL_OUTPUT_MAP = AffineMap(3, 0, (AffineExpr.dimension(0), AffineExpr.dimension(1)))
+"""`(i, j, k) -> (i, j)`: C's rows are the loop A's rows are read by."""
 
 
 def batch_linalg_batch_matmul(builder, op, operands, batched):

@@ -24,6 +24,11 @@
 // CHECK:         linalg.batch_matmul ins(%[[XB]], %[[W]] : tensor<5x2x3xf64>, tensor<5x3x4xf64>) outs(%{{.*}} : tensor<5x2x4xf64>) -> tensor<5x2x4xf64>
 // CHECK:         func.return
 
+// B read transposed (MLIR's matmul_transpose_b): the rows still fold, the maps stay.
+// CHECK-LABEL: func.func @mmt_vmap_0_n_to_0_x5(
+// CHECK-NOT:     scf.for
+// CHECK:         linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%{{.*}}, %{{.*}} : tensor<10x3xf64>, tensor<4x3xf64>) outs(%{{.*}} : tensor<10x4xf64>) -> tensor<10x4xf64>
+
 // The op's own batch and vmap's fold into one batch dimension.
 // CHECK-LABEL: func.func @bmm_vmap_0_0_to_0_x5(
 // CHECK-NOT:     scf.for
@@ -74,6 +79,17 @@ func.func @mm(%x: tensor<2x3xf64>, %w: tensor<3x4xf64>) -> tensor<2x4xf64> {
   %m = linalg.matmul ins(%x, %w : tensor<2x3xf64>, tensor<3x4xf64>) outs(%c : tensor<2x4xf64>) -> tensor<2x4xf64>
   %t = linalg.tanh ins(%m : tensor<2x4xf64>) outs(%e : tensor<2x4xf64>) -> tensor<2x4xf64>
   return %t : tensor<2x4xf64>
+}
+func.func @mmt(%x: tensor<2x3xf64>, %w: tensor<4x3xf64>) -> tensor<2x4xf64> {
+  %z = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<2x4xf64>
+  %c = linalg.fill ins(%z : f64) outs(%e : tensor<2x4xf64>) -> tensor<2x4xf64>
+  %m = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<2x3xf64>, tensor<4x3xf64>) outs(%c : tensor<2x4xf64>) -> tensor<2x4xf64>
+  return %m : tensor<2x4xf64>
+}
+func.func @main_mmt(%xs: tensor<5x2x3xf64>, %w: tensor<4x3xf64>) -> tensor<5x2x4xf64> {
+  %r = autodiff.vmap @mmt(%xs, %w) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<5x2x3xf64>, tensor<4x3xf64>) -> tensor<5x2x4xf64>
+  return %r : tensor<5x2x4xf64>
 }
 func.func @bmm(%x: tensor<7x2x3xf64>, %w: tensor<7x3x4xf64>) -> tensor<7x2x4xf64> {
   %z = arith.constant 0.0 : f64

@@ -379,3 +379,37 @@ def test_convolutions_and_pooling_match_torch_vmap(in_axes):
     expected = torch.func.vmap(torch_windows, in_dims=in_axes)(*map(torch.tensor, args))
     for value, reference in zip(actual, expected):
         close(value, reference)
+
+
+TRANSPOSED_B = """
+func.func @f(%x: tensor<2x3xf64>, %w: tensor<4x3xf64>) -> tensor<2x4xf64> {
+  %z = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<2x4xf64>
+  %c = linalg.fill ins(%z : f64) outs(%e : tensor<2x4xf64>) -> tensor<2x4xf64>
+  %m = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<2x3xf64>, tensor<4x3xf64>) outs(%c : tensor<2x4xf64>) -> tensor<2x4xf64>
+  %t = linalg.tanh ins(%m : tensor<2x4xf64>) outs(%e : tensor<2x4xf64>) -> tensor<2x4xf64>
+  return %t : tensor<2x4xf64>
+}
+func.func @g(%x: tensor<3x2xf64>, %w: tensor<3x4xf64>) -> tensor<2x4xf64> {
+  %z = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<2x4xf64>
+  %c = linalg.fill ins(%z : f64) outs(%e : tensor<2x4xf64>) -> tensor<2x4xf64>
+  %m = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<3x2xf64>, tensor<3x4xf64>) outs(%c : tensor<2x4xf64>) -> tensor<2x4xf64>
+  return %m : tensor<2x4xf64>
+}
+"""
+
+
+@pytest.mark.parametrize("in_axes", [(0, None), (None, 0), (1, 2)])
+def test_matmuls_reading_an_operand_transposed_match_torch_vmap(in_axes):
+    """B read transposed: a batched lhs folds into the rows with B's map kept. A read
+    transposed (its rows are not the leading dimension) and a batched B: the generic view."""
+    rng = np.random.default_rng(19)
+    args = batched_inputs(rng, [(2, 3), (4, 3)], in_axes, 5)
+    actual = gradir.vmap(TRANSPOSED_B, "f", in_axes=in_axes)(*args)
+    expected = torch.func.vmap(lambda x, w: torch.tanh(x @ w.T), in_dims=in_axes)(*map(torch.tensor, args))
+    close(actual, expected)
+    args = batched_inputs(rng, [(3, 2), (3, 4)], in_axes, 5)
+    actual = gradir.vmap(TRANSPOSED_B, "g", in_axes=in_axes)(*args)
+    expected = torch.func.vmap(lambda x, w: x.T @ w, in_dims=in_axes)(*map(torch.tensor, args))
+    close(actual, expected)
