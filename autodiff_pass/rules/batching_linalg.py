@@ -96,11 +96,20 @@ def _unbatched_overwrite(builder: BatchBuilder, op: Operation, operands, batched
     """For an op that overwrites its init: when no input is batched, the op on a
     fresh unbatched init (the result is the same for every example); else None."""
     count = _input_count(op)
-    if any(batched[:count]):
+    if any(batched[:count]) or _reads_batched_capture(builder, op):
         return None
     inits = [builder.insert(tensor.EmptyOp([], r.type)).results[0] for r in op.results]
     copy = _rebuilt(builder, op, [*operands[:count], *inits], [r.type for r in op.results])
     return [(r, False) for r in copy.results]
+
+
+def _reads_batched_capture(builder: BatchBuilder, op: Operation) -> bool:
+    return any(
+        builder.is_batched_capture(value)  # type: ignore[attr-defined]
+        for region in op.regions
+        for nested in region.walk()
+        for value in nested.operands
+    )
 
 
 def _dense(values: Sequence[int]) -> DenseArrayBase:
@@ -216,14 +225,15 @@ def batch_linalg_window(builder, op, operands, batched):
 
 
 def batch_linalg_elementwise(builder, op, operands, batched):
-    """Named elementwise ops (`linalg.add`, `exp`, `copy`, ...): every tensor
+    """Named elementwise ops (`linalg.add`, `exp`, `copy`, `map`, ...): every tensor
     input batched -> the same op on `[B, ...]`; some input unbatched ->
     `structured_generic` (its map ignores the batch: nothing is broadcast)."""
     if (unbatched := _unbatched_overwrite(builder, op, operands, batched)) is not None:
         return unbatched
     count = _input_count(op)
     tensors = [i for i in range(count) if isinstance(operands[i].type, TensorType)]
-    if len(tensors) != count or not all(batched[i] for i in tensors):
+    if len(tensors) != count or not all(batched[i] for i in tensors) or _reads_batched_capture(builder, op):
+        # (a body reading a batched value from outside: the generic view's located refusal)
         return structured_generic(builder, op, operands, batched)
     return _batched_results(builder, op, _materialized(builder, operands, batched))
 
