@@ -10,7 +10,8 @@ pipelines tile and vectorise best (a generic matmul reading one operand
 transposed is left to loops; see `rules/linalg.py`):
 
 - `linalg_matmul`: a batched lhs alone is one `[B*M,K]x[K,N]` matmul (the
-  batch folded into the rows by `tensor.collapse_shape`); a batched rhs is a
+  batch folded into the rows by `tensor.collapse_shape`, the rhs read
+  transposed or not); a batched rhs is a
   `linalg.batch_matmul` (the lhs broadcast); never a loop over the batch.
 - `linalg_batch_matmul`: both batch dimensions folded into one `[B*C,M,K]`.
 - `linalg_window` (convolutions, pooling): an unbatched filter lets the batch
@@ -25,8 +26,11 @@ transposed is left to loops; see `rules/linalg.py`):
 - `linalg_pack` (`pack`, `unpack`): the batch is one more untiled outer
   dimension, first.
 
-Ops that overwrite their init (`OVERWRITING`) give an unbatched result when
-no input is batched: the op is copied onto an unbatched `tensor.empty`.
+Ops that overwrite their init (the elementwise ops and `map`, `transpose`,
+`broadcast`, `softmax`, `fill`) give an unbatched result when no input is
+batched: the op is copied onto an unbatched `tensor.empty`. A body reading a
+batched value from outside it always goes to the generic view, whose
+`batch_generic` refuses it at the op.
 """
 from __future__ import annotations
 
