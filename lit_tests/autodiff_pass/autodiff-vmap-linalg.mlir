@@ -17,11 +17,22 @@
 // CHECK:         linalg.tanh ins(%[[PB]] : tensor<5x2x4xf64>)
 // CHECK:         func.return
 
+// A batched rhs alone folds into the columns: one [M,K]x[K,B*N] matmul.
 // CHECK-LABEL: func.func @mm_vmap_n_0_to_0_x5(
 // CHECK-SAME:    %[[X:[^:]*]]: tensor<2x3xf64>, %[[W:[^:]*]]: tensor<5x3x4xf64>) -> tensor<5x2x4xf64>
 // CHECK-NOT:     scf.for
-// CHECK:         %[[XB:.*]] = autodiff.broadcast_to %[[X]] : tensor<2x3xf64> -> tensor<5x2x3xf64>
-// CHECK:         linalg.batch_matmul ins(%[[XB]], %[[W]] : tensor<5x2x3xf64>, tensor<5x3x4xf64>) outs(%{{.*}} : tensor<5x2x4xf64>) -> tensor<5x2x4xf64>
+// CHECK:         %[[WT:.*]] = autodiff.transpose %[[W]] {permutation = array<i64: 1, 0, 2>} : tensor<5x3x4xf64> -> tensor<3x5x4xf64>
+// CHECK:         %[[WF:.*]] = autodiff.reshape %[[WT]] : tensor<3x5x4xf64> -> tensor<3x20xf64>
+// CHECK:         %[[C:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%{{.*}} : tensor<2x20xf64>)
+// CHECK:         %[[P:.*]] = linalg.matmul ins(%[[X]], %[[WF]] : tensor<2x3xf64>, tensor<3x20xf64>) outs(%[[C]] : tensor<2x20xf64>) -> tensor<2x20xf64>
+// CHECK:         %[[PS:.*]] = autodiff.reshape %[[P]] : tensor<2x20xf64> -> tensor<2x5x4xf64>
+// CHECK:         autodiff.transpose %[[PS]] {permutation = array<i64: 1, 0, 2>} : tensor<2x5x4xf64> -> tensor<5x2x4xf64>
+// CHECK:         func.return
+
+// Both sides batched: a linalg.batch_matmul.
+// CHECK-LABEL: func.func @mm_vmap_0_0_to_0_x5(
+// CHECK-NOT:     scf.for
+// CHECK:         linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<5x2x3xf64>, tensor<5x3x4xf64>) outs(%{{.*}} : tensor<5x2x4xf64>) -> tensor<5x2x4xf64>
 // CHECK:         func.return
 
 // B read transposed (MLIR's matmul_transpose_b): the rows still fold, the maps stay.
@@ -64,6 +75,9 @@
 // LINALG-NOT:    scf.for
 // LINALG:        linalg.matmul
 // LINALG-LABEL: func.func @mm_vmap_n_0_to_0_x5(
+// LINALG-NOT:    scf.for
+// LINALG:        linalg.matmul
+// LINALG-LABEL: func.func @mm_vmap_0_0_to_0_x5(
 // LINALG-NOT:    scf.for
 // LINALG:        linalg.batch_matmul
 // LINALG-LABEL: func.func @conv_vmap_0_n_to_0_x5(
@@ -130,9 +144,11 @@ func.func @main(%xs: tensor<5x2x3xf64>, %w: tensor<3x4xf64>, %x: tensor<2x3xf64>
     -> (tensor<5x2x4xf64>, tensor<5x2x4xf64>, tensor<5x7x2x4xf64>, tensor<5x3xf64>, tensor<5x2x3xf64>, tensor<5x2x16xf64>, tensor<5x2x16xf64>) {
   %a = autodiff.vmap @mm(%xs, %w) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<5x2x3xf64>, tensor<3x4xf64>) -> tensor<5x2x4xf64>
   %b = autodiff.vmap @mm(%x, %ws) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<2x3xf64>, tensor<5x3x4xf64>) -> tensor<5x2x4xf64>
+  %b2 = autodiff.vmap @mm(%xs, %ws) {in_axes = array<i64: 0, 0>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<5x2x3xf64>, tensor<5x3x4xf64>) -> tensor<5x2x4xf64>
+  %b3 = autodiff.add %b, %b2 : (tensor<5x2x4xf64>, tensor<5x2x4xf64>) -> tensor<5x2x4xf64>
   %c = autodiff.vmap @bmm(%bx, %bw) {in_axes = array<i64: 0, 0>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<5x7x2x3xf64>, tensor<5x7x3x4xf64>) -> tensor<5x7x2x4xf64>
   %d:2 = autodiff.vmap @dims(%xs) {in_axes = array<i64: 0>, out_axes = array<i64: 0, 0>, size = 5 : i64} : (tensor<5x2x3xf64>) -> (tensor<5x3xf64>, tensor<5x2x3xf64>)
   %e = autodiff.vmap @conv(%images, %k) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<5x2x6x6x3xf64>, tensor<3x3x3x4xf64>) -> tensor<5x2x16xf64>
   %f = autodiff.vmap @conv(%image, %ks) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<2x6x6x3xf64>, tensor<5x3x3x3x4xf64>) -> tensor<5x2x16xf64>
-  return %a, %b, %c, %d#0, %d#1, %e, %f : tensor<5x2x4xf64>, tensor<5x2x4xf64>, tensor<5x7x2x4xf64>, tensor<5x3xf64>, tensor<5x2x3xf64>, tensor<5x2x16xf64>, tensor<5x2x16xf64>
+  return %a, %b3, %c, %d#0, %d#1, %e, %f : tensor<5x2x4xf64>, tensor<5x2x4xf64>, tensor<5x7x2x4xf64>, tensor<5x3xf64>, tensor<5x2x3xf64>, tensor<5x2x16xf64>, tensor<5x2x16xf64>
 }

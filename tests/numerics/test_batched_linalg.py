@@ -397,7 +397,22 @@ func.func @g(%x: tensor<3x2xf64>, %w: tensor<3x4xf64>) -> tensor<2x4xf64> {
   %m = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<3x2xf64>, tensor<3x4xf64>) outs(%c : tensor<2x4xf64>) -> tensor<2x4xf64>
   return %m : tensor<2x4xf64>
 }
+func.func @accumulate(%x: tensor<2x3xf64>, %w: tensor<3x4xf64>, %c: tensor<2x4xf64>) -> tensor<2x4xf64> {
+  %m = linalg.matmul ins(%x, %w : tensor<2x3xf64>, tensor<3x4xf64>) outs(%c : tensor<2x4xf64>) -> tensor<2x4xf64>
+  return %m : tensor<2x4xf64>
+}
 """
+
+
+@pytest.mark.parametrize("in_axes", [(None, 0, None), (None, 0, 1), (0, None, 2), (None, None, 0), (0, 2, 0)])
+def test_matmul_into_an_argument_matches_torch_vmap(in_axes):
+    """C + A B with C an argument, batched or not: a batched B alone folds into the columns
+    (C moved and folded too), a batched A into the rows, C alone the generic view."""
+    rng = np.random.default_rng(20)
+    args = batched_inputs(rng, [(2, 3), (3, 4), (2, 4)], in_axes, 5)
+    actual = gradir.vmap(TRANSPOSED_B, "accumulate", in_axes=in_axes)(*args)
+    expected = torch.func.vmap(lambda x, w, c: c + x @ w, in_dims=in_axes)(*map(torch.tensor, args))
+    close(actual, expected)
 
 
 @pytest.mark.parametrize("in_axes", [(0, None), (None, 0), (1, 2)])
