@@ -6,10 +6,13 @@ parallel dimension), and against `torch.func.vmap(grad)`, on one thread, in one 
 
     python bench/vmap_linalg.py [--repeats 20] [--no-write]
 
-Two problems (float32):
+Three problems (float32):
 * mlp: the MLP 784-256-10 (linalg.matmul, tanh, softmax cross-entropy) at batch 64;
 * cnn: conv_2d_nhwc_hwcf 3x3x1x8 on 28x28 images, ReLU, 2x2 max pooling, a 1352x10
-  dense layer, squared error, at batch 32.
+  dense layer, squared error, at batch 32;
+* ensemble: one 64x784 by 784x256 linalg.matmul vmapped over 8 weight matrices (the rhs
+  alone batched: folded into the columns), also against the rule it replaced (the lhs
+  broadcast and a linalg.batch_matmul).
 
 Each result is first checked against torch.func's; calls alternate between the variants
 and each time is the minimum over the repetitions. Writes bench/results/vmap_linalg.json
@@ -63,6 +66,16 @@ func.func @grads(%w1: tensor<784x256xf32>, %w2: tensor<256x10xf32>, %x: tensor<1
 }
 """
 
+ENSEMBLE = """
+func.func @grads(%x: tensor<64x784xf32>, %w: tensor<784x256xf32>) -> tensor<64x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x256xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<64x784xf32>, tensor<784x256xf32>) outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %m : tensor<64x256xf32>
+}
+"""
+
 CNN = """
 func.func @loss(%x: tensor<1x28x28x1xf32>, %k: tensor<3x3x1x8xf32>, %w: tensor<1352x10xf32>, %y: tensor<1x10xf32>) -> tensor<f32> {
   %z = arith.constant 0.0 : f32
@@ -107,7 +120,12 @@ def problems(rng) -> dict:
         (rng.standard_normal((1352, 10)) / 37).astype(np.float32),
         labels[rng.integers(0, 10, 32)][:, None, :],
     )
-    return {"mlp": (MLP, (None, None, 0, 0), mlp), "cnn": (CNN, (0, None, None, 0), cnn)}
+    ensemble = (
+        rng.standard_normal((64, 784)).astype(np.float32),
+        (rng.standard_normal((8, 784, 256)) / 28).astype(np.float32),
+    )
+    return {"mlp": (MLP, (None, None, 0, 0), mlp), "cnn": (CNN, (0, None, None, 0), cnn),
+            "ensemble": (ENSEMBLE, (None, 0), ensemble)}
 
 
 def torch_reference(name, args):
@@ -124,10 +142,13 @@ def torch_reference(name, args):
         pool = F.max_pool2d(torch.relu(conv), 2).permute(0, 2, 3, 1).reshape(1, 1352)
         return ((pool @ w - y) ** 2).sum()
 
-    loss, argnums = (mlp, (0, 1)) if name == "mlp" else (cnn, (1, 2))
-    in_dims = (None, None, 0, 0) if name == "mlp" else (0, None, None, 0)
-    function = torch.func.vmap(torch.func.grad(loss, argnums=argnums), in_dims=in_dims)
     tensors = [torch.tensor(a) for a in args]
+    if name == "ensemble":  # one layer, eight weight matrices: vmap of x @ w over w
+        function = torch.func.vmap(lambda x, w: (x @ w,), in_dims=(None, 0))
+    else:
+        loss, argnums = (mlp, (0, 1)) if name == "mlp" else (cnn, (1, 2))
+        in_dims = (None, None, 0, 0) if name == "mlp" else (0, None, None, 0)
+        function = torch.func.vmap(torch.func.grad(loss, argnums=argnums), in_dims=in_dims)
 
     def call():
         with torch.no_grad():
@@ -136,7 +157,17 @@ def torch_reference(name, args):
     return call
 
 
-def gradir_variant(source, in_axes, args, generic_view: bool):
+def broadcast_batch_matmul(builder, op, operands, batched):
+    """The rule a batched rhs alone had before the columns fold: the lhs broadcast
+    and a linalg.batch_matmul (the ensemble's third variant)."""
+    from gradir.dialects.linalg_matmul import BatchMatmulOp
+
+    values = [builder.materialize(v, b) for v, b in zip(operands, batched)]
+    product = builder.insert(BatchMatmulOp(values[:2], values[2:], [builder.batched_type(op.results[0].type)]))
+    return [(product.results[0], True)]
+
+
+def gradir_variant(source, in_axes, args, generic_view: bool, matmul_rule=None):
     """gradir's per-example gradients; `generic_view`: the matmuls, convolutions, pooling
     and elementwise named ops batched through their generic view (the fallback), by
     replacing their rules for this compile."""
@@ -146,6 +177,8 @@ def gradir_variant(source, in_axes, args, generic_view: bool):
 
     saved = dict(batching._all_rules())
     try:
+        if matmul_rule is not None:
+            batching._all_rules()["linalg.matmul"] = matmul_rule
         if generic_view:
             named = [LINALG_RULE_KINDS[kind] for kind in ("linalg_matmul", "linalg_batch_matmul", "linalg_window", "linalg_elementwise")]
             for name, rule in saved.items():
@@ -173,10 +206,16 @@ def main() -> int:
     for name, (source, in_axes, args) in problems(rng).items():
         reference = torch_reference(name, args)
         expected = reference()
-        variants = {"torch.func vmap(grad)": (0.0, reference)}
+        variants = {"torch.func vmap": (0.0, reference)}
         for label, generic in (("gradir, named ops", False), ("gradir, generic view", True)):
             variants[label] = gradir_variant(source, in_axes, args, generic)
+        if name == "ensemble":
+            variants["gradir, batch_matmul (lhs broadcast)"] = gradir_variant(
+                source, in_axes, args, False, broadcast_batch_matmul
+            )
+        for label in [label for label in variants if label.startswith("gradir")]:
             got = variants[label][1]()
+            got = got if isinstance(got, tuple) else (got,)
             for value, want in zip(got, expected):
                 error = float(np.max(np.abs(value - want)) / max(1e-30, float(np.max(np.abs(want)))))
                 assert error < 1e-3, f"{name} {label}: relative error {error}"
