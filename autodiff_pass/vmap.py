@@ -18,7 +18,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from gradir.autodiff_pass.batched_functions import BatchedFunctions
 from gradir.autodiff_pass.ir_building import paused_garbage_collection
 from gradir.dialects.batching_ops import VmapOp
 from gradir.dialects.entry_ops import VjpOp
@@ -31,6 +30,12 @@ class AutodiffVmapPass(ModulePass):
     name = "autodiff-vmap"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not any(isinstance(o, VmapOp) or (isinstance(o, VjpOp) and o.is_grads_batched) for o in op.walk()):
+            return
+        # Imported only for a program that batches: every compile imported batched_functions
+        # and the batching rules before (10 ms of the MLP gradient's cold compile).
+        from gradir.autodiff_pass.batched_functions import BatchedFunctions
+
         with paused_garbage_collection():
             table = BatchedFunctions(op)
             for vjp in [o for o in op.walk() if isinstance(o, VjpOp) and o.is_grads_batched]:

@@ -165,7 +165,7 @@ def describe(op: ir.Operation) -> str:
 
 def _forwarded(module: ir.Module, function: ir.Operation) -> ir.Operation:
     """The function that `function` only calls (a public forwarder keeps its call:
-    cpu_backend/forwarding_calls.py), followed to the end; else `function` itself."""
+    mlir_bridge/forwarding_calls.py), followed to the end; else `function` itself."""
     body = [op.operation for op in function.regions[0].blocks[0].operations]
     if [op.name for op in body] != ["func.call", "func.return"]:
         return function

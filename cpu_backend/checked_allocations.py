@@ -33,7 +33,7 @@ from mlir import ir
 
 from gradir.cpu_backend.parallel_loops import GUARD_FAILED_FUNCTION, GUARD_SWAP_FUNCTION
 from gradir.errors import PipelineError
-from gradir.mlir_bridge import walk_ops
+from gradir.mlir_bridge import top_level_ops, walk_ops
 
 JUMP_BUFFER_BYTES = 512
 """Room for the C library's `jmp_buf` (200 bytes on x86-64 glibc, 312 on AArch64);
@@ -213,7 +213,7 @@ def check_allocations(module: ir.Module, public: list[str], failed_check: str | 
     taken = module_symbols(module)
     key = fresh_symbol("__gradir_allocation_key", taken)
     symbols = CheckedEntryPoints({}, key, fresh_symbol("__gradir_allocation_limit", taken))
-    existing = {ir.StringAttr(op.attributes["sym_name"]).value: op for op in walk_ops(module, {"llvm.func"})}
+    existing = {ir.StringAttr(op.attributes["sym_name"]).value: op for op in top_level_ops(module, {"llvm.func"})}
     declarations: list[str] = []  # for the added code's calls to parse; not moved over
     pieces = [
         f"llvm.mlir.global external {_at(key)}() : i32",

@@ -40,6 +40,9 @@ _RUNTIME = {
     "gradir_cuda_images": (None, [ctypes.POINTER(ctypes.c_int64)]),
     "gradir_cuda_fallback": (ctypes.c_char_p, []),
     "gradir_cuda_launch_count": (ctypes.c_uint64, []),
+    "gradir_cuda_kernel_launches": (
+        ctypes.c_int64, [ctypes.c_int64, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_uint64)]
+    ),
     "gradir_cuda_alloc": (ctypes.c_uint64, [ctypes.c_size_t]),
     "gradir_cuda_free": (None, [ctypes.c_uint64]),
     "gradir_cuda_copy_to_device": (ctypes.c_int, [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t]),
@@ -118,6 +121,19 @@ class CudaLibrary(CompiledFunctions):
     def launches(self) -> int:
         """Kernels launched by this library's runtime so far."""
         return self._runtime["gradir_cuda_launch_count"]()
+
+    @property
+    def kernel_launches(self) -> dict[str, int]:
+        """Launches of each kernel so far, by kernel name (the manifest's `kernels` keys): with
+        the manifest's bytes per kernel, the bytes a call touches, loops included."""
+        function = self._runtime["gradir_cuda_kernel_launches"]
+        capacity = 0
+        while True:
+            names, counts = (ctypes.c_char_p * capacity)(), (ctypes.c_uint64 * capacity)()
+            found = function(capacity, names, counts)
+            if found <= capacity:
+                return {names[i].decode(): counts[i] for i in range(found)}
+            capacity = found
 
     def close(self) -> None:
         """Unload the kernels and release the context; the library cannot run afterwards."""

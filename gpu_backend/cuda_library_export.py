@@ -193,6 +193,7 @@ const char *gradir_cuda_device(void);
 void gradir_cuda_images(int64_t counts[2]); /* kernel modules loaded from cubin, from PTX */
 const char *gradir_cuda_fallback(void);
 uint64_t gradir_cuda_launch_count(void);
+int64_t gradir_cuda_kernel_launches(int64_t capacity, const char **names, uint64_t *counts);
 uint64_t gradir_cuda_alloc(size_t size);
 void gradir_cuda_free(uint64_t pointer);
 int gradir_cuda_copy_to_device(uint64_t target, const void *source, size_t size);

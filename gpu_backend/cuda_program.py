@@ -97,6 +97,21 @@ def read_launch_configs(module: ir.Module) -> dict[str, LaunchConfig]:
     return configs
 
 
+def read_launch_sequences(module: ir.Module) -> dict[str, list[tuple[str, str]]]:
+    """Host function -> its kernel launches and calls in program order, each `("kernel",
+    name)` or `("call", callee)`, from an outlined module (what `kernels_of` expands)."""
+    sequences: dict[str, list[tuple[str, str]]] = {}
+    for function in walk_ops(module, {"func.func"}):
+        steps = []
+        for op in walk_ops(function, {"gpu.launch_func", "func.call"}):
+            if op.name == "gpu.launch_func":
+                steps.append(("kernel", ir.SymbolRefAttr(op.attributes["kernel"]).value[-1]))
+            else:
+                steps.append(("call", ir.FlatSymbolRefAttr(op.attributes["callee"]).value))
+        sequences[ir.StringAttr(function.attributes["sym_name"]).value] = steps
+    return sequences
+
+
 def _mark_c_interface(module: ir.Module) -> None:
     with module.context:
         for function in public_functions(module):
@@ -126,6 +141,7 @@ class CudaProgram:
         self.gpu_ir = str(module)
         """Stage 3: outlined `gpu.func` kernels launched by `gpu.launch_func`."""
         self.launch_configs: dict[str, LaunchConfig] = read_launch_configs(module)
+        self._launch_sequences = read_launch_sequences(module)
         self.traffic: dict[str, Traffic] = kernel_traffic(module)
         to_nvvm_binary(module, chip, features, opt_level)
         self.host_module: ir.Module = module
@@ -135,8 +151,20 @@ class CudaProgram:
         self._jitted: _JittedHost | None = None
 
     def kernels_of(self, function: str) -> list[str]:
-        """The kernels `function` launches, in launch order."""
-        return [k for k, c in self.launch_configs.items() if c.function == function]
+        """The kernels a call of `function` launches, those of the functions it calls
+        included (a forwarder's are its callee's), each once, in launch order."""
+        kernels: list[str] = []
+
+        def visit(name: str, calling: tuple[str, ...]) -> None:
+            for kind, target in self._launch_sequences.get(name, []):
+                if kind == "call":
+                    if target not in calling:
+                        visit(target, (*calling, target))
+                elif target not in kernels:
+                    kernels.append(target)
+
+        visit(function, (function,))
+        return kernels
 
     # ------------------------------------------------------------ running on a GPU
 

@@ -105,6 +105,42 @@ static char device_text[512];
 static int64_t images[2];        /* kernel modules loaded from a cubin, from PTX */
 static char fallback[512];       /* why a cubin was refused (the first time) */
 static uint64_t launches;
+
+/* Launches per kernel, for `gradir_cuda_kernel_launches`: an open-addressing table keyed by
+   the CUfunction (a launch finds its slot in O(1); the LSTM gradient launches 7 000 kernels a
+   step). A slot's function is set once, under the lock, by mgpuModuleGetFunction; the name is
+   the host code's constant string. */
+#define KERNEL_SLOTS 8192
+static struct {
+  CUfunction function;
+  const char *name;
+  uint64_t count;
+} kernel_table[KERNEL_SLOTS];
+
+static size_t kernel_slot(CUfunction function) {
+  size_t slot = ((uintptr_t)function >> 4) * 0x9E3779B97F4A7C15ull % KERNEL_SLOTS;
+  for (size_t probe = 0; probe < KERNEL_SLOTS; ++probe, slot = (slot + 1) % KERNEL_SLOTS) {
+    CUfunction held = __atomic_load_n(&kernel_table[slot].function, __ATOMIC_ACQUIRE);
+    if (held == function || !held) return slot;
+  }
+  return KERNEL_SLOTS; /* full: not counted */
+}
+
+static void remember_kernel(CUfunction function, const char *name) {
+  pthread_mutex_lock(&lock);
+  size_t slot = kernel_slot(function);
+  if (slot < KERNEL_SLOTS && !kernel_table[slot].function) {
+    kernel_table[slot].name = name;
+    __atomic_store_n(&kernel_table[slot].function, function, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&lock);
+}
+
+static void count_launch(CUfunction function) {
+  size_t slot = kernel_slot(function);
+  if (slot < KERNEL_SLOTS && kernel_table[slot].function == function)
+    __atomic_add_fetch(&kernel_table[slot].count, 1, __ATOMIC_RELAXED);
+}
 static __thread CUstream thread_stream;
 
 static void fail(const char *format, ...) {
@@ -270,6 +306,21 @@ const char *gradir_cuda_fallback(void) { return fallback; }
 /* Kernels launched since the library started. */
 uint64_t gradir_cuda_launch_count(void) { return launches; }
 
+/* Launches of each kernel so far: fills up to `capacity` names and counts (kernels never
+   launched included) and returns how many kernels there are. */
+int64_t gradir_cuda_kernel_launches(int64_t capacity, const char **names, uint64_t *counts) {
+  int64_t found = 0;
+  for (size_t slot = 0; slot < KERNEL_SLOTS; ++slot) {
+    if (!__atomic_load_n(&kernel_table[slot].function, __ATOMIC_ACQUIRE)) continue;
+    if (found < capacity) {
+      names[found] = kernel_table[slot].name;
+      counts[found] = __atomic_load_n(&kernel_table[slot].count, __ATOMIC_RELAXED);
+    }
+    ++found;
+  }
+  return found;
+}
+
 /* Device memory for the caller's arguments and results (0 on failure). */
 uint64_t gradir_cuda_alloc(size_t size) {
   CUdeviceptr pointer = 0;
@@ -370,6 +421,8 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     return 0;
   }
   if (!ok(cu.cuModuleGetFunction(&function, module, name), "cuModuleGetFunction")) return 0;
+  if (kernel_table[kernel_slot(function) % KERNEL_SLOTS].function != function)
+    remember_kernel(function, name);
   return function;
 }
 
@@ -379,6 +432,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
   (void)param_count;
   if (failed() || !function) return; /* an earlier failure: never run on bad buffers */
   __atomic_add_fetch(&launches, 1, __ATOMIC_RELAXED);
+  count_launch(function);
   ok(cu.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, shared_bytes,
                        stream, params, extra),
      "cuLaunchKernel");

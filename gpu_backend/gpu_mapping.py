@@ -10,7 +10,8 @@ kind of op:
   dimension fastest (coalesced);
 - `contraction_mapping` -- a contraction (one reduction dim k, inputs that each ignore one of the
   two innermost output dims, as in a matmul) whose tiles fit: block tiles staged through shared
-  memory between barriers, a register tile per thread;
+  memory between barriers, a register tile per thread; with few output tiles and a long k, k
+  is split across blocks and the partials combined (*split-k*);
 - `reduction_mapping` -- other reductions: a *split* reduction in two launches when there are
   few outputs and a recognised combiner (full reductions to 0-d included), else one thread per
   output point (or per register tile of a contraction) accumulating in registers.
@@ -22,6 +23,8 @@ that the reduction reads first is folded into the reduction's initial value by t
 emits FMA.
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 from gradir.gpu_backend.contraction_mapping import map_shared_contraction, shared_tile
 from gradir.gpu_backend.elementwise_mapping import map_elementwise
@@ -42,7 +45,10 @@ def map_nest(nest: Nest, payload: Payload, policy: TilePolicy) -> None:
         return
     tile = shared_tile(nest, policy)
     if tile is not None:
-        map_shared_contraction(nest, payload, tile)
+        combiners = find_combiners(nest) if tile.split > 1 else None
+        if combiners is None:
+            tile = replace(tile, split=1)
+        map_shared_contraction(nest, payload, tile, combiners, policy)
         return
     chunks = split_factor(nest, policy)
     combiners = find_combiners(nest) if chunks > 1 else None

@@ -40,6 +40,9 @@ class Nest:
     location: ir.Location
     initial_values: dict[int, ir.Value] = field(default_factory=dict)
     """Output index -> value the accumulator starts from (a folded fill); else the output is read."""
+    epilogue: Callable[[Sequence[ir.Value], list], None] | None = None
+    """Stores the outputs at a point in place of `store_outputs`' plain stores (a fused
+    elementwise consumer, `epilogue_fusion`)."""
 
     def reads_output(self, output: int) -> bool:
         if self.body is None:
@@ -92,6 +95,32 @@ def nest_of_generic(op: ir.OpView) -> Nest:
         body=op.regions[0].blocks[0],
         location=op.location,
     )
+
+
+VIEW_OPS = {
+    "memref.expand_shape",
+    "memref.collapse_shape",
+    "memref.subview",
+    "memref.cast",
+    "memref.reinterpret_cast",
+    "memref.reshape",
+    "memref.view",
+}
+"""Ops that only make a new descriptor for existing memory: fine on the host."""
+
+
+def buffer_root(value: ir.Value) -> ir.Value:
+    """The buffer a (possibly viewed) memref value lives in. A loop's state is updated in
+    place (`loop_states`), so an `scf.for` result is the buffer the loop started from."""
+    while not isinstance(value.owner, ir.Block):
+        owner = value.owner
+        if owner.name in VIEW_OPS:
+            value = owner.operands[0]
+        elif owner.name == "scf.for":
+            value = owner.operands[3 + ir.OpResult(value).result_number]
+        else:
+            break
+    return value
 
 
 # ---------------------------------------------------------------- small IR builders
@@ -300,7 +329,10 @@ def output_initial(nest: Nest, output: int, dims: list[ir.Value]) -> ir.Value:
 
 
 def store_outputs(nest: Nest, values: Sequence[ir.Value], dims: list[ir.Value]) -> None:
-    """Store one value per output at point `dims`."""
+    """Store one value per output at point `dims` (or hand them to the nest's epilogue)."""
+    if nest.epilogue is not None:
+        nest.epilogue(values, dims)
+        return
     for output, value in enumerate(values):
         position = nest.num_inputs + output
         store_element(value, nest.operands[position], apply_map(nest.maps[position], dims))

@@ -4,7 +4,8 @@ touches tensor data becomes a kernel launch, and its buffers move to the device.
 Per host function, and inside the bodies of the loops and branches that stay on the host:
 - each `linalg.generic` becomes its own launch(es) (`gpu_mapping.map_nest` picks the strategy),
   with a fill the reduction reads first folded into the reduction's initial value
-  (`_fold_fills`); copies become copy kernels; constants (`memref.get_global`) become fills or a
+  (`_fold_fills`), and an elementwise op reading a reduction's result computed in the
+  reduction's kernel (`epilogue_fusion`); copies become copy kernels; constants (`memref.get_global`) become fills or a
   `gpu.memcpy` to the device;
 - a branch condition computed from device data is computed by a one-thread kernel and copied to
   a host scalar (`_condition_to_host`);
@@ -23,9 +24,19 @@ from mlir import ir
 from mlir.dialects import arith, gpu, memref
 
 from gradir.errors import PipelineError
+from gradir.gpu_backend.epilogue_fusion import (
+    EPILOGUE,
+    FUSED_INTO,
+    consumer_epilogue,
+    find_epilogue_fusions,
+    finish_epilogue_fusions,
+    fusion_of,
+)
 from gradir.gpu_backend.gpu_mapping import map_nest
 from gradir.gpu_backend.loop_nests import (
+    VIEW_OPS,
     Nest,
+    buffer_root,
     clone_body,
     emit_launch,
     load_element,
@@ -36,17 +47,6 @@ from gradir.gpu_backend.tile_policy import TilePolicy
 from gradir.mlir_bridge import defined_functions, location_text, run_pipeline, walk_ops
 
 LAUNCH_CLEANUP_PIPELINE = "canonicalize, cse, gpu-launch-sink-index-computations"
-
-VIEW_OPS = {
-    "memref.expand_shape",
-    "memref.collapse_shape",
-    "memref.subview",
-    "memref.cast",
-    "memref.reinterpret_cast",
-    "memref.reshape",
-    "memref.view",
-}
-"""Ops that only make a new descriptor for existing memory: fine on the host."""
 
 SELECT = "arith.select"
 """Canonicalization turns an `scf.if` yielding one of two buffers into a select of memrefs:
@@ -78,20 +78,6 @@ HOST_INDEX_OPS = {
     "arith.maxsi", "arith.index_cast",
 }  # fmt: skip
 """Integer arithmetic on loop indices (offsets of slices): allowed on the host."""
-
-
-def buffer_root(value: ir.Value) -> ir.Value:
-    """The buffer a (possibly viewed) memref value lives in. A loop's state is updated in
-    place (`loop_states`), so an `scf.for` result is the buffer the loop started from."""
-    while not isinstance(value.owner, ir.Block):
-        owner = value.owner
-        if owner.name in VIEW_OPS:
-            value = owner.operands[0]
-        elif owner.name == "scf.for":
-            value = owner.operands[3 + ir.OpResult(value).result_number]
-        else:
-            break
-    return value
 
 
 def _aliases(use: ir.OpOperand) -> list[ir.Value]:
@@ -422,6 +408,7 @@ def _scalar_loop_to_device(loop: ir.Operation, policy: TilePolicy) -> None:
 def _map_block(block: ir.Block, policy: TilePolicy) -> None:
     """Launches for the linalg ops and copies of `block` and of the loop bodies in it."""
     folded = _fold_fills(block)
+    fusions = find_epilogue_fusions(block)
     for op in [op.operation for op in block.operations]:
         if op.name == "memref.copy" and op.operands[0] == op.operands[1]:
             op.erase()  # a loop state materialized onto itself (an insert_slice into its cache)
@@ -429,9 +416,14 @@ def _map_block(block: ir.Block, policy: TilePolicy) -> None:
             with ir.InsertionPoint(op), op.location:
                 _copy(op.operands[0], op.operands[1], policy)
             op.erase()
+        elif op.name == "linalg.generic" and FUSED_INTO in op.attributes:
+            continue  # computed by its producer's kernel (erased below)
         elif op.name == "linalg.generic":
             nest = nest_of_generic(op.opview)
             nest.initial_values = next((i for o, i in folded if o == op), {})
+            fusion = fusion_of(op, fusions, EPILOGUE)
+            if fusion is not None:
+                nest.epilogue = consumer_epilogue(fusion, nest)
             with ir.InsertionPoint(op), op.location:
                 map_nest(nest, clone_body(nest), policy)
             op.erase()
@@ -447,6 +439,7 @@ def _map_block(block: ir.Block, policy: TilePolicy) -> None:
             for region in op.regions:
                 for nested in region.blocks:
                     _map_block(nested, policy)
+    finish_epilogue_fusions(fusions)
 
 
 def map_to_gpu(module: ir.Module, policy: TilePolicy | None = None) -> ir.Module:

@@ -186,16 +186,11 @@ def split_factor(nest: Nest, policy: TilePolicy) -> int:
 def map_split_reduction(
     nest: Nest, payload: Payload, combiners: list[Combiner], chunks: int, policy: TilePolicy
 ) -> None:
-    """Two launches: C strided partial folds per output into a buffer, then one fold per output.
-
-    The partials buffer is a `memref.alloc`; `map_to_gpu` moves it to the device and frees it.
-    """
+    """Two launches: C strided partial folds per output into a buffer, then one fold per output."""
     parallel, reduction = nest.parallel_dims, nest.reduction_dims
     num_points, length = nest.size(parallel), nest.size(reduction)
     element_types = [ir.MemRefType(v.type).element_type for v in nest.outputs]
-    partials = [
-        memref.alloc(ir.MemRefType.get([chunks * num_points], t), [], []) for t in element_types
-    ]
+    partials = partial_buffers(nest, chunks)
 
     def partial_thread(linear: ir.Value) -> None:
         # threads of one output are neighbours, so a warp reads consecutive reduction elements
@@ -217,6 +212,29 @@ def map_split_reduction(
         for buffer, value in zip(partials, final):
             memref.store(value, buffer, [slot])
 
+    emit_launch(num_points * chunks, policy, f"split-reduce{chunks}", partial_thread)
+    emit_split_combine(nest, partials, combiners, chunks, policy)
+
+
+def partial_buffers(nest: Nest, chunks: int) -> list[ir.Value]:
+    """One `memref.alloc` per output for `chunks` partials of every output point, chunk-major
+    (`map_to_gpu` moves it to the device and frees it)."""
+    num_points = nest.size(nest.parallel_dims)
+    return [
+        memref.alloc(ir.MemRefType.get([chunks * num_points], ir.MemRefType(v.type).element_type), [], [])
+        for v in nest.outputs
+    ]
+
+
+def emit_split_combine(
+    nest: Nest, partials: list[ir.Value], combiners: list[Combiner], chunks: int, policy: TilePolicy
+) -> None:
+    """The *split-combine* launch: a thread per output point folds its `chunks` partials
+    (`partials[c * points + point]`, point row-major over the parallel dims) into the output's
+    initial value."""
+    parallel = nest.parallel_dims
+    num_points = nest.size(parallel)
+
     def combine_thread(linear: ir.Value) -> None:
         dims: list = [None] * len(nest.ranges)
         for d, coord in zip(parallel, delinearize(linear, [nest.ranges[d] for d in parallel])):
@@ -232,5 +250,4 @@ def map_split_reduction(
 
         store_outputs(nest, loop_nest([(0, chunks, 1)], initial, step), dims)
 
-    emit_launch(num_points * chunks, policy, f"split-reduce{chunks}", partial_thread)
     emit_launch(num_points, policy, "split-combine", combine_thread)

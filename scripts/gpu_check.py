@@ -131,16 +131,16 @@ def benchmark_programs(quick: bool) -> list[dict]:
     batches = (4,) if quick else (64, 8192)
     programs = [
         {"name": f"mlp_b{b}", "title": f"MLP 784-256-10 gradient, batch {b} (f32)", "text": mlp_program(b),
-         "function": "mlp_grad", "kind": "mlp", "inputs": mlp_recipes(b), "primal": "mlp_loss"}
+         "function": "mlp_grad", "kind": "mlp", "inputs": mlp_recipes(b)}
         for b in batches
     ]  # fmt: skip
     d, k, n = gmm_size
     programs.append({"name": "gmm", "title": f"ADBench GMM gradient d={d} K={k} n={n} (f64)", "text": gmm_program(d, k, n),
-                     "function": "gmm_gradient", "kind": "gmm", "inputs": gmm_recipes(d, k, n), "primal": "gmm_objective"})  # fmt: skip
+                     "function": "gmm_gradient", "kind": "gmm", "inputs": gmm_recipes(d, k, n)})  # fmt: skip
     layers, steps, width = lstm_size
     programs.append({"name": "lstm", "title": f"ADBench LSTM gradient l={layers} c={steps} b={width} (f64)",
                      "text": lstm_program(layers, steps, width), "function": "lstm_gradient", "kind": "lstm",
-                     "inputs": lstm_recipes(layers, steps, width), "primal": "lstm_objective",
+                     "inputs": lstm_recipes(layers, steps, width),
                      "compile_budget_s": 240})  # fmt: skip
     return programs
 
@@ -203,7 +203,6 @@ def build(bundle: Path, quick: bool = False, examples: list[Path] | None = None,
         manifest = add_library(bench["name"], bench["text"], {bench["function"]: bench["inputs"]})
         if manifest is None:
             continue
-        kernels = [k for k in manifest["kernels"].values() if k["function"] != bench["primal"]]
         signature = manifest["functions"][bench["function"]]
         minimum = sum(
             int(np.prod(value["shape"], dtype=np.int64)) * np.dtype(_NUMPY[value["element"]]).itemsize
@@ -212,8 +211,7 @@ def build(bundle: Path, quick: bool = False, examples: list[Path] | None = None,
         plan["benchmarks"].append({
             "name": bench["name"], "title": bench["title"], "library": bench["name"], "function": bench["function"],
             "kind": bench["kind"], "inputs": bench["inputs"], "compile_budget_s": bench.get("compile_budget_s", 60),
-            # Static footprints, each kernel counted once: meaningful where none runs in a loop (MLP).
-            "traffic_bytes": sum(k["bytes_read"] + k["bytes_written"] for k in kernels) if bench["kind"] == "mlp" else None,
+            # The bytes a step touches are counted on the device (run.py's `step_traffic`).
             "minimum_bytes": minimum,
         })  # fmt: skip
     for module in LOADER_MODULES:

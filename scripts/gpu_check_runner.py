@@ -172,19 +172,37 @@ def torch_baseline(torch, kind: str, arrays: list[np.ndarray], compiled: bool):
     return step
 
 
+def gpu_activities(torch, step, steps: int = 1) -> list[tuple[str, float]]:
+    """(name, microseconds) of every GPU activity (kernel, memset, copy) the profiler sees in
+    `steps` calls of `step`. CUPTI records the whole process, so this also sees the kernels a
+    gradir library launches through the driver API."""
+    from torch.profiler import ProfilerActivity, profile
+
+    step()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as profiler:
+        for _ in range(steps):
+            step()
+        torch.cuda.synchronize()
+    cuda = torch.autograd.DeviceType.CUDA
+    return [(event.name, event.device_time) for event in profiler.events() if event.device_type == cuda]
+
+
 def torch_gpu_activities(torch, step) -> int | None:
     """GPU activities (kernels, memsets, copies) the profiler sees in one step."""
     try:
-        from torch.profiler import ProfilerActivity, profile
-
-        step()
-        torch.cuda.synchronize()
-        with profile(activities=[ProfilerActivity.CUDA]) as profiler:
-            step()
-            torch.cuda.synchronize()
-        return sum(1 for event in profiler.events() if event.device_type == torch.autograd.DeviceType.CUDA)
+        return len(gpu_activities(torch, step))
     except Exception:  # noqa: BLE001 - a count we cannot get is reported as such
         return None
+
+
+def kernel_profile(torch, step, steps: int = 20) -> list[dict]:
+    """Per GPU activity name: calls per step and mean microseconds per step, slowest first."""
+    totals: dict[str, list[float]] = {}
+    for name, microseconds in gpu_activities(torch, step, steps):
+        totals.setdefault(name, []).append(microseconds)
+    rows = [{"name": name, "calls": len(times) / steps, "us": sum(times) / steps} for name, times in totals.items()]
+    return sorted(rows, key=lambda row: -row["us"])
 
 
 # ------------------------------------------------------------------ the run
@@ -221,7 +239,15 @@ def run_checks(gradir, plan: dict, report: dict) -> dict:
     return libraries
 
 
-def run_benchmarks(gradir, plan: dict, libraries: dict, report: dict, clock: Clock) -> None:
+def step_traffic(library, before: dict[str, int], after: dict[str, int]) -> int:
+    """Bytes the kernels launched between two `kernel_launches` read and write: each launch
+    counts its kernel's buffers (the manifest's `bytes_read` + `bytes_written`) once, so a
+    kernel in a loop counts once per iteration."""
+    return sum((after[name] - before.get(name, 0)) * (library.kernels[name]["bytes_read"] + library.kernels[name]["bytes_written"])
+               for name in after)  # fmt: skip
+
+
+def run_benchmarks(gradir, plan: dict, libraries: dict, report: dict, clock: Clock, profile: bool = False) -> None:
     try:
         import torch
 
@@ -231,8 +257,9 @@ def run_benchmarks(gradir, plan: dict, libraries: dict, report: dict, clock: Clo
         torch, have_torch = None, False
         report["torch"] = "not installed"
     for bench in plan["benchmarks"]:
-        row = {"name": bench["name"], "title": bench["title"], "traffic_bytes": bench.get("traffic_bytes"),
-               "minimum_bytes": bench.get("minimum_bytes")}  # fmt: skip
+        if bench["library"] not in libraries:
+            continue
+        row = {"name": bench["name"], "title": bench["title"], "minimum_bytes": bench.get("minimum_bytes")}
         report["benchmarks"].append(row)
         if clock.left() < 30:
             row["skipped"] = "time budget spent"
@@ -242,9 +269,10 @@ def run_benchmarks(gradir, plan: dict, libraries: dict, report: dict, clock: Clo
         try:
             prepared = library.prepare(bench["function"], *arrays)
             try:
-                before = library.launches
+                before, counts_before = library.launches, library.kernel_launches
                 prepared.run()
                 row["gradir_kernels"] = library.launches - before
+                row["traffic_bytes"] = step_traffic(library, counts_before, library.kernel_launches)
                 row["gradir_ms"] = seconds_per_call(prepared.run) * 1e3
             finally:
                 prepared.free()
@@ -252,6 +280,12 @@ def run_benchmarks(gradir, plan: dict, libraries: dict, report: dict, clock: Clo
             row["gradir_error"] = f"{type(error).__name__}: {error}"
         if not have_torch:
             continue
+        if profile and "gradir_ms" in row:
+            prepared = library.prepare(bench["function"], *arrays)
+            try:
+                report["profiles"].setdefault(bench["name"], {})["gradir"] = kernel_profile(torch, prepared.run)
+            finally:
+                prepared.free()
         for label, compiled in (("eager", False), ("compile", True)):
             if compiled and clock.left() < bench.get("compile_budget_s", 60):
                 row[f"{label}_error"] = "skipped: time budget"
@@ -261,6 +295,8 @@ def run_benchmarks(gradir, plan: dict, libraries: dict, report: dict, clock: Clo
                     step = torch_baseline(torch, bench["kind"], arrays, compiled)
                     row[f"{label}_ms"] = seconds_per_call(step, torch.cuda.synchronize) * 1e3
                     row[f"{label}_kernels"] = torch_gpu_activities(torch, step)
+                    if profile:
+                        report["profiles"].setdefault(bench["name"], {})[label] = kernel_profile(torch, step)
             except Exception as error:  # noqa: BLE001
                 row[f"{label}_error"] = f"{type(error).__name__}: {(str(error).splitlines() or [''])[0][:200]}"
 
@@ -321,11 +357,30 @@ def markdown(report: dict, plan: dict) -> str:
     for row in report["benchmarks"]:
         if row.get("traffic_bytes") and row.get("minimum_bytes"):
             lines.append("")
-            lines.append(f"{row['title']}: the kernels' static footprint is {row['traffic_bytes'] / 1e6:.2f} MB for a "
-                         f"minimum of {row['minimum_bytes'] / 1e6:.2f} MB (inputs read and results written once): "
-                         f"{row['traffic_bytes'] / row['minimum_bytes']:.2f}x (target 1.5x).")  # fmt: skip
+            lines.append(f"{row['title']}: the kernels one step launches touch {row['traffic_bytes'] / 1e6:.2f} MB "
+                         f"(each launch counts its buffers once) for a minimum of {row['minimum_bytes'] / 1e6:.2f} MB "
+                         f"(inputs read and results written once): {row['traffic_bytes'] / row['minimum_bytes']:.2f}x "
+                         "(target 1.5x).")  # fmt: skip
     lines += ["", "## Targets (issue #22)", ""] + [f"- {target}" for target in targets(report)]
+    if report["profiles"]:
+        lines += profile_markdown(report["profiles"])
     return "\n".join(lines) + "\n"
+
+
+def profile_markdown(profiles: dict, top: int = 12) -> list[str]:
+    """`--profile`: where each benchmark's step spends its GPU time, kernel by kernel."""
+    lines = ["", "## Where the time goes (`--profile`: GPU activities per step, slowest first)"]
+    for bench, tools in profiles.items():
+        for tool, rows in tools.items():
+            total = sum(row["us"] for row in rows)
+            lines += ["", f"{bench}, {tool}: {total:.1f} us of GPU activity per step, {sum(r['calls'] for r in rows):g} activities", "",
+                      "| activity | per step | us | share |", "| --- | --- | --- | --- |"]  # fmt: skip
+            for row in rows[:top]:
+                lines.append(f"| `{row['name'][:90]}` | {row['calls']:g} | {row['us']:.1f} | {row['us'] / total:.0%} |")
+            if len(rows) > top:
+                rest = sum(row["us"] for row in rows[top:])
+                lines.append(f"| {len(rows) - top} others | | {rest:.1f} | {rest / total:.0%} |")
+    return lines
 
 
 def targets(report: dict) -> list[str]:
@@ -354,7 +409,7 @@ def targets(report: dict) -> list[str]:
     return found
 
 
-def ptx_checks(clock: Clock) -> dict:
+def ptx_checks(clock: Clock, only: str | None = None) -> dict:
     """The checks again in a child process that loads every kernel from its PTX
     (GRADIR_CUDA_IMAGE=ptx: the driver's JIT, the path of a driver that refuses the cubins)."""
     import os
@@ -366,7 +421,8 @@ def ptx_checks(clock: Clock) -> dict:
     with tempfile.TemporaryDirectory() as scratch:
         target = Path(scratch) / "checks.json"
         try:
-            done = subprocess.run([sys.executable, str(HERE / "run.py"), "--checks-to", str(target)],
+            command = [sys.executable, str(HERE / "run.py"), "--checks-to", str(target)] + (["--only", only] if only else [])
+            done = subprocess.run(command,
                                   env={**os.environ, "GRADIR_CUDA_IMAGE": "ptx"}, capture_output=True, text=True,
                                   timeout=max(clock.left(), 30))  # fmt: skip
         except subprocess.TimeoutExpired:
@@ -380,14 +436,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-bench", action="store_true", help="check the results only")
     parser.add_argument("--checks-to", metavar="FILE", help="write the checks as JSON there, nothing else")
+    parser.add_argument("--profile", action="store_true", help="also time every kernel of each benchmark (PyTorch's profiler)")
+    parser.add_argument("--only", metavar="NAMES", help="comma-separated libraries to check and time (default: all)")
     options = parser.parse_args(argv)
     clock = Clock()
     sys.path.insert(0, str(HERE))
     import gradir  # the bundle's loader
 
     plan = json.loads((HERE / "plan.json").read_text())
+    if options.only:
+        names = set(options.only.split(","))
+        unknown = names - {entry["name"] for entry in plan["libraries"]}
+        if unknown:
+            parser.error(f"--only: no library {', '.join(sorted(unknown))} in plan.json")
+        plan["libraries"] = [entry for entry in plan["libraries"] if entry["name"] in names]
     report = {"python": platform.python_version(), "numpy": np.__version__, "checks": [], "images": {},
-              "benchmarks": [], "kernels": {}, "loader": str(Path(gradir.__file__).resolve().parent)}  # fmt: skip
+              "benchmarks": [], "kernels": {}, "profiles": {}, "loader": str(Path(gradir.__file__).resolve().parent)}  # fmt: skip
     first = gradir.load(HERE / plan["libraries"][0]["library"])
     try:
         report["device"] = first.device
@@ -407,10 +471,10 @@ def main(argv: list[str] | None = None) -> int:
     if options.checks_to:
         Path(options.checks_to).write_text(json.dumps({"checks": report["checks"], "images": report["images"]}))
         return 0
-    report["ptx_checks"] = ptx_checks(clock)
+    report["ptx_checks"] = ptx_checks(clock, options.only)
     if not options.no_bench:
         try:
-            run_benchmarks(gradir, plan, libraries, report, clock)
+            run_benchmarks(gradir, plan, libraries, report, clock, options.profile)
         except Exception:  # noqa: BLE001 - the page is still written
             report["benchmark_crash"] = traceback.format_exc()
     report["seconds"] = time.perf_counter() - clock.start

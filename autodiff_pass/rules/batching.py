@@ -33,6 +33,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported
 from gradir.autodiff_pass.rules.batching_linalg import LINALG_RULE_KINDS, linalg_op_names
 from gradir.autodiff_pass.rules.batching_tensor_shapes import TENSOR_SHAPE_RULE_KINDS
+from gradir.autodiff_pass.rules.yaml_loader import compose_yaml
 from gradir.dialects.forward_ops import (
     FORWARD_OPS,
     BroadcastToOp,
@@ -333,7 +334,7 @@ def load_batching_rules(path: str | Path = BATCHING_FILE) -> dict[str, BatchingR
     """Load and validate a batching table; a RuleError names the file and line."""
     path = str(path)
     try:
-        document = yaml.compose(Path(path).read_text())
+        document = compose_yaml(Path(path).read_text())
     except OSError as error:
         raise RuleError(f"cannot read batching rules: {error.strerror}", path) from None
     except yaml.YAMLError as error:

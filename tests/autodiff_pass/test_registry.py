@@ -646,3 +646,36 @@ def test_malformed_python_rule_results(isolated_registry, rule, message):
 def test_bad_registrations(isolated_registry, op_name, rule, kwargs, message):
     with pytest.raises(RuleError, match=re.escape(message)):
         registry.register_vjp(op_name, rule, **kwargs)
+
+
+def _node_tree(node):
+    """A composed YAML node as nested tuples: tag, value, and where it starts."""
+    if isinstance(node.value, list):
+        value = [
+            tuple(_node_tree(part) for part in item) if isinstance(item, tuple) else _node_tree(item)
+            for item in node.value
+        ]
+    else:
+        value = node.value
+    return (type(node).__name__, node.tag, value, node.start_mark.line, node.start_mark.column)
+
+
+@pytest.mark.parametrize("name", ["derivatives.yaml", "batching.yaml"])
+def test_rule_files_compose_as_the_pure_python_parser_composes_them(name):
+    """`compose_yaml` reads through libyaml: the same nodes, tags and lines as PyYAML's own parser,
+    which every location in a rule error comes from."""
+    import yaml
+
+    text = (pathlib.Path(yaml_loader.__file__).parent / name).read_text()
+    assert _node_tree(yaml_loader.compose_yaml(text)) == _node_tree(yaml.compose(text, Loader=yaml.Loader))
+
+
+def test_malformed_yaml_keeps_the_pure_python_parsers_message():
+    """libyaml words the same error differently ('... not allowed in this context'); the
+    message users see stays PyYAML's, from its parser run again on the bad text."""
+    import yaml
+
+    with pytest.raises(yaml.YAMLError) as caught:
+        yaml_loader.compose_yaml("- name: exp(x)\n  x: grad * result: result\n")
+    assert caught.value.problem == "mapping values are not allowed here"
+    assert (caught.value.problem_mark.line, caught.value.problem_mark.column) == (1, 18)

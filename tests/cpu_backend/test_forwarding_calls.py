@@ -1,4 +1,4 @@
-"""A public function that only calls another keeps the call (cpu_backend/forwarding_calls.py).
+"""A public function that only calls another keeps the call (mlir_bridge/forwarding_calls.py).
 
 `autodiff-reverse` makes `f_vjp_0`, `f_grad_0` (seeding 1) and the entry `g`
 (a call of `f_grad_0`) public; inlined, each held a copy of the backward pass.

@@ -143,8 +143,18 @@ def test_the_runner_with_the_fake_driver_runs_every_library_and_writes_the_page(
     assert all(images["cubin"] == 0 and images["ptx"] == report["images"][name]["cubin"] for name, images in ptx["images"].items())
     assert [row["name"] for row in report["benchmarks"]] == ["mlp_b4", "gmm", "lstm"]
     assert all(row["gradir_kernels"] > 0 and row["gradir_ms"] > 0 for row in report["benchmarks"])
+    # Bytes a step touches, from the launches the runtime counted per kernel: the MLP and GMM
+    # launch each of their kernels once; the LSTM's loop over time steps launches some again.
+    for row in report["benchmarks"]:
+        bench = next(b for b in plan["benchmarks"] if b["name"] == row["name"])
+        manifest = json.loads((directory / f"libs/lib{bench['library']}.json").read_text())
+        kernels = manifest["functions"][bench["function"]]["kernels"]
+        once = sum(manifest["kernels"][k]["bytes_read"] + manifest["kernels"][k]["bytes_written"] for k in kernels)
+        looped = row["name"] == "lstm"
+        assert (row["traffic_bytes"] > once > 0) if looped else (row["traffic_bytes"] == once > 0)
+        assert (row["gradir_kernels"] > len(kernels)) if looped else (row["gradir_kernels"] == len(kernels))
     page = (directory / "results" / "gpu_device.md").read_text()
-    assert "Device: Fake GPU, sm_90" in page and "| product | df | 11 |" in page
+    assert "Device: Fake GPU, sm_90" in page and "| product | df | 4 |" in page
     assert f"(GRADIR_CUDA_IMAGE=ptx, {sum(i['ptx'] for i in ptx['images'].values())} modules compiled by the driver): 0 of {len(calls)} match" in page
     assert "| MLP 784-256-10 gradient, batch 4 (f32) |" in page
 

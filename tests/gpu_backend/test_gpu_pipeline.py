@@ -104,7 +104,9 @@ def test_matmul_is_one_register_tiled_kernel_with_fma():
 
 def test_fills_fold_into_reductions():
     names = compiled(MLP).kernels_of("mlp_grad")
-    assert len(names) == 22
+    # 22 before epilogue fusion, which runs four elementwise ops (the bias add after x W1
+    # among them) in the kernels of the reductions whose results they read.
+    assert len(names) == 18
     gpu_ir = compiled(MLP).gpu_ir
     assert "memref.copy" not in gpu_ir
 

@@ -63,3 +63,43 @@ def test_shared_tiles_compute_every_contraction_layout(layouts):
     (got,) = program.emulate("f", a, b, c)
     want = c + np.einsum(f"{a_layout},{b_layout}->{out_layout}", a, b)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+SPLIT_K = TilePolicy(
+    min_tile_threads=1, shared_tiles=((32, 16, 2, 1), (16, 16, 1, 1)), shared_depth=4,
+    target_blocks=64, min_k_chunk=4,
+)  # fmt: skip
+"""k = 12 in chunks of 4 over 1 or 2 output tiles: split 3 ways (*split-k*)."""
+
+
+@pytest.mark.parametrize("layouts", LAYOUTS, ids=lambda l: "-".join(l))
+def test_split_k_folds_partials_and_the_initial_value_of_every_layout(layouts):
+    a_layout, b_layout, out_layout = layouts
+    program = CudaProgram(_contraction(a_layout, b_layout, out_layout), features="+ptx80", policy=SPLIT_K)
+    strategies = [name.split("_", 2)[-1] for name in program.launch_configs]  # after a copy of c
+    assert strategies[-2].startswith("shared_tile") and strategies[-2].endswith("_split3"), strategies
+    assert strategies[-1] == "split_combine", strategies
+    rng = np.random.default_rng(1)
+    shapes = [tuple(SIZES[d] for d in layout) for layout in layouts]
+    a, b, c = (rng.standard_normal(shape).astype(np.float32) for shape in shapes)
+    (got,) = program.emulate("f", a, b, c)
+    want = c + np.einsum(f"{a_layout},{b_layout}->{out_layout}", a, b)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_a_contraction_without_a_recognised_combiner_is_not_split():
+    """`acc * 0.5 + a * b` folds differently in pieces: one pass over k, no partials."""
+    text = _contraction("mk", "kn", "mn").replace(
+        "%s = arith.addf %acc, %p : f32",
+        "%h = arith.mulf %acc, %half : f32\n    %s = arith.addf %h, %p : f32",
+    ).replace("^bb0(%x: f32, %y: f32, %acc: f32):", "^bb0(%x: f32, %y: f32, %acc: f32):\n    %half = arith.constant 0.5 : f32")
+    program = CudaProgram(text, features="+ptx80", policy=SPLIT_K)
+    strategies = [name.split("_", 2)[-1] for name in program.launch_configs]
+    assert strategies[-1].startswith("shared_tile") and not any("split" in s for s in strategies), strategies
+    rng = np.random.default_rng(2)
+    a, b, c = (rng.standard_normal((SIZES[x], SIZES[y])).astype(np.float32) for x, y in ("mk", "kn", "mn"))
+    (got,) = program.emulate("f", a, b, c)
+    want = c.astype(np.float64)
+    for k in range(SIZES["k"]):
+        want = want * 0.5 + np.outer(a[:, k], b[k, :])
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

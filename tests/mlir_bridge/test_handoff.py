@@ -54,3 +54,15 @@ def test_failing_pass_is_a_pipeline_error():
     module = to_mlir_module(ADD)
     with pytest.raises(PipelineError, match=r"^error: stage-x: 'no-such-pass' does not refer to a registered pass"):
         run_pipeline(module, "no-such-pass", "stage-x")
+
+
+def test_top_level_ops_are_the_module_level_ops_walk_ops_finds():
+    """`top_level_ops` reads only the module's body: its functions, never an op nested in one."""
+    from gradir.mlir_bridge import top_level_ops, walk_ops
+
+    module = to_mlir_module(ADD + ADD.replace("@add", "@add_again"))
+    names = {"func.func", "arith.addf"}
+    found = top_level_ops(module, names)
+    assert [op.name for op in found] == ["func.func", "func.func"]
+    assert found == [op for op in walk_ops(module, names) if op.name == "func.func"]
+    assert [op.name for op in walk_ops(module, names)].count("arith.addf") == 2
