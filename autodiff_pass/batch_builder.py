@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import TensorType
-from xdsl.dialects.linalg.ops import BroadcastOp
+from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
+from xdsl.dialects.linalg.ops import FillOp
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from gradir.dialects.ad_ops import AutogradZeroOp
 from gradir.dialects.forward_ops import BroadcastToOp, ReshapeOp, TransposeOp
+from gradir.dialects.linalg_dst_style import BroadcastOp
 from gradir.dialects.type_checks import is_float_tensor, tensor_type
 from gradir.errors import DifferentiationError, GradirError, error_at
 
@@ -54,6 +55,9 @@ class BatchBuilder:
         """The op being batched: inserted ops take its location."""
         self._batch_block = batch_block
         self._batched_callee = batched_callee
+        self.value_map: dict[SSAValue, SSAValue] = {}
+        """The callee's values -> theirs in the batched function (set by the
+        function's batcher): what a region copied into it must read instead."""
 
     def insert(self, op: Operation) -> Operation:
         if self.current is not None:
@@ -66,6 +70,10 @@ class BatchBuilder:
         if not isinstance(type_, TensorType):
             assert self.current is not None
             raise unsupported(self.current, f"a batched value of type {type_} is not a tensor")
+        if not type_.has_static_shape():
+            # The batch is added through static shapes (tensor.empty, broadcasts).
+            assert self.current is not None
+            raise unsupported(self.current, f"a batched value of dynamic shape {type_}")
         return tensor_type(type_.element_type, [self.size, *type_.get_shape()])
 
     # -- shape helpers ---------------------------------------------------------
@@ -102,10 +110,14 @@ class BatchBuilder:
             return self.insert(tensor.EmptyOp([], target)).results[0]
         if isinstance(value.owner, AutogradZeroOp):
             return self.insert(AutogradZeroOp(target)).results[0]
+        if isinstance(value.owner, FillOp) and isinstance(value.owner.outputs[0].owner, tensor.EmptyOp):
+            # A constant init (a matmul's zeros): filled again at the batched shape.
+            init = self.insert(tensor.EmptyOp([], target)).results[0]
+            return self.insert(FillOp(list(value.owner.inputs), [init], [target])).results[0]
         if is_float_tensor(value.type):
             return self.insert(BroadcastToOp(value, target)).results[0]
         init = self.insert(tensor.EmptyOp([], target)).results[0]
-        return self.insert(BroadcastOp(value, init, [0])).results[0]
+        return self.insert(BroadcastOp(value, init, DenseArrayBase.from_list(i64, [0]))).results[0]
 
     def expand_to_rank(self, value: SSAValue, batched: bool, rank: int) -> SSAValue:
         """A batched `value` of logical rank < `rank` reshaped to `[B, 1.., shape]`,
@@ -117,6 +129,13 @@ class BatchBuilder:
         shape = list(value.type.get_shape())
         missing = rank + 1 - len(shape)
         return self.reshape(value, [shape[0], *([1] * missing), *shape[1:]])
+
+    def clone_region(self, region: Region) -> Region:
+        """A copy of `region` whose ops read the batched function's values for the
+        callee's values it captures (a plain clone would still read the callee's)."""
+        copy = Region()
+        region.clone_into(copy, value_mapper=dict(self.value_map))
+        return copy
 
     def _expect_float(self, value: SSAValue, what: str) -> None:
         if not is_float_tensor(value.type):

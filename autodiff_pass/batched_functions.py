@@ -318,6 +318,7 @@ class _BodyBatcher:
         self.batched: set[SSAValue] = set()
         self.builder = BatchBuilder(size, block, self.batch_block, self.batched_callee)
         self.builder.is_batched_capture = lambda value: value in self.batched  # type: ignore[attr-defined]
+        self.builder.value_map = self.value_map
 
     def build(self, callee: FuncOp, in_axes: Sequence[int], out_axes: Sequence[int]) -> None:
         builder = self.builder

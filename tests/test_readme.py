@@ -211,6 +211,32 @@ def test_batching_block_runs_and_gives_the_shapes_its_comments_say(monkeypatch):
     np.testing.assert_allclose(seen["H"], np.transpose(seen["H"], (2, 3, 0, 1)), atol=1e-12)
 
 
+def test_linalg_batching_block_runs_and_batches_the_matmul(monkeypatch):
+    """The second block of "Batching, Jacobians and Hessians": per-example gradients of a
+    linalg.matmul program, each equal to the gradient of its example (its own assertion),
+    and the batched function holds one linalg.matmul over the folded rows, no loop."""
+    import gradir
+    from gradir.autodiff_pass import AutodiffVmapPass
+    from gradir.source import load_module, make_context
+
+    monkeypatch.chdir(ROOT)
+    seen: dict = {}
+    code = block("python", "Batching, Jacobians and Hessians", 1)
+    exec(compile(code, "README.md (Batching, Jacobians and Hessians, linalg)", "exec"), seen)
+    assert seen["per_example"].shape == (8, 3, 4) and "# (8, 3, 4)" in code
+    assert not np.allclose(seen["per_example"][0], seen["per_example"][1])
+    vmapped = seen["source"] + """
+func.func @per_example(%w: tensor<3x4xf64>, %xs: tensor<8x1x3xf64>) -> tensor<8x3x4xf64> {
+  %g = autodiff.vmap @loss(%w, %xs) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 8 : i64} : (tensor<3x4xf64>, tensor<8x1x3xf64>) -> tensor<8xf64>
+  %b = autodiff.broadcast_to %g : tensor<8xf64> -> tensor<8x3x4xf64>
+  return %b : tensor<8x3x4xf64>
+}"""
+    module = load_module(vmapped)
+    AutodiffVmapPass().apply(make_context(), module)
+    text = str(module)
+    assert "linalg.matmul ins(%0, %w : tensor<8x3xf64>, tensor<3x4xf64>)" in text and "scf.for" not in text
+
+
 def test_machine_code_on_disk_block_runs(monkeypatch):
     """"Machine code on disk": export, load, and the results the comments promise."""
     import gradir

@@ -31,6 +31,8 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported
+from gradir.autodiff_pass.rules.batching_linalg import LINALG_RULE_KINDS, linalg_op_names
+from gradir.autodiff_pass.rules.batching_tensor_shapes import TENSOR_SHAPE_RULE_KINDS
 from gradir.autodiff_pass.rules.yaml_loader import compose_yaml
 from gradir.dialects.forward_ops import (
     FORWARD_OPS,
@@ -171,7 +173,7 @@ def batch_generic(builder, op, operands, batched):
         results = ([AffineExpr.dimension(0)] if flag else []) + shifted
         maps.append(AffineMapAttr(AffineMap(old.num_dims + 1, old.num_symbols, tuple(results))))
     iterators = [IteratorTypeAttr.parallel(), *op.iterator_types.data]
-    body = op.body.clone()
+    body = builder.clone_region(op.body)
     for nested in body.walk():
         if isinstance(nested, IndexOp):
             nested.properties["dim"] = type(nested.dim)(nested.dim.value.data + 1, nested.dim.type)
@@ -312,6 +314,8 @@ RULE_KINDS: dict[str, BatchingRule] = {
     "slice": batch_slice,
     "for": batch_for,
     "if": batch_if,
+    **LINALG_RULE_KINDS,
+    **TENSOR_SHAPE_RULE_KINDS,
 }
 """The shape helpers `batching.yaml` names."""
 
@@ -321,6 +325,7 @@ def _known_op_names() -> set[str]:
     from gradir.dialects.autodiff import AD_OPS
 
     names = {op.name for op in (*FORWARD_OPS, *STANDARD_OPS, *AD_OPS)}
+    names |= linalg_op_names() | {"tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.concat"}
     return names | {"arith.cmpf", "linalg.generic", "func.call", "scf.for", "scf.if",
                      "tensor.extract_slice", "tensor.insert_slice"}
 

@@ -28,6 +28,19 @@ def test_every_forward_op_has_a_batching_rule():
     assert rules["linalg.generic"] is batching.batch_generic
 
 
+def test_every_linalg_op_with_a_derivative_rule_has_a_batching_rule():
+    """linalg_op_names() is every linalg op the derivative registry knows; all batch."""
+    from gradir.autodiff_pass.rules import batching_linalg
+
+    rules = batching.load_batching_rules()
+    names = batching_linalg.linalg_op_names()
+    assert {"linalg.matmul", "linalg.conv_2d_nhwc_hwcf", "linalg.pooling_nchw_max", "linalg.dot"} <= names
+    assert names <= set(rules)
+    assert rules["linalg.matmul"].__qualname__ == "batch_linalg_matmul"
+    assert rules["linalg.conv_2d_nchw_fchw_q"].__qualname__ == "batch_linalg_window"
+    assert rules["linalg.vecmat"].__qualname__ == "structured_generic"
+
+
 @pytest.mark.parametrize(
     "text, message",
     [

@@ -1,0 +1,126 @@
+"""Per-example gradients of every corpus program (vmap_sweep.py): `autodiff.vmap` of the
+program's vjp against a loop of the same compiled vjp over the examples, and, where its
+results are small, `autodiff.jacobian` against the vjp at one-hot cotangents.
+
+A program must pass, or be refused exactly as `EXPECTED_REFUSALS` says (a substring of
+the one-line error): a program that starts passing, is refused differently or is refused
+without being listed fails here, so the table follows what vmap can batch. A wrong
+batched gradient is never expected."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import run_corpus  # noqa: E402
+import vmap_sweep  # noqa: E402
+
+CATEGORIES = {
+    "tensor.extract": "reading one element of a batched tensor (tensor.extract) has no batching rule yet; "
+    "f64 scalar arguments are passed as 0-d tensors and read that way",
+    "tensor.pad": "tensor.pad has no batching rule yet",
+    "gather": "a linalg.generic body reads a batched tensor at data-dependent indices (tensor.extract, a gather)",
+    "scf.while": "the reverse of an scf.while keeps a tape of dynamic size, which cannot gain a batch dimension",
+    "batched-scalar": "a called function returns an f64 scalar that depends on the batch: "
+    "vmap batches tensors only (a scalar cannot carry the batch dimension); each of these "
+    "programs also reads elements of batched tensors with tensor.extract",
+}
+
+_EXTRACT = ("tensor.extract", "vmap of 'tensor.extract' is not supported")
+_PAD = ("tensor.pad", "vmap of 'tensor.pad' is not supported")
+
+
+def _scalar_result(function: str) -> tuple[str, str]:
+    return ("batched-scalar", f"vmap of 'func.call' is not supported (@{function} result 0 is f64")
+
+
+# name -> (category, substring of the one-line error)
+EXPECTED_REFUSALS = {
+    **{name: _EXTRACT for name in (
+        "enzyme_affine_for_rev", "enzyme_affine_loop_fwd", "enzyme_for2_fwd", "enzyme_for_partial_inactive",
+        "enzyme_if1_fwd", "enzyme_math_atan", "enzyme_math_fma", "enzyme_math_log2", "enzyme_math_sqrt",
+        "enzyme_maximumf", "enzyme_pow", "enzyme_scf_for_dynamic", "enzyme_scf_if_nested", "enzyme_scf_while_rev",
+        "enzyme_select_relu", "enzyme_while_fwd", "lagrad_add3", "lagrad_ba_reproj", "lagrad_cross_product",
+        "lagrad_functioncall", "lagrad_hand_angle_axis", "lagrad_hand_apply_global_transform",
+        "lagrad_hand_compute_err", "lagrad_hand_objective", "lagrad_hand_to_pose_params", "lagrad_ifelse",
+        "lagrad_scf_fortensor", "lagrad_scf_if_funcall", "lagrad_tanh",
+    )},
+    **{name: _PAD for name in ("torchmlir_lenet", "torchmlir_resnet_block", "torchmlir_resnet_stem")},
+    "jax_cross_entropy": ("gather", "vmap of 'linalg.generic' is not supported (its body reads a batched value defined outside it)"),
+    "jax_rnn": ("scf.while", "vmap of 'tensor.insert_slice' is not supported (a batched value of dynamic shape"),
+    "lagrad_generic_logsumexp_1d": _scalar_result("logsumexp"),
+    "lagrad_gmm_full": _scalar_result("mlir_gmm_opt_full"),
+    "lagrad_lstm": _scalar_result("mlstm_objective"),
+    "lagrad_nn_batched_crossentropy": _scalar_result("batched_cross_entropy"),
+    "lagrad_nn_crossentropy": _scalar_result("cross_entropy"),
+    "lagrad_nn_mlp": _scalar_result("mlir_mlp_batched"),
+    "lagrad_scf_arrmax": _scalar_result("arrmax"),
+    "lagrad_scf_nested_with_slice": _scalar_result("nested_with_slice"),
+    "lagrad_scf_product": _scalar_result("product"),
+    "lagrad_tensor_extract": _scalar_result("extract_1d"),
+}  # fmt: skip
+
+PROGRAMS = {program.name: program for program in run_corpus.discover()}
+
+
+@pytest.fixture(scope="module")
+def sweep_results():
+    return {name: vmap_sweep.check(program) for name, program in PROGRAMS.items()}
+
+
+def test_expected_refusals_are_consistent():
+    assert not set(EXPECTED_REFUSALS) - set(PROGRAMS), "EXPECTED_REFUSALS lists programs not in the corpus"
+    assert all(category in CATEGORIES for category, _ in EXPECTED_REFUSALS.values())
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_per_example_gradients_of_corpus_program(name, sweep_results):
+    result = sweep_results[name]
+    listed = EXPECTED_REFUSALS.get(name)
+    where = f"{name}: {result.status} {result.detail}"
+    if result.status == "pass":
+        assert not listed, f"{name} is batched now: remove it from EXPECTED_REFUSALS (was: {CATEGORIES[listed[0]]})"
+        # Its whole Jacobian too, where the results are small (a vmap over the output basis).
+        assert result.jacobian == "pass" or result.jacobian.startswith("n/a: "), f"{name}: jacobian {result.jacobian}"
+        return
+    assert result.status == "refused", f"not a located refusal: {where}"
+    assert listed, f"{name} is refused and not listed in EXPECTED_REFUSALS: {where}"
+    assert listed[1] in result.detail, f"{name} is refused differently from EXPECTED_REFUSALS ({listed}): {where}"
+
+
+def test_the_sweep_batches_most_of_the_corpus(sweep_results):
+    """The counts the sweep reports (the table above lists every other program)."""
+    passed = sorted(name for name, result in sweep_results.items() if result.status == "pass")
+    assert len(passed) == len(PROGRAMS) - len(EXPECTED_REFUSALS)
+    assert {"mlir_conv_2d_nhwc_hwcf", "mlir_pooling_nhwc_max", "mlir_tensor_matmul", "lagrad_batch_matmul",
+            "torchmlir_resnet_head", "jax_mlp"} <= set(passed)  # fmt: skip
+    jacobians = sorted(name for name in passed if sweep_results[name].jacobian == "pass")
+    assert {"mlir_depthwise_conv_2d", "mlir_tensor_matmul", "torchmlir_resnet_head"} <= set(jacobians)
+
+
+def test_a_wrong_batching_rule_is_caught(monkeypatch):
+    """The sweep's own check: a linalg.matmul rule that gives every example the first
+    example's product makes the program `wrong`, never `pass`."""
+    from xdsl.dialects import tensor
+
+    from gradir.autodiff_pass.rules import batching
+
+    monkeypatch.setenv("GRADIR_CACHE", "0")
+    real = batching.get_batching_rule("linalg.matmul")
+
+    def first_example_only(builder, op, operands, batched):
+        [(product, _)] = real(builder, op, operands, batched)
+        shape = list(product.type.get_shape())
+        first = builder.insert(
+            tensor.ExtractSliceOp.from_static_parameters(product, [0] * len(shape), [1, *shape[1:]])
+        ).results[0]
+        return [(builder.materialize(builder.reshape(first, shape[1:]), False), True)]
+
+    monkeypatch.setattr(batching, "_rules", dict(batching._all_rules()))
+    batching.register_batching_rule("linalg.matmul", first_example_only)
+    result = vmap_sweep.check(PROGRAMS["torchmlir_mlp_log_softmax"])
+    assert result.status == "wrong", result

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""Per-example gradients of every corpus program: `autodiff.vmap` of its vjp, checked
+against a loop over the examples of the same compiled vjp (which `run_corpus.py`
+checks against central differences and PyTorch).
+
+For a program with entry `E` and `wrt`, the f64-promoted module gains
+
+    @__sweep_vjp(arguments..., cotangents...) -> gradients   (autodiff.vjp @E)
+    @__sweep_vmap(batched arguments..., batched cotangents...) -> batched gradients
+                                                             (autodiff.vmap @__sweep_vjp)
+
+every float tensor argument and every cotangent batched at axis 0, other arguments
+shared by the examples. vmap batches tensors only: an entry returning an f64 scalar, or
+taking only f64 scalars (then the ones batched), is first wrapped by `@__sweep_entry`,
+which passes them as 0-d tensors. Both are compiled together once; `__sweep_vmap` on a
+batch of `SIZE` examples must equal `__sweep_vjp` called on each (the examples: the
+program's input generator with other seeds; recorded inputs scaled by 1 +- 5%).
+
+Outcome per program: `pass`; `refused` (autodiff-vmap has no rule for an op: the
+first error line); `n/a` (nothing to batch: no float argument in `wrt`); `fail` (another error);
+`wrong` (the batched gradients differ from the loop's).
+
+    python tests/corpus/vmap_sweep.py [NAME ...]
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import references  # noqa: E402
+import run_corpus  # noqa: E402
+
+SIZE = 3
+JACOBIAN_ROWS = 16
+RTOL, ATOL = 1e-9, 1e-12
+
+
+@dataclass
+class SweepResult:
+    name: str
+    status: str  # pass | refused | n/a | fail | wrong
+    detail: str = ""
+    jacobian: str = "n/a"
+    """The same for `autodiff.jacobian` (reverse: a vmap of the vjp over the output
+    basis) against rows of the vjp at one-hot cotangents: pass, refused, wrong, fail,
+    n/a (too many result elements, or the vmap was not checked)."""
+
+
+def _scalar_wrapper(callee, inputs, outputs, wrap_arguments: bool) -> tuple[str, str, list, list]:
+    """`@__sweep_entry`: `callee` with its f64 scalar results (and arguments, if
+    `wrap_arguments`) as 0-d tensors (vmap batches tensors only); (its text, its
+    name, its types)."""
+    from xdsl.dialects.builtin import f64
+
+    scalar = "tensor<f64>"
+    ins = [scalar if t == f64 and wrap_arguments else str(t) for t in inputs]
+    outs = [scalar if t == f64 else str(t) for t in outputs]
+    lines = [f"func.func @__sweep_entry({', '.join(f'%a{k}: {t}' for k, t in enumerate(ins))}) -> ({', '.join(outs)}) {{"]
+    arguments = []
+    for k, t in enumerate(inputs):
+        wrapped = t == f64 and wrap_arguments
+        if wrapped:
+            lines.append(f"  %s{k} = tensor.extract %a{k}[] : tensor<f64>")
+        arguments.append(f"%s{k}" if wrapped else f"%a{k}")
+    lines.append(f'  %r:{len(outputs)} = func.call @"{callee.sym_name.data}"({", ".join(arguments)}) : '
+                 f"({', '.join(map(str, inputs))}) -> ({', '.join(map(str, outputs))})")
+    results = []
+    for k, t in enumerate(outputs):
+        if t == f64:
+            lines.append(f"  %o{k} = tensor.from_elements %r#{k} : tensor<f64>")
+        results.append(f"%o{k}" if t == f64 else f"%r#{k}")
+    lines += [f"  func.return {', '.join(results)} : {', '.join(outs)}", "}"]
+    return "\n".join(lines) + "\n", "__sweep_entry", ins, outs
+
+
+def sweep_module_text(program: run_corpus.Program) -> "SweepModules":
+    """The promoted module with the sweep functions (see SweepModules)."""
+    from xdsl.dialects.builtin import TensorType, f64
+    from xdsl.dialects.func import FuncOp
+
+    from gradir.dialects.type_checks import is_float_tensor
+    from gradir.gradient_check import checked_wrt, promote_to_f64
+    from gradir.source import load_module
+
+    module = promote_to_f64(load_module(str(program.path)))
+    callee = next(op for op in module.ops if isinstance(op, FuncOp) and op.sym_name.data == program.entry)
+    inputs = list(callee.function_type.inputs.data)
+    outputs = list(callee.function_type.outputs.data)
+    # f64 scalar arguments are shared by the examples, unless they are all there is to batch.
+    wrap_arguments = not any(is_float_tensor(t) for t in inputs)
+    if not all(isinstance(t, TensorType) or t == f64 for t in outputs):
+        raise LookupError(f"a result is neither a tensor nor f64: {outputs}")
+    wrapper, entry = "", f'"{callee.sym_name.data}"'
+    input_types, output_types = [str(t) for t in inputs], [str(t) for t in outputs]
+    if f64 in outputs or (wrap_arguments and f64 in inputs):
+        wrapper, entry, input_types, output_types = _scalar_wrapper(callee, inputs, outputs, wrap_arguments)
+    float_tensor = [is_float_tensor(t) or (t == f64 and wrap_arguments) for t in inputs]
+    wrt = [i for i in checked_wrt(callee, program.wrt) if float_tensor[i]]
+    if not wrt:
+        raise LookupError("no float argument to differentiate")
+    gradients = [input_types[i] for i in wrt]
+    types = input_types + output_types
+    batched = float_tensor + [True] * len(outputs)
+    batched_types = [f"tensor<{SIZE}x{t[len('tensor<'):]}" if b else t for t, b in zip(types, batched)]
+    batched_grads = [f"tensor<{SIZE}x{t[len('tensor<'):]}" for t in gradients]
+    operands = ", ".join(f"%a{k}" for k in range(len(types)))
+    count = len(outputs) + len(gradients)
+    return_values = ", ".join(f"%r#{len(outputs) + k}" for k in range(len(gradients)))
+    base = str(module).rstrip()
+    base = base[: base.rfind("}")] + wrapper + f"""
+func.func @__sweep_vjp({', '.join(f'%a{k}: {t}' for k, t in enumerate(types))}) -> ({', '.join(gradients)}) {{
+  %r:{count} = autodiff.vjp @{entry}({operands}) {{wrt = array<i64: {', '.join(map(str, wrt))}>}} : ({', '.join(types)}) -> ({', '.join(output_types + gradients)})
+  func.return {return_values} : {', '.join(gradients)}
+}}
+"""
+    text = base + f"""func.func @__sweep_vmap({', '.join(f'%a{k}: {t}' for k, t in enumerate(batched_types))}) -> ({', '.join(batched_grads)}) {{
+  %r:{len(gradients)} = autodiff.vmap @__sweep_vjp({operands}) {{in_axes = array<i64: {', '.join('0' if b else '-1' for b in batched)}>, out_axes = array<i64: {', '.join('0' for _ in gradients)}>, size = {SIZE} : i64}} : ({', '.join(batched_types)}) -> ({', '.join(batched_grads)})
+  func.return {', '.join(f'%r#{k}' for k in range(len(gradients)))} : {', '.join(batched_grads)}
+}}
+}}
+"""
+    shapes = [() if t == f64 else tuple(t.get_shape()) for t in outputs]
+    jacobian = None
+    if sum(int(np.prod(shape)) for shape in shapes) <= JACOBIAN_ROWS:
+        wrt_shapes = [() if inputs[i] == f64 else tuple(inputs[i].get_shape()) for i in wrt]
+        blocks = [_tensor_text((*r, *a)) for r in shapes for a in wrt_shapes]
+        arguments = ", ".join(f"%a{k}" for k in range(len(input_types)))
+        jacobian = base + f"""func.func @__sweep_jacobian({', '.join(f'%a{k}: {t}' for k, t in enumerate(input_types))}) -> ({', '.join(blocks)}) {{
+  %j:{len(blocks)} = autodiff.jacobian @{entry}({arguments}) {{wrt = array<i64: {', '.join(map(str, wrt))}>, mode = "rev"}} : ({', '.join(input_types)}) -> ({', '.join(blocks)})
+  func.return {', '.join(f'%j#{k}' for k in range(len(blocks)))} : {', '.join(blocks)}
+}}
+}}
+"""
+    return SweepModules(text, batched, len(gradients), jacobian, shapes)
+
+
+def _tensor_text(shape) -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + "f64>"
+
+
+@dataclass
+class SweepModules:
+    vmap_text: str
+    """The module with `__sweep_vjp` and `__sweep_vmap`."""
+    batched: list[bool]
+    """Which arguments of `__sweep_vjp` `__sweep_vmap` batches."""
+    gradient_count: int
+    jacobian_text: str | None
+    """The module with `__sweep_vjp` and `__sweep_jacobian` (reverse mode), for an entry
+    with at most JACOBIAN_ROWS result elements; else None."""
+    output_shapes: list[tuple[int, ...]]
+
+
+def example_inputs(program: run_corpus.Program, input_specs, example: int) -> list[np.ndarray]:
+    """One example's arguments: the program's own generator with another seed, or the
+    recorded inputs scaled by up to 5% (they may hold a domain the generator knows)."""
+    if program.inputs == "recorded":
+        arrays = run_corpus.make_inputs(program, input_specs)
+        rng = np.random.default_rng(100 + example)
+        return [
+            a * (1 + 0.05 * rng.uniform(-1, 1, np.shape(a))) if np.asarray(a).dtype.kind == "f" else a
+            for a in arrays
+        ]
+    specs = [(() if shape is None else shape, element) for shape, element in input_specs]
+    return references.INPUTS[program.inputs](np.random.default_rng(100 + example), specs)
+
+
+def check(program: run_corpus.Program) -> SweepResult:
+    import gradir
+    from gradir.errors import GradirError
+    from gradir.tools.cli import one_line_message
+
+    from gradir.autodiff_pass.batch_builder import VmapError
+
+    try:
+        modules = sweep_module_text(program)
+    except LookupError as error:
+        return SweepResult(program.name, "n/a", str(error))
+    batched, gradient_count = modules.batched, modules.gradient_count
+    try:
+        executable = gradir.compile(modules.vmap_text, target="cpu")
+    except VmapError as error:
+        return SweepResult(program.name, "refused", one_line_message(error))
+    except GradirError as error:
+        return SweepResult(program.name, "fail", one_line_message(error))
+    input_specs, result_specs, _ = run_corpus._mlir22_inspect(program)  # noqa: SLF001
+    examples = []
+    for example in range(SIZE):
+        arguments = [np.asarray(a) for a in example_inputs(program, input_specs, example)]
+        arguments = [a.astype(np.float64) if a.dtype.kind == "f" else a for a in arguments]
+        rng = np.random.default_rng(200 + example)
+        cotangents = [rng.standard_normal(() if shape is None else shape) for shape, _ in result_specs]
+        examples.append(arguments + cotangents)
+    shared = [examples[0][k] for k in range(len(batched))]
+    for example in examples:  # an unbatched argument is the same in every example
+        for k, is_batched in enumerate(batched):
+            if not is_batched:
+                example[k] = shared[k]
+    stacked = [np.stack([e[k] for e in examples]) if b else shared[k] for k, b in enumerate(batched)]
+    try:
+        got = executable.call("__sweep_vmap", *stacked)
+        want = [executable.call("__sweep_vjp", *example) for example in examples]
+    except Exception as error:  # noqa: BLE001 - reported as this program's failure
+        return SweepResult(program.name, "fail", f"running: {one_line_message(error)}")
+    for k in range(gradient_count):
+        expected = np.stack([np.asarray(w[k]) for w in want])
+        problem = run_corpus._mismatch(f"gradient {k}", got[k], expected, RTOL, ATOL)  # noqa: SLF001
+        if problem:
+            return SweepResult(program.name, "wrong", problem)
+    if all(np.allclose(got[k][0], got[k][1]) for k in range(gradient_count)):
+        return SweepResult(program.name, "wrong", "every example has the same gradient: the batch is not exercised")
+    arguments = examples[0][: len(input_specs)]
+    return SweepResult(program.name, "pass", jacobian=check_jacobian(modules, executable, arguments))
+
+
+def check_jacobian(modules: SweepModules, executable, arguments) -> str:
+    """`__sweep_jacobian` against rows of `__sweep_vjp` at one-hot cotangents."""
+    import gradir
+    from gradir.autodiff_pass.batch_builder import VmapError
+    from gradir.errors import GradirError
+    from gradir.tools.cli import one_line_message
+
+    if modules.jacobian_text is None:
+        elements = sum(int(np.prod(shape)) for shape in modules.output_shapes)
+        return f"n/a: {elements} result elements, more than {JACOBIAN_ROWS}"
+    try:
+        blocks = gradir.compile(modules.jacobian_text, target="cpu").call("__sweep_jacobian", *arguments)
+    except VmapError as error:
+        return f"refused: {one_line_message(error)}"
+    except GradirError as error:
+        return f"fail: {one_line_message(error)}"
+    shapes = modules.output_shapes
+    for r, shape in enumerate(shapes):
+        for index in np.ndindex(*shape):
+            cotangents = [np.zeros(s) for s in shapes]
+            cotangents[r][index] = 1.0
+            row = executable.call("__sweep_vjp", *arguments, *cotangents)
+            for a in range(modules.gradient_count):
+                block = np.asarray(blocks[r * modules.gradient_count + a])
+                problem = run_corpus._mismatch(f"jacobian block ({r}, {a}) at {index}", block[index], row[a], RTOL, ATOL)  # noqa: SLF001
+                if problem:
+                    return f"wrong: {problem}"
+    return "pass"
+
+
+def main(argv: list[str]) -> int:
+    results = [check(program) for program in run_corpus.discover(argv or None)]
+    for result in results:
+        print(f"{result.name:40s} {result.status:8s} jacobian {result.jacobian.split(':')[0]:8s} {result.detail}")
+        if result.jacobian != "pass" and not result.jacobian.startswith("n/a"):
+            print(f"{'':40s} jacobian: {result.jacobian}")
+    counts: dict[str, int] = {}
+    for result in results:
+        counts[result.status] = counts.get(result.status, 0) + 1
+    print(", ".join(f"{status} {count}" for status, count in sorted(counts.items())), f"of {len(results)}")
+    jacobians: dict[str, int] = {}
+    for result in results:
+        jacobians[result.jacobian.split(":")[0]] = jacobians.get(result.jacobian.split(":")[0], 0) + 1
+    print("jacobians:", ", ".join(f"{status} {count}" for status, count in sorted(jacobians.items())))
+    return 0 if not counts.get("wrong") and not counts.get("fail") else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
