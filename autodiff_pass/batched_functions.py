@@ -38,7 +38,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, VmapError, unsupported
 from gradir.autodiff_pass.derivative_functions import display_name
-from gradir.autodiff_pass.ir_building import clone_op
+from gradir.autodiff_pass.ir_building import clone_op, unique_symbol
 from gradir.autodiff_pass.rules.batching import get_batching_rule
 from gradir.dialects.batching_ops import VmapOp, with_batch_dim
 from gradir.dialects.entry_ops import EntryOp, VjpOp
@@ -201,7 +201,7 @@ class BatchedFunctions:
         vjp = VjpOp(callee.sym_name.data, list(block.args), outputs + gradients, wrt)
         block.add_ops([vjp, ReturnOp(*vjp.results[len(outputs) :])])
         helper = FuncOp(
-            self._unique_name(name), FunctionType.from_lists(inputs + outputs, gradients), Region(block)
+            unique_symbol(name, self._symbols), FunctionType.from_lists(inputs + outputs, gradients), Region(block)
         )
         Rewriter.insert_op(helper, InsertPoint.after(self._last_inserted.get(callee.sym_name.data, callee)))
         self._last_inserted[callee.sym_name.data] = helper
@@ -241,7 +241,7 @@ class BatchedFunctions:
             with_batch_dim(t, a, size) for a, t in zip(out_axes, callee.function_type.outputs.data)
         ]
         function = FuncOp(
-            self._unique_name(key.name()),
+            unique_symbol(key.name(), self._symbols),
             FunctionType.from_lists(inputs, outputs),
             Region(Block(arg_types=inputs)),
         )
@@ -255,13 +255,6 @@ class BatchedFunctions:
         self._generated[key] = function  # before the body: a recursive callee finds it
         _BodyBatcher(self, size, function.body.block).build(callee, in_axes, out_axes)
         return function
-
-    def _unique_name(self, name: str) -> str:
-        candidate, count = name, 0
-        while candidate in self._symbols:
-            count += 1
-            candidate = f"{name}__{count}"
-        return candidate
 
     def _lower_entry_ops(self, callee: FuncOp) -> None:
         """grad/vjp/jvp inside `callee` become calls to derivative functions."""

@@ -53,7 +53,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from gradir.autodiff_pass.cse import scoped_cse
 from gradir.autodiff_pass.inline_body_calls import inline_calls_in_generic_bodies
-from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code
+from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code, unique_symbol
 from gradir.autodiff_pass.lower_grad_of import inline_grad_of_ops
 from gradir.autodiff_pass.specialize_zero import drop_unread_gradients
 from gradir.dialects.autodiff import EntryOp, GradOp, JvpOp, VjpOp
@@ -332,7 +332,7 @@ class DerivativeFunctions:
         self.prepare(callee)
         inputs, outputs = key.signature(callee)
         function = FuncOp(
-            self._unique_name(key.name(all_results)),
+            unique_symbol(key.name(all_results), self._symbols),
             FunctionType.from_lists(inputs, outputs),
             Region(Block(arg_types=inputs)),
         )
@@ -348,13 +348,6 @@ class DerivativeFunctions:
         build(self, callee, function, key)
         self._building.discard(function.sym_name.data)
         return function
-
-    def _unique_name(self, name: str) -> str:
-        candidate, count = name, 0
-        while candidate in self._symbols:
-            count += 1
-            candidate = f"{name}__{count}"
-        return candidate
 
     # -- entry ops -----------------------------------------------------------
 

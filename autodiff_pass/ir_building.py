@@ -148,3 +148,13 @@ def paused_garbage_collection() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def unique_symbol(name: str, taken) -> str:
+    """`name`, or `name__1`, `name__2`, ... : the first not in `taken` (the module's symbols,
+    so a generated function never replaces a user's of the same name)."""
+    candidate, count = name, 0
+    while candidate in taken:
+        count += 1
+        candidate = f"{name}__{count}"
+    return candidate
