@@ -11,7 +11,7 @@
 // CHECK:         %[[CACHE:.*]], %{{.*}} = gpu.alloc async {{.*}} : memref<20x4x16xf32>
 // CHECK:         scf.for %[[I:.*]] = %c0 to %c20 step %c1 {
 // CHECK:           gpu.launch_func {{.*}} @reverse_loop_{{[0-9]+}}_split_reduce2
-// CHECK:           gpu.launch_func {{.*}} @[[TANH:reverse_loop_[0-9]+_elementwise]]::{{.*}} args({{.*}}%arg0 : memref<20x4x16xf32>, %[[I]] : index, {{.*}}, %[[CACHE]] : memref<20x4x16xf32>)
+// CHECK:           gpu.launch_func {{.*}} @[[TANH:reverse_loop_[0-9]+_split_combine]]::{{.*}} args({{.*}}%arg0 : memref<20x4x16xf32>, %[[I]] : index, {{.*}}, %[[CACHE]] : memref<20x4x16xf32>)
 // CHECK:           gpu.wait
 // CHECK-NEXT:    }
 // CHECK:         scf.for %[[R:.*]] = %c0 to %c20 step %c1 {
@@ -27,8 +27,9 @@
 // CHECK-NOT:     arith.addf
 // CHECK:         return
 
-// The forward kernel reads x_i and writes the new state into cache[i]:
-// CHECK:       gpu.func @[[TANH]](%{{.*}}: memref<4x16xf32> {{.*}}, %[[XS:.*]]: memref<20x4x16xf32> {{.*}}, %[[STEP:.*]]: index, {{.*}}, %[[OUT:.*]]: memref<20x4x16xf32> {{.*}})
+// The forward step's combine kernel (the tanh fused into it: gpu_backend/epilogue_fusion.py)
+// reads x_i and writes the new state into cache[i]:
+// CHECK:       gpu.func @[[TANH]](%{{.*}}: memref<128xf32> {{.*}}, %[[XS:.*]]: memref<20x4x16xf32> {{.*}}, %[[STEP:.*]]: index, {{.*}}, %[[OUT:.*]]: memref<20x4x16xf32> {{.*}})
 // CHECK:         memref.load %[[XS]][%[[STEP]], %[[ROW:.*]], %[[COL:.*]]] : memref<20x4x16xf32>
 // CHECK:         math.tanh
 // CHECK:         memref.store %{{.*}}, %[[OUT]][%[[STEP]], %[[ROW]], %[[COL]]] : memref<20x4x16xf32>
