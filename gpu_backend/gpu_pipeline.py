@@ -57,6 +57,17 @@ NVVM_PIPELINE = (
 )
 
 
+def _drop_unused_private_functions(module: ir.Module) -> None:
+    """Drop the private functions nothing calls, as the CPU pipeline's `symbol-dce`
+    does: a vmapped function's original (its scalar element reads would be host code,
+    which the GPU cannot take) is private and only named by its batched functions'
+    `autodiff.batched = {of = @f}` provenance, which is not a use and is dropped first."""
+    for function in walk_ops(module, {"func.func"}):
+        if "autodiff.batched" in function.attributes:
+            del function.attributes["autodiff.batched"]
+    run_pipeline(module, "symbol-dce", "gpu-tensor")
+
+
 def _read_only_arguments(module: ir.Module) -> None:
     """Bufferization may otherwise write into an argument's buffer, i.e. the caller's input."""
     false = ir.BoolAttr.get(False)
@@ -92,6 +103,7 @@ def _one_definition_per_use(module: ir.Module) -> None:
 def bufferize_for_gpu(module: ir.Module) -> ir.Module:
     """Stage 1: tensors -> memrefs with every op a `linalg.generic`; results as out-params."""
     with module.context:
+        _drop_unused_private_functions(module)
         _read_only_arguments(module)
         apply_schedule(module, TENSOR_SCHEDULE, "gpu-tensor")
         move_read_inits_to_inputs(module)
