@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, TensorType
-from xdsl.dialects.linalg.ops import BroadcastOp
+from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IndexType, IntegerType, TensorType, i64
+from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
@@ -112,11 +112,12 @@ class BatchBuilder:
         if isinstance(value.owner, AutogradZeroOp):
             return self.insert(AutogradZeroOp(target)).results[0]
         if not isinstance(value.type, TensorType):  # a scalar: one copy per example
-            return self.insert(tensor.SplatOp(value, [], target)).results[0]
+            empty = self.insert(tensor.EmptyOp([], target)).results[0]
+            return self.insert(FillOp([value], [empty], [target])).results[0]
         if is_float_tensor(value.type):
             return self.insert(BroadcastToOp(value, target)).results[0]
         init = self.insert(tensor.EmptyOp([], target)).results[0]
-        return self.insert(BroadcastOp(value, init, [0])).results[0]
+        return self.insert(BroadcastOp(value, init, DenseArrayBase.from_list(i64, [0]))).results[0]
 
     def expand_to_rank(self, value: SSAValue, batched: bool, rank: int) -> SSAValue:
         """A batched `value` of logical rank < `rank` reshaped to `[B, 1.., shape]`,

@@ -59,12 +59,14 @@ NVVM_PIPELINE = (
 
 def _drop_unused_private_functions(module: ir.Module) -> None:
     """Drop the private functions nothing calls, as the CPU pipeline's `symbol-dce`
-    does: a vmapped function's original (its scalar element reads would be host code,
-    which the GPU cannot take) is private and only named by its batched functions'
-    `autodiff.batched = {of = @f}` provenance, which is not a use and is dropped first."""
+    does: a vmapped or differentiated function's original (its scalar element reads,
+    its `affine.for`, would be host code the GPU cannot take) is private and only named
+    by the provenance of the functions generated from it (`autodiff.batched = {of = @f}`,
+    `autodiff.derivative`), which is not a use and is dropped first."""
     for function in walk_ops(module, {"func.func"}):
-        if "autodiff.batched" in function.attributes:
-            del function.attributes["autodiff.batched"]
+        for provenance in ("autodiff.batched", "autodiff.derivative"):
+            if provenance in function.attributes:
+                del function.attributes[provenance]
     run_pipeline(module, "symbol-dce", "gpu-tensor")
 
 

@@ -237,7 +237,7 @@ def batch_scatter(builder, op, operands, batched):
 
 
 def _shifted_reassociation(op: Operation) -> ArrayAttr:
-    groups = [[d.data + 1 for d in group.data] for group in op.reassociation.data]  # type: ignore[attr-defined]
+    groups = [[d.value.data + 1 for d in group.data] for group in op.reassociation.data]  # type: ignore[attr-defined]
     return ArrayAttr([ArrayAttr([IntegerAttr(0, i64)])] + [
         ArrayAttr([IntegerAttr(d, i64) for d in group]) for group in groups
     ])
@@ -268,7 +268,7 @@ def batch_tensor_reshape(builder, op, operands, batched):
     result = builder.batched_type(op.results[0].type)
     if not result.has_static_shape():
         raise unsupported(op, "its result shape is dynamic")
-    shape = builder.insert(arith.ConstantOp(_index_vector(_shape(result)))).results[0]
+    shape = builder.insert(arith.ConstantOp(_index_vector(list(result.get_shape())))).results[0]
     return [(builder.insert(tensor.ReshapeOp(operands[0], shape, result)).results[0], True)]
 
 
@@ -339,7 +339,7 @@ def batch_splat(builder, op, operands, batched):
     result = builder.batched_type(op.result.type)
     init = builder.insert(tensor.EmptyOp([], result)).results[0]
     dims = list(range(1, len(result.get_shape())))
-    return [(builder.insert(BroadcastOp(operands[0], init, dims)).results[0], True)]
+    return [(builder.insert(BroadcastOp(operands[0], init, DenseArrayBase.from_list(i64, dims))).results[0], True)]
 
 
 def batch_pad(builder, op, operands, batched):
