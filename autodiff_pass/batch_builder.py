@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IndexType, IntegerType, TensorType, i64
-from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, DenseArrayBase, IndexType, IntegerType, TensorType, i64
+from xdsl.dialects.linalg.ops import BroadcastOp, FillOp, GenericOp, IteratorTypeAttr, YieldOp
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 
 from gradir.dialects.ad_ops import AutogradZeroOp
 from gradir.dialects.forward_ops import BroadcastToOp, ReshapeOp, TransposeOp
@@ -113,6 +114,14 @@ class BatchBuilder:
             return self.insert(AutogradZeroOp(target)).results[0]
         if not isinstance(value.type, TensorType):  # a scalar: one copy per example
             empty = self.insert(tensor.EmptyOp([], target)).results[0]
+            if isinstance(value.type, IndexType):  # linalg.fill takes no index in xDSL
+                body = Block(arg_types=[value.type])
+                body.add_op(YieldOp(value))
+                lanes = AffineMapAttr(AffineMap.identity(1))
+                return self.insert(GenericOp(
+                    [], [empty], Region(body), ArrayAttr([lanes]),
+                    ArrayAttr([IteratorTypeAttr.parallel()]), [target],
+                )).results[0]
             return self.insert(FillOp([value], [empty], [target])).results[0]
         if is_float_tensor(value.type):
             return self.insert(BroadcastToOp(value, target)).results[0]
