@@ -33,8 +33,8 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported
 from gradir.autodiff_pass.rules.batching_control_flow import OP_NAMES as CONTROL_FLOW_OP_NAMES
 from gradir.autodiff_pass.rules.batching_control_flow import RULE_KINDS as CONTROL_FLOW_RULE_KINDS
-from gradir.autodiff_pass.rules.batching_control_flow import batch_if_per_lane
-from gradir.autodiff_pass.rules.batching_tensor import INDEX_ARITHMETIC_OPS
+from gradir.autodiff_pass.rules.batching_control_flow import batch_for_per_lane, batch_if_per_lane
+from gradir.autodiff_pass.rules.batching_tensor import INDEX_ARITHMETIC_OPS, batch_extract_slice_per_lane
 from gradir.autodiff_pass.rules.batching_tensor import OP_NAMES as TENSOR_OP_NAMES
 from gradir.autodiff_pass.rules.batching_tensor import RULE_KINDS as TENSOR_RULE_KINDS
 from gradir.dialects.forward_ops import (
@@ -224,6 +224,8 @@ def batch_slice(builder, op, operands, batched):
     whole batch dimension is prepended to the slice (offset 0, size B, stride
     1); offsets, sizes and strides that depend on the batch have no rule."""
     tensors = 1 if isinstance(op, tensor.ExtractSliceOp) else 2
+    if any(batched[tensors:]) and isinstance(op, tensor.ExtractSliceOp):
+        return batch_extract_slice_per_lane(builder, op, operands, batched)
     if any(batched[tensors:]):
         raise unsupported(op, "its offsets, sizes or strides depend on the batch")
     values = [builder.materialize(v, b) for v, b in zip(operands[:tensors], batched)]
@@ -240,10 +242,11 @@ def batch_slice(builder, op, operands, batched):
 
 
 def batch_for(builder, op, operands, batched):
-    """`scf.for` with unbatched bounds: see `batched_for_loop`."""
+    """`scf.for` with unbatched bounds: see `batched_for_loop`; an upper bound
+    that depends on the batch: `batch_for_per_lane`."""
     assert isinstance(op, scf.ForOp)
     if any(batched[:3]):
-        raise unsupported(op, "its bounds depend on the batch")
+        return batch_for_per_lane(builder, op, operands, batched)
     return batched_for_loop(builder, op.body.block, operands[:3], operands[3:], batched[3:])
 
 

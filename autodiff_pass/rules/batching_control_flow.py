@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import affine, arith, scf, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
@@ -43,7 +44,7 @@ def select_lanes(builder: BatchBuilder, condition: SSAValue, on_true: SSAValue, 
     assert isinstance(result_type, TensorType)
     rank = result_type.get_num_dims()
     element = result_type.element_type
-    empty = builder.insert(tensor.EmptyOp([], result_type)).results[0]
+    empty = builder.insert(tensor.EmptyOp(_dynamic_sizes(builder, on_true), result_type)).results[0]
     body = Block(arg_types=[i1, element, element, element])
     select = arith.SelectOp(body.args[0], body.args[1], body.args[2])
     body.add_ops([select, YieldOp(select.result)])
@@ -55,6 +56,17 @@ def select_lanes(builder: BatchBuilder, condition: SSAValue, on_true: SSAValue, 
         ArrayAttr([IteratorTypeAttr.parallel()] * rank), [result_type],
     )
     return builder.insert(generic).results[0]
+
+
+def _dynamic_sizes(builder: BatchBuilder, value: SSAValue) -> list[SSAValue]:
+    """The sizes of `value`'s dynamic dims (a `tensor.empty` of its shape needs them)."""
+    assert isinstance(value.type, TensorType)
+    sizes = []
+    for dim, size in enumerate(value.type.get_shape()):
+        if size == DYNAMIC_INDEX:
+            position = builder.insert(arith.ConstantOp(IntegerAttr(dim, IndexType()))).results[0]
+            sizes.append(builder.insert(tensor.DimOp(value, position)).results[0])
+    return sizes
 
 
 def any_lane(builder: BatchBuilder, condition: SSAValue) -> SSAValue:
@@ -175,6 +187,61 @@ def _while_any_lane_continues(builder: BatchBuilder, op: scf.WhileOp, inits: Seq
     if not forwards_arguments:
         final = condition_and_forwarded(final)[1]
     return [(v, True) for v in final]
+
+
+def lane_maximum(builder: BatchBuilder, lanes: SSAValue, at_least: SSAValue) -> SSAValue:
+    """The `index` max(`at_least`, max over the lanes of `lanes` (`tensor<B x index>`))."""
+    scalar = TensorType(IndexType(), [])
+    init = builder.insert(tensor.FromElementsOp(at_least, result_type=scalar)).results[0]
+    body = Block(arg_types=[IndexType(), IndexType()])
+    larger = arith.MaxSIOp(body.args[0], body.args[1])
+    body.add_ops([larger, YieldOp(larger.result)])
+    generic = GenericOp(
+        [lanes], [init], Region(body),
+        ArrayAttr([AffineMapAttr(AffineMap.identity(1)), AffineMapAttr(AffineMap(1, 0, ()))]),
+        ArrayAttr([IteratorTypeAttr.reduction()]), [scalar],
+    )
+    reduced = builder.insert(generic).results[0]
+    return builder.insert(tensor.ExtractOp(reduced, [], IndexType())).results[0]
+
+
+def _lanes_below(builder: BatchBuilder, value: SSAValue, bounds: SSAValue) -> SSAValue:
+    """`tensor<B x i1>`: per lane, `value` (an `index`) < `bounds[b]`."""
+    result = TensorType(i1, [builder.size])
+    empty = builder.insert(tensor.EmptyOp([], result)).results[0]
+    body = Block(arg_types=[IndexType(), i1])
+    below = arith.CmpiOp(value, body.args[0], "slt")
+    body.add_ops([below, YieldOp(below.result)])
+    lanes = AffineMapAttr(AffineMap.identity(1))
+    generic = GenericOp(
+        [bounds], [empty], Region(body), ArrayAttr([lanes, lanes]),
+        ArrayAttr([IteratorTypeAttr.parallel()]), [result],
+    )
+    return builder.insert(generic).results[0]
+
+
+def batch_for_per_lane(builder: BatchBuilder, op: scf.ForOp, operands, batched) -> list[Batched]:
+    """`scf.for` whose upper bound depends on the example (a backward's loop over the
+    iterations its forward made, per example): the loop runs to the largest bound;
+    an example past its own keeps its state (per-lane select), as in `scf.while`.
+    A lower bound or step that depends on the example has no rule."""
+    if batched[0] or batched[2]:
+        raise unsupported(op, "its lower bound or step depends on the batch")
+    lower, upper, step = operands[:3]
+    largest = lane_maximum(builder, upper, lower)
+    inits = [builder.materialize(v, b) for v, b in zip(operands[3:], batched[3:])]
+    body = Block(arg_types=[IndexType(), *(v.type for v in inits)])
+    induction, state = body.args[0], list(body.args[1:])
+
+    def step_lanes_below_their_bound():
+        active = _lanes_below(builder, induction, upper)
+        yielded = builder.batch_block(op.body.block, [(induction, False), *((v, True) for v in state)])
+        new = [builder.materialize(v, b) for v, b in yielded]
+        builder.insert(scf.YieldOp(*(select_lanes(builder, active, n, old) for n, old in zip(new, state))))
+
+    _in_block(builder, body, step_lanes_below_their_bound)
+    loop = builder.insert(scf.ForOp(lower, largest, step, inits, body))
+    return [(r, True) for r in loop.results]
 
 
 def batch_affine_for(builder, op, operands, batched):

@@ -391,8 +391,71 @@ def batch_in_generic(builder, op, operands, batched):
     return [(r, True) for r in builder.insert(generic).results]
 
 
+def batch_empty(builder, op, operands, batched):
+    """`tensor.empty` whose dynamic sizes depend on the example (a backward's tape, as
+    long as its forward loop ran): the largest size over the lanes, for every lane."""
+    assert isinstance(op, tensor.EmptyOp)
+    from gradir.autodiff_pass.rules.batching_control_flow import lane_maximum
+
+    zero = builder.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).results[0]
+    sizes = [lane_maximum(builder, v, zero) if b else v for v, b in zip(operands, batched)]
+    return [(builder.insert(tensor.EmptyOp(sizes, builder.batched_type(op.tensor.type))).results[0], True)]
+
+
+def _clamped_lanes(builder: BatchBuilder, lanes: SSAValue, largest: SSAValue) -> SSAValue:
+    """`lanes` (`tensor<B x index>`) clamped to `[0, largest]`: a lane whose loop already
+    stopped still reads in bounds (its result is not kept)."""
+    body = Block(arg_types=[IndexType(), IndexType()])
+    zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    low = arith.MaxSIOp(body.args[0], zero.result)
+    high = arith.MinSIOp(low.result, largest)
+    body.add_ops([zero, low, high, YieldOp(high.result)])
+    empty = builder.insert(tensor.EmptyOp([], lanes.type)).results[0]
+    identity = AffineMapAttr(AffineMap.identity(1))
+    generic = GenericOp(
+        [lanes], [empty], Region(body), ArrayAttr([identity, identity]),
+        ArrayAttr([IteratorTypeAttr.parallel()]), [lanes.type],
+    )
+    return builder.insert(generic).results[0]
+
+
+def batch_extract_slice_per_lane(builder: BatchBuilder, op: tensor.ExtractSliceOp, operands, batched):
+    """`extract_slice` at offsets that depend on the example (a backward reading its
+    tape at the iteration it undoes): a `tensor.gather` of each lane's slice, the lane
+    first among the coordinates. Only slices of size 1 along the dims with dynamic
+    offsets, whole along the others (a tape row), have this rule."""
+    source_type = op.source.type
+    assert isinstance(source_type, TensorType)
+    offsets = list(op.static_offsets.get_values())
+    sizes = list(op.static_sizes.get_values())
+    strides = list(op.static_strides.get_values())
+    dynamic = [d for d, o in enumerate(offsets) if o == DYNAMIC_INDEX]
+    shape = source_type.get_shape()
+    if len(op.sizes) or len(op.strides) or any(s != 1 for s in strides) or any(
+        sizes[d] != 1 if d in dynamic else (offsets[d] != 0 or sizes[d] != shape[d] or shape[d] == DYNAMIC_INDEX)
+        for d in range(len(shape))
+    ):
+        raise unsupported(op, "its offsets depend on the batch and it is not one whole row per example")
+    source = builder.materialize(operands[0], batched[0])
+    columns = []
+    for d, value, flag in zip(dynamic, operands[1:], batched[1:]):
+        position = builder.insert(arith.ConstantOp(IntegerAttr(d + 1, IndexType()))).results[0]
+        size = builder.insert(tensor.DimOp(source, position)).results[0]
+        one = builder.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).results[0]
+        last = builder.insert(arith.SubiOp(size, one)).results[0]
+        clamped = _clamped_lanes(builder, builder.materialize(value, flag), last)
+        columns.extend(_index_columns(builder, [clamped], [True]))
+    coordinates = _lane_coordinates(builder, columns, [], with_lane=True)
+    kept = [n for d, n in enumerate(shape) if d not in dynamic]
+    gathered = TensorType(source_type.element_type, [builder.size, *kept])
+    gather = GatherOp(source, coordinates, [0, *(d + 1 for d in dynamic)], gathered, unique=True)
+    result = builder.insert(gather).results[0]
+    return [(builder.reshape(result, list(builder.batched_type(op.result.type).get_shape())), True)]
+
+
 RULE_KINDS = {
     "in_generic": batch_in_generic,
+    "empty": batch_empty,
     "extract": batch_extract,
     "insert": batch_insert,
     "gather": batch_gather,
@@ -408,7 +471,7 @@ RULE_KINDS = {
 """The tensor shape helpers `batching.yaml` names (merged into `batching.RULE_KINDS`)."""
 
 OP_NAMES = frozenset({
-    "tensor.extract", "tensor.insert", "tensor.gather", "tensor.scatter", "tensor.expand_shape",
+    "tensor.empty", "tensor.extract", "tensor.insert", "tensor.gather", "tensor.scatter", "tensor.expand_shape",
     "tensor.collapse_shape", "tensor.reshape", "tensor.cast", "tensor.concat",
     "tensor.from_elements", "tensor.splat", "tensor.pad",
     "bufferization.alloc_tensor", "bufferization.materialize_in_destination",

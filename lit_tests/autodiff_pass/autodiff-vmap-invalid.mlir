@@ -15,13 +15,13 @@ func.func @main(%xs: tensor<3x4xf64>) -> tensor<3x4xf64> {
 
 // -----
 
-// A slice at an offset that depends on the example: no rule (an element at such an index
-// batches, as a gather).
+// A slice at an offset that depends on the example: only one whole row per example has a
+// rule (a gather; an element at such an index batches too).
 func.func @f(%x: tensor<4xf64>, %k: tensor<f64>) -> tensor<2xf64> {
   %kk = tensor.extract %k[] : tensor<f64>
   %ki = arith.fptosi %kk : f64 to i64
   %i = arith.index_cast %ki : i64 to index
-  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'tensor.extract_slice' is not supported (its offsets, sizes or strides depend on the batch)
+  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'tensor.extract_slice' is not supported (its offsets depend on the batch and it is not one whole row per example)
   %s = tensor.extract_slice %x[%i] [2] [1] : tensor<4xf64> to tensor<2xf64>
   return %s : tensor<2xf64>
 }
@@ -32,16 +32,16 @@ func.func @main(%x: tensor<4xf64>, %ks: tensor<3xf64>) -> tensor<3x2xf64> {
 
 // -----
 
-// A for loop whose trip count depends on the example: no rule (a while loop on a batched
-// condition batches).
+// A for loop whose lower bound depends on the example: no rule (an upper bound that does
+// batches: the loop runs to the largest, each example keeping its state past its own).
 func.func @f(%x: tensor<f64>) -> tensor<f64> {
   %e = tensor.extract %x[] : tensor<f64>
   %ei = arith.fptosi %e : f64 to i64
   %n = arith.index_cast %ei : i64 to index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'scf.for' is not supported (its bounds depend on the batch)
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (tensor<f64>) {
+  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'scf.for' is not supported (its lower bound or step depends on the batch)
+  %r = scf.for %i = %n to %c1 step %c1 iter_args(%v = %x) -> (tensor<f64>) {
     %d = autodiff.add %v, %v : (tensor<f64>, tensor<f64>) -> tensor<f64>
     scf.yield %d : tensor<f64>
   }

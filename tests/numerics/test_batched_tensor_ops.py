@@ -188,9 +188,9 @@ func.func @{name}({arguments}) -> ({', '.join(outputs)}) {{
 """
 
 
-def vmap_op(size, in_axes, out_axes):
+def vmap_op(size, in_axes, out_axes, callee="f"):
     axes = lambda values: ", ".join(map(str, values))  # noqa: E731
-    return ("autodiff.vmap @f({args}) {{in_axes = array<i64: " + axes(in_axes) + ">, out_axes = array<i64: "
+    return (f"autodiff.vmap @{callee}" + "({args}) {{in_axes = array<i64: " + axes(in_axes) + ">, out_axes = array<i64: "
             + axes(out_axes) + ">, size = " + str(size) + " : i64}}")
 
 
@@ -344,3 +344,74 @@ def test_affine_for_batches_as_its_scf_for(target):
                    'autodiff.jacobian @f({args}) {{wrt = array<i64: 0>, mode = "rev"}}')
     close(run(source, "main", [xs], target)[0], torch.func.vmap(affine_reference)(torch.tensor(xs)))
     close(run(source, "jacobian", [xs[1]], target)[0], torch.func.jacrev(affine_reference)(torch.tensor(xs[1])))
+
+
+WHILE_LOSS = WHILE + """
+func.func private @loss(%x: tensor<2xf64>, %w: tensor<2xf64>) -> tensor<f64> {
+  %r = func.call @f(%x, %w) : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
+  %s = autodiff.sum %r : tensor<2xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func private @grads(%x: tensor<2xf64>, %w: tensor<2xf64>) -> (tensor<2xf64>, tensor<2xf64>) {
+  %g:2 = autodiff.grad @loss(%x, %w) {wrt = array<i64: 0, 1>} : (tensor<2xf64>, tensor<2xf64>) -> (tensor<2xf64>, tensor<2xf64>)
+  return %g#0, %g#1 : tensor<2xf64>, tensor<2xf64>
+}
+"""
+
+
+def test_per_example_gradients_through_a_while_loop_match_torch():
+    """vmap of grad through scf.while: each example's backward undoes as many iterations
+    as its forward made (the backward's scf.for runs to the largest count, an example past
+    its own keeping its gradients; its tape row is a gather at the lane's iteration).
+    One thread: the tape's dynamic size makes the CPU backend emit parallel loops, whose
+    OpenMP runtime this test does not need."""
+    xs = np.array([[20.0, 1.0], [0.1, 0.2], [3.0, 4.0], [1.0, -0.5]])
+    w = np.array([1.5, 1.2])
+    source = entry(WHILE_LOSS, "main", ["tensor<4x2xf64>", "tensor<2xf64>"], ["tensor<4x2xf64>", "tensor<4x2xf64>"],
+                   vmap_op(4, [0, -1], [0, 0], callee="grads"))
+    actual = gradir.compile(source, num_threads=1).main(xs, w)
+
+    def loss(x, w):
+        while x.sum() < 10:
+            x = x * w + torch.tanh(x)
+        return x.sum()
+
+    expected = stacked(lambda x: torch.func.grad(loss, argnums=(0, 1))(x, torch.tensor(w)), xs)
+    for value, reference in zip(actual, expected):
+        close(value, reference)
+
+
+FOR_TO_DATA = """
+func.func private @f(%x: tensor<3xf64>, %n: tensor<f64>) -> tensor<3xf64> {
+  %nn = tensor.extract %n[] : tensor<f64>
+  %ni = arith.fptosi %nn : f64 to i64
+  %count = arith.index_cast %ni : i64 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %count step %c1 iter_args(%v = %x) -> (tensor<3xf64>) {
+    %t = autodiff.tanh %v : tensor<3xf64>
+    %s = autodiff.add %t, %x : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+    scf.yield %s : tensor<3xf64>
+  }
+  return %r : tensor<3xf64>
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["cpu"])
+def test_for_loop_to_a_per_example_count(target):
+    """scf.for whose upper bound depends on the example (0, 1, 3 and 5 iterations): it runs
+    to the largest, each example keeping its state past its own count. CPU only: the
+    largest count is read on the host, which the GPU backend does only for a branch."""
+    xs = np.random.default_rng(7).standard_normal((4, 3))
+    ns = np.array([0.0, 1.0, 3.0, 5.0])
+    source = entry(FOR_TO_DATA, "main", ["tensor<4x3xf64>", "tensor<4xf64>"], ["tensor<4x3xf64>"],
+                   vmap_op(4, [0, 0], [0]))
+
+    def reference(x, n):
+        v = x
+        for _ in range(int(n)):
+            v = torch.tanh(v) + x
+        return v
+
+    close(run(source, "main", [xs, ns], target)[0], stacked(reference, xs, ns))
