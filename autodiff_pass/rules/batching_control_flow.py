@@ -10,11 +10,14 @@ batch is ever built; instead, as in JAX's `cond` and `while_loop` batching rules
   the body's new state and the old one), so re-running the condition on it
   gives the same forwarded values and `false` again: what leaves the loop is,
   lane by lane, what the unbatched loop returned.
+- `scf.for` to an upper bound that depends on the batch (a backward undoing as many
+  iterations as each example's forward made) runs to the largest bound; a lane past
+  its own keeps its state, as in `scf.while`.
 - `affine.for` becomes the `scf.for` it stands for (bounds from its maps), batched
   like one; bounds that depend on the batch have no rule.
 
-`select_lanes` and `any_lane` are the two helpers: `linalg.generic`s the CPU and
-GPU pipelines map like any other.
+`select_lanes`, `any_lane` and `lane_maximum` are the helpers: `linalg.generic`s the
+CPU and GPU pipelines map like any other.
 """
 from __future__ import annotations
 
