@@ -2,7 +2,9 @@
 
 Inside a batched function every batched value carries its batch dimension
 first (`[B, ...]`); an unbatched value is the same for every example and keeps
-its type. A rule (`rules/batching.py`) gets the op, its operands as they are
+its type. A batched scalar (an element read from a batched tensor, a loop
+condition computed from one) is the tensor `tensor<B x type>`: one value per
+example, the same layout as a batched rank-0 tensor. A rule (`rules/batching.py`) gets the op, its operands as they are
 in the batched function and one flag per operand (batched or not), inserts
 ops with the builder, and returns one (value, batched) pair per result.
 """
@@ -11,16 +13,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
-from xdsl.dialects.linalg.ops import FillOp
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, DenseArrayBase, IndexType, IntegerType, TensorType, i64
+from xdsl.dialects.linalg.ops import BroadcastOp, FillOp, GenericOp, IteratorTypeAttr, YieldOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 
 from gradir.dialects.ad_ops import AutogradZeroOp
 from gradir.dialects.forward_ops import BroadcastToOp, ReshapeOp, TransposeOp
 from gradir.dialects.linalg_dst_style import BroadcastOp
 from gradir.dialects.type_checks import is_float_tensor, tensor_type
 from gradir.errors import DifferentiationError, GradirError, error_at
+
+def is_scalar_type(type_: Attribute) -> bool:
+    """A float, integer or index type: what a batched scalar holds per example."""
+    return isinstance(type_, (AnyFloat, IntegerType, IndexType))
+
 
 Batched = tuple[SSAValue, bool]
 """A value of the batched function and whether it has the batch dimension first."""
@@ -66,7 +74,9 @@ class BatchBuilder:
         return op
 
     def batched_type(self, type_: Attribute) -> TensorType:
-        """`type_` with the batch dimension first."""
+        """`type_` with the batch dimension first (a scalar: `tensor<B x type_>`)."""
+        if is_scalar_type(type_):
+            return TensorType(type_, [self.size])
         if not isinstance(type_, TensorType):
             assert self.current is not None
             raise unsupported(self.current, f"a batched value of type {type_} is not a tensor")
@@ -110,6 +120,17 @@ class BatchBuilder:
             return self.insert(tensor.EmptyOp([], target)).results[0]
         if isinstance(value.owner, AutogradZeroOp):
             return self.insert(AutogradZeroOp(target)).results[0]
+        if not isinstance(value.type, TensorType):  # a scalar: one copy per example
+            empty = self.insert(tensor.EmptyOp([], target)).results[0]
+            if isinstance(value.type, IndexType):  # linalg.fill takes no index in xDSL
+                body = Block(arg_types=[value.type])
+                body.add_op(YieldOp(value))
+                lanes = AffineMapAttr(AffineMap.identity(1))
+                return self.insert(GenericOp(
+                    [], [empty], Region(body), ArrayAttr([lanes]),
+                    ArrayAttr([IteratorTypeAttr.parallel()]), [target],
+                )).results[0]
+            return self.insert(FillOp([value], [empty], [target])).results[0]
         if isinstance(value.owner, FillOp) and isinstance(value.owner.outputs[0].owner, tensor.EmptyOp):
             # A constant init (a matmul's zeros): filled again at the batched shape.
             init = self.insert(tensor.EmptyOp([], target)).results[0]

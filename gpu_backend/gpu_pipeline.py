@@ -59,6 +59,19 @@ NVVM_PIPELINE = (
 )
 
 
+def _drop_unused_private_functions(module: ir.Module) -> None:
+    """Drop the private functions nothing calls, as the CPU pipeline's `symbol-dce`
+    does: a vmapped or differentiated function's original (its scalar element reads,
+    its `affine.for`, would be host code the GPU cannot take) is private and only named
+    by the provenance of the functions generated from it (`autodiff.batched = {of = @f}`,
+    `autodiff.derivative`), which is not a use and is dropped first."""
+    for function in walk_ops(module, {"func.func"}):
+        for provenance in ("autodiff.batched", "autodiff.derivative"):
+            if provenance in function.attributes:
+                del function.attributes[provenance]
+    run_pipeline(module, "symbol-dce", "gpu-tensor")
+
+
 def _read_only_arguments(module: ir.Module) -> None:
     """Bufferization may otherwise write into an argument's buffer, i.e. the caller's input."""
     false = ir.BoolAttr.get(False)
@@ -94,6 +107,7 @@ def _one_definition_per_use(module: ir.Module) -> None:
 def bufferize_for_gpu(module: ir.Module) -> ir.Module:
     """Stage 1: tensors -> memrefs with every op a `linalg.generic`; results as out-params."""
     with module.context:
+        _drop_unused_private_functions(module)
         _read_only_arguments(module)
         # As on the CPU: callees inlined (a gradient then drops the value its vjp computes
         # and folds the seed 1), forwarders kept as calls (their callee compiled once).

@@ -22,6 +22,8 @@ The derivative rules of the tensor ops build the same generics (`rules/tensor_in
   become `linalg.generic`s over the result whose body is the op's own (its
   index arguments are `linalg.index`): MLIR 22 bufferizes them to `linalg.map`,
   which the GPU pipeline does not map; a pad is its source inserted into that.
+- `tensor.splat` (static shape) becomes `linalg.fill` of a `tensor.empty`, for the
+  same reason (MLIR 22 bufferizes it to a `linalg.map`).
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp, YieldOp
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -291,7 +293,20 @@ class LowerScatter(RewritePattern):
         rewriter.replace(op, scatter_as_generic(builder, op.source, op.dest, op.indices, dims, False))
 
 
+class LowerSplat(RewritePattern):
+    """`tensor.splat` (static shape) -> `linalg.fill` of a `tensor.empty`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.SplatOp, rewriter: PatternRewriter) -> None:
+        if op.dynamicSizes:
+            return
+        empty = tensor.EmptyOp([], op.result.type)
+        rewriter.insert_op(empty)
+        rewriter.replace(op, FillOp([op.input], [empty.tensor], [op.result.type]))
+
+
 STANDARD_OP_LOWERINGS: tuple[RewritePattern, ...] = (
     ExpandClampF(), ExpandSincos(), LowerGenerate(), LowerPad(), LowerGather(), LowerScatter(),
+    LowerSplat(),
 )  # fmt: skip
 """The patterns `convert-autodiff-to-linalg` applies to standard ops."""

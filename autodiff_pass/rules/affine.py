@@ -32,7 +32,7 @@ from gradir.autodiff_pass.rules.scf_for import forward_for, reverse_for
 from gradir.errors import DifferentiationError, error_at
 
 
-def _bound(
+def bound_value(
     builder: Builder, bound: AffineMapAttr, operands: Sequence[SSAValue], combine: type[Operation]
 ) -> SSAValue:
     """The value of an affine bound map: its results combined by `combine`
@@ -58,8 +58,8 @@ def to_scf_for(op: affine.ForOp) -> scf.ForOp:
     if step <= 0:
         raise error_at(DifferentiationError, op, "'affine.for' step must be positive")
     builder = Builder(InsertPoint.before(op))
-    lower = _bound(builder, op.lowerBoundMap, op.lowerBoundOperands, arith.MaxSIOp)
-    upper = _bound(builder, op.upperBoundMap, op.upperBoundOperands, arith.MinSIOp)
+    lower = bound_value(builder, op.lowerBoundMap, op.lowerBoundOperands, arith.MaxSIOp)
+    upper = bound_value(builder, op.upperBoundMap, op.upperBoundOperands, arith.MinSIOp)
     step_value = builder.insert(arith.ConstantOp(IntegerAttr(step, IndexType()))).result
     body = op.body.block
     terminator = body.last_op

@@ -32,8 +32,13 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported
 from gradir.autodiff_pass.rules.batching_linalg import LINALG_RULE_KINDS, linalg_op_names
-from gradir.autodiff_pass.rules.batching_tensor_shapes import TENSOR_SHAPE_RULE_KINDS
 from gradir.autodiff_pass.rules.yaml_loader import compose_yaml
+from gradir.autodiff_pass.rules.batching_control_flow import OP_NAMES as CONTROL_FLOW_OP_NAMES
+from gradir.autodiff_pass.rules.batching_control_flow import RULE_KINDS as CONTROL_FLOW_RULE_KINDS
+from gradir.autodiff_pass.rules.batching_control_flow import batch_for_per_lane, batch_if_per_lane
+from gradir.autodiff_pass.rules.batching_tensor import INDEX_ARITHMETIC_OPS, batch_extract_slice_per_lane
+from gradir.autodiff_pass.rules.batching_tensor import OP_NAMES as TENSOR_OP_NAMES
+from gradir.autodiff_pass.rules.batching_tensor import RULE_KINDS as TENSOR_RULE_KINDS
 from gradir.dialects.forward_ops import (
     FORWARD_OPS,
     BroadcastToOp,
@@ -221,6 +226,8 @@ def batch_slice(builder, op, operands, batched):
     whole batch dimension is prepended to the slice (offset 0, size B, stride
     1); offsets, sizes and strides that depend on the batch have no rule."""
     tensors = 1 if isinstance(op, tensor.ExtractSliceOp) else 2
+    if any(batched[tensors:]) and isinstance(op, tensor.ExtractSliceOp):
+        return batch_extract_slice_per_lane(builder, op, operands, batched)
     if any(batched[tensors:]):
         raise unsupported(op, "its offsets, sizes or strides depend on the batch")
     values = [builder.materialize(v, b) for v, b in zip(operands[:tensors], batched)]
@@ -237,21 +244,29 @@ def batch_slice(builder, op, operands, batched):
 
 
 def batch_for(builder, op, operands, batched):
-    """`scf.for` with unbatched bounds: the body batched, an iteration argument
-    batched when its init or what the body yields for it is (found by batching
-    the body again until the flags settle; the last try is kept)."""
+    """`scf.for` with unbatched bounds: see `batched_for_loop`; an upper bound
+    that depends on the batch: `batch_for_per_lane`."""
     assert isinstance(op, scf.ForOp)
     if any(batched[:3]):
-        raise unsupported(op, "its bounds depend on the batch")
-    inits, flags = list(operands[3:]), list(batched[3:])
-    original_types = [a.type for a in op.body.block.args[1:]]
+        return batch_for_per_lane(builder, op, operands, batched)
+    return batched_for_loop(builder, op.body.block, operands[:3], operands[3:], batched[3:])
+
+
+def batched_for_loop(builder: BatchBuilder, block: Block, bounds: Sequence[SSAValue],
+                     inits: Sequence[SSAValue], init_flags: Sequence[bool]) -> list[Batched]:
+    """The `scf.for` over `bounds` (lower, upper, step) of the loop body `block`
+    (`scf.for`'s or `affine.for`'s), batched: an iteration argument is batched
+    when its init or what the body yields for it is (found by batching the body
+    again until the flags settle; the last try is kept)."""
+    inits, flags = list(inits), list(init_flags)
+    original_types = [a.type for a in block.args[1:]]
     outer = builder.block
     while True:
         types = [builder.batched_type(t) if f else t for t, f in zip(original_types, flags)]
-        body = Block(arg_types=[op.body.block.args[0].type, *types])
+        body = Block(arg_types=[block.args[0].type, *types])
         builder.block = body
         try:
-            yielded = builder.batch_block(op.body.block, [(a, f) for a, f in zip(body.args, [False, *flags])])
+            yielded = builder.batch_block(block, [(a, f) for a, f in zip(body.args, [False, *flags])])
         finally:
             builder.block = outer
         grown = [f or y for f, (_, y) in zip(flags, yielded)]
@@ -264,17 +279,18 @@ def batch_for(builder, op, operands, batched):
                                   for (v, y), f in zip(yielded, flags))))
     finally:
         builder.block = outer
-    inits = [builder.materialize(v, b) if f else v for v, b, f in zip(inits, batched[3:], flags)]
-    loop = builder.insert(scf.ForOp(operands[0], operands[1], operands[2], inits, body))
+    inits = [builder.materialize(v, b) if f else v for v, b, f in zip(inits, init_flags, flags)]
+    loop = builder.insert(scf.ForOp(bounds[0], bounds[1], bounds[2], inits, body))
     return list(zip(loop.results, flags))
 
 
 def batch_if(builder, op, operands, batched):
     """`scf.if` on an unbatched condition: both branches batched; a result is
     batched when either branch yields a batched value (the other broadcasts).
-    A batched condition cannot reach here: a scalar is never batched (what makes
-    one, `tensor.extract` of a batched tensor, has no rule)."""
+    On a batched condition: `batch_if_per_lane` (a per-lane select)."""
     assert isinstance(op, scf.IfOp)
+    if batched[0]:
+        return batch_if_per_lane(builder, op, operands, batched)
     outer = builder.block
     branches = []
     for region in (op.true_region, op.false_region):
@@ -315,8 +331,8 @@ RULE_KINDS: dict[str, BatchingRule] = {
     "for": batch_for,
     "if": batch_if,
     **LINALG_RULE_KINDS,
-    **TENSOR_SHAPE_RULE_KINDS,
 }
+RULE_KINDS |= TENSOR_RULE_KINDS | CONTROL_FLOW_RULE_KINDS
 """The shape helpers `batching.yaml` names."""
 
 
@@ -325,9 +341,10 @@ def _known_op_names() -> set[str]:
     from gradir.dialects.autodiff import AD_OPS
 
     names = {op.name for op in (*FORWARD_OPS, *STANDARD_OPS, *AD_OPS)}
-    names |= linalg_op_names() | {"tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.concat"}
+    names |= linalg_op_names()
     return names | {"arith.cmpf", "linalg.generic", "func.call", "scf.for", "scf.if",
-                     "tensor.extract_slice", "tensor.insert_slice"}
+                     "tensor.extract_slice", "tensor.insert_slice"} | (
+        TENSOR_OP_NAMES | CONTROL_FLOW_OP_NAMES | INDEX_ARITHMETIC_OPS)
 
 
 def load_batching_rules(path: str | Path = BATCHING_FILE) -> dict[str, BatchingRule]:

@@ -15,32 +15,33 @@ func.func @main(%xs: tensor<3x4xf64>) -> tensor<3x4xf64> {
 
 // -----
 
-// Reading one element of a batched tensor at an index: no rule (each example would
-// need its own element).
-func.func @f(%x: tensor<4xf64>) -> tensor<f64> {
-  %i = arith.constant 1 : index
-  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'tensor.extract' is not supported
-  %e = tensor.extract %x[%i] : tensor<4xf64>
-  %t = tensor.from_elements %e : tensor<f64>
-  return %t : tensor<f64>
+// A slice at an offset that depends on the example: only one whole row per example has a
+// rule (a gather; an element at such an index batches too).
+func.func @f(%x: tensor<4xf64>, %k: tensor<f64>) -> tensor<2xf64> {
+  %kk = tensor.extract %k[] : tensor<f64>
+  %ki = arith.fptosi %kk : f64 to i64
+  %i = arith.index_cast %ki : i64 to index
+  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'tensor.extract_slice' is not supported (its offsets depend on the batch and it is not one whole row per example)
+  %s = tensor.extract_slice %x[%i] [2] [1] : tensor<4xf64> to tensor<2xf64>
+  return %s : tensor<2xf64>
 }
-func.func @main(%xs: tensor<3x4xf64>) -> tensor<3xf64> {
-  %r = autodiff.vmap @f(%xs) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<3x4xf64>) -> tensor<3xf64>
-  return %r : tensor<3xf64>
+func.func @main(%x: tensor<4xf64>, %ks: tensor<3xf64>) -> tensor<3x2xf64> {
+  %r = autodiff.vmap @f(%x, %ks) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<4xf64>, tensor<3xf64>) -> tensor<3x2xf64>
+  return %r : tensor<3x2xf64>
 }
 
 // -----
 
-// A while loop whose condition depends on the batch: no rule.
+// A for loop whose lower bound depends on the example: no rule (an upper bound that does
+// batches: the loop runs to the largest, each example keeping its state past its own).
 func.func @f(%x: tensor<f64>) -> tensor<f64> {
-  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'scf.while' is not supported
-  %r = scf.while (%v = %x) : (tensor<f64>) -> tensor<f64> {
-    %e = tensor.extract %v[] : tensor<f64>
-    %one = arith.constant 1.0 : f64
-    %c = arith.cmpf olt, %e, %one : f64
-    scf.condition(%c) %v : tensor<f64>
-  } do {
-  ^bb0(%v: tensor<f64>):
+  %e = tensor.extract %x[] : tensor<f64>
+  %ei = arith.fptosi %e : f64 to i64
+  %n = arith.index_cast %ei : i64 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'scf.for' is not supported (its lower bound or step depends on the batch)
+  %r = scf.for %i = %n to %c1 step %c1 iter_args(%v = %x) -> (tensor<f64>) {
     %d = autodiff.add %v, %v : (tensor<f64>, tensor<f64>) -> tensor<f64>
     scf.yield %d : tensor<f64>
   }
@@ -49,6 +50,23 @@ func.func @f(%x: tensor<f64>) -> tensor<f64> {
 func.func @main(%xs: tensor<3xf64>) -> tensor<3xf64> {
   %r = autodiff.vmap @f(%xs) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<3xf64>) -> tensor<3xf64>
   return %r : tensor<3xf64>
+}
+
+// -----
+
+// A pad whose padding value depends on the example.
+func.func @f(%x: tensor<2xf64>, %k: tensor<f64>) -> tensor<3xf64> {
+  %v = tensor.extract %k[] : tensor<f64>
+  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'tensor.pad' is not supported (its padding value depends on the batch)
+  %p = tensor.pad %x low[1] high[0] {
+  ^bb0(%i: index):
+    tensor.yield %v : f64
+  } : tensor<2xf64> to tensor<3xf64>
+  return %p : tensor<3xf64>
+}
+func.func @main(%xs: tensor<4x2xf64>, %ks: tensor<4xf64>) -> tensor<4x3xf64> {
+  %r = autodiff.vmap @f(%xs, %ks) {in_axes = array<i64: 0, 0>, out_axes = array<i64: 0>, size = 4 : i64} : (tensor<4x2xf64>, tensor<4xf64>) -> tensor<4x3xf64>
+  return %r : tensor<4x3xf64>
 }
 
 // -----
