@@ -80,10 +80,6 @@ class BatchBuilder:
         if not isinstance(type_, TensorType):
             assert self.current is not None
             raise unsupported(self.current, f"a batched value of type {type_} is not a tensor")
-        if not type_.has_static_shape():
-            # The batch is added through static shapes (tensor.empty, broadcasts).
-            assert self.current is not None
-            raise unsupported(self.current, f"a batched value of dynamic shape {type_}")
         return tensor_type(type_.element_type, [self.size, *type_.get_shape()])
 
     # -- shape helpers ---------------------------------------------------------
@@ -115,6 +111,10 @@ class BatchBuilder:
         if batched:
             return value
         target = self.batched_type(value.type)
+        if not target.has_static_shape():
+            # A broadcast builds its batched tensor with `tensor.empty`, which needs static sizes.
+            assert self.current is not None
+            raise unsupported(self.current, f"a batched value of dynamic shape {value.type}")
         # Nothing to copy: an uninitialised tensor, a symbolic zero.
         if isinstance(value.owner, tensor.EmptyOp) and not value.owner.operands:
             return self.insert(tensor.EmptyOp([], target)).results[0]

@@ -17,25 +17,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import yaml
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    ArrayAttr,
-    DenseArrayBase,
-    TensorType,
-    i64,
-)
+from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
 from xdsl.dialects import scf, tensor
 from xdsl.dialects.func import CallOp
-from xdsl.dialects.linalg.ops import GenericOp, IndexOp, IteratorTypeAttr
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
 
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported
 from gradir.autodiff_pass.rules.batching_linalg import LINALG_RULE_KINDS, linalg_op_names
 from gradir.autodiff_pass.rules.yaml_loader import compose_yaml
 from gradir.autodiff_pass.rules.batching_control_flow import OP_NAMES as CONTROL_FLOW_OP_NAMES
 from gradir.autodiff_pass.rules.batching_control_flow import RULE_KINDS as CONTROL_FLOW_RULE_KINDS
-from gradir.autodiff_pass.rules.batching_control_flow import batch_for_per_lane, batch_if_per_lane
+from gradir.autodiff_pass.rules.batching_control_flow import batch_for_per_lane, batch_if_per_lane, batched_for_loop
+from gradir.autodiff_pass.rules.batching_generic import batch_generic
 from gradir.autodiff_pass.rules.batching_tensor import INDEX_ARITHMETIC_OPS, batch_extract_slice_per_lane
 from gradir.autodiff_pass.rules.batching_tensor import OP_NAMES as TENSOR_OP_NAMES
 from gradir.autodiff_pass.rules.batching_tensor import RULE_KINDS as TENSOR_RULE_KINDS
@@ -159,53 +152,6 @@ def batch_sum_to_size(builder, op, operands, batched):
     return [(builder.reshape(summed, [builder.size, *target]), True)]
 
 
-def batch_generic(builder, op, operands, batched):
-    """A leading parallel dimension: batched operands' maps read it first, the
-    others' maps ignore it; every output is batched (an unbatched init is
-    broadcast); `linalg.index` in the body counts one dimension further."""
-    assert isinstance(op, GenericOp)
-    _refuse_batched_captures(builder, op)
-    count = len(op.inputs)
-    outputs = [builder.materialize(v, b) for v, b in zip(operands[count:], batched[count:])]
-    values = list(operands[:count]) + outputs
-    flags = list(batched[:count]) + [True] * len(outputs)
-    maps = []
-    for attr, flag in zip(op.indexing_maps.data, flags):
-        old = attr.data
-        shifted = [e.replace_dims_and_symbols(
-            [AffineExpr.dimension(d + 1) for d in range(old.num_dims)], []
-        ) for e in old.results]
-        results = ([AffineExpr.dimension(0)] if flag else []) + shifted
-        maps.append(AffineMapAttr(AffineMap(old.num_dims + 1, old.num_symbols, tuple(results))))
-    iterators = [IteratorTypeAttr.parallel(), *op.iterator_types.data]
-    body = builder.clone_region(op.body)
-    for nested in body.walk():
-        if isinstance(nested, IndexOp):
-            nested.properties["dim"] = type(nested.dim)(nested.dim.value.data + 1, nested.dim.type)
-    generic = GenericOp(
-        values[:count],
-        outputs,
-        body,
-        ArrayAttr(maps),
-        ArrayAttr(iterators),
-        [builder.batched_type(r.type) for r in op.results],
-    )
-    return [(r, True) for r in builder.insert(generic).results]
-
-
-def _refuse_batched_captures(builder: BatchBuilder, op: Operation) -> None:
-    """A body reading a batched value from outside would read the whole batch."""
-    inside = {id(nested) for nested in op.walk()}
-    for nested in op.walk():
-        if nested is op:
-            continue
-        for operand in nested.operands:
-            owner = operand.owner
-            owner_op = owner if isinstance(owner, Operation) else owner.parent_op()
-            if id(owner_op) not in inside and builder.is_batched_capture(operand):
-                raise unsupported(op, "its body reads a batched value defined outside it")
-
-
 def batch_call(builder, op, operands, batched):
     """A call batches its callee: batched arguments first-dim, results batched."""
     assert isinstance(op, CallOp)
@@ -250,38 +196,6 @@ def batch_for(builder, op, operands, batched):
     if any(batched[:3]):
         return batch_for_per_lane(builder, op, operands, batched)
     return batched_for_loop(builder, op.body.block, operands[:3], operands[3:], batched[3:])
-
-
-def batched_for_loop(builder: BatchBuilder, block: Block, bounds: Sequence[SSAValue],
-                     inits: Sequence[SSAValue], init_flags: Sequence[bool]) -> list[Batched]:
-    """The `scf.for` over `bounds` (lower, upper, step) of the loop body `block`
-    (`scf.for`'s or `affine.for`'s), batched: an iteration argument is batched
-    when its init or what the body yields for it is (found by batching the body
-    again until the flags settle; the last try is kept)."""
-    inits, flags = list(inits), list(init_flags)
-    original_types = [a.type for a in block.args[1:]]
-    outer = builder.block
-    while True:
-        types = [builder.batched_type(t) if f else t for t, f in zip(original_types, flags)]
-        body = Block(arg_types=[block.args[0].type, *types])
-        builder.block = body
-        try:
-            yielded = builder.batch_block(block, [(a, f) for a, f in zip(body.args, [False, *flags])])
-        finally:
-            builder.block = outer
-        grown = [f or y for f, (_, y) in zip(flags, yielded)]
-        if grown == flags:
-            break
-        flags = grown
-    builder.block = body
-    try:
-        body.add_op(scf.YieldOp(*(builder.materialize(v, y) if f else v
-                                  for (v, y), f in zip(yielded, flags))))
-    finally:
-        builder.block = outer
-    inits = [builder.materialize(v, b) if f else v for v, b, f in zip(inits, init_flags, flags)]
-    loop = builder.insert(scf.ForOp(bounds[0], bounds[1], bounds[2], inits, body))
-    return list(zip(loop.results, flags))
 
 
 def batch_if(builder, op, operands, batched):

@@ -251,7 +251,6 @@ def batch_affine_for(builder, op, operands, batched):
     """`affine.for` as the `scf.for` it stands for (its bounds computed from its
     maps, `affine.yield` read as `scf.yield`), batched like one."""
     from gradir.autodiff_pass.rules.affine import bound_value
-    from gradir.autodiff_pass.rules.batching import batched_for_loop
 
     assert isinstance(op, affine.ForOp)
     lower_count = len(op.lowerBoundOperands)
@@ -278,6 +277,39 @@ def batch_select(builder, op, operands, batched):
     if not batched[0]:
         return [(builder.insert(arith.SelectOp(condition, on_true, on_false)).results[0], True)]
     return [(select_lanes(builder, condition, on_true, on_false), True)]
+
+
+
+def batched_for_loop(builder: BatchBuilder, block: Block, bounds: Sequence[SSAValue],
+                     inits: Sequence[SSAValue], init_flags: Sequence[bool]) -> list[Batched]:
+    """The `scf.for` over `bounds` (lower, upper, step) of the loop body `block`
+    (`scf.for`'s or `affine.for`'s), batched: an iteration argument is batched
+    when its init or what the body yields for it is (found by batching the body
+    again until the flags settle; the last try is kept)."""
+    inits, flags = list(inits), list(init_flags)
+    original_types = [a.type for a in block.args[1:]]
+    outer = builder.block
+    while True:
+        types = [builder.batched_type(t) if f else t for t, f in zip(original_types, flags)]
+        body = Block(arg_types=[block.args[0].type, *types])
+        builder.block = body
+        try:
+            yielded = builder.batch_block(block, [(a, f) for a, f in zip(body.args, [False, *flags])])
+        finally:
+            builder.block = outer
+        grown = [f or y for f, (_, y) in zip(flags, yielded)]
+        if grown == flags:
+            break
+        flags = grown
+    builder.block = body
+    try:
+        body.add_op(scf.YieldOp(*(builder.materialize(v, y) if f else v
+                                  for (v, y), f in zip(yielded, flags))))
+    finally:
+        builder.block = outer
+    inits = [builder.materialize(v, b) if f else v for v, b, f in zip(inits, init_flags, flags)]
+    loop = builder.insert(scf.ForOp(bounds[0], bounds[1], bounds[2], inits, body))
+    return list(zip(loop.results, flags))
 
 
 RULE_KINDS = {

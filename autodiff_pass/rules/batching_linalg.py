@@ -50,6 +50,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, VmapError, unsupported
+from gradir.autodiff_pass.rules.batching_generic import batch_generic
 from gradir.autodiff_pass.rules.linalg_structured import generic_view
 from gradir.dialects.linalg_matmul import BatchMatmulOp
 from gradir.dialects.type_checks import tensor_type
@@ -172,7 +173,6 @@ def _folded(builder: BatchBuilder, op: Operation, operands, batched, fold: Seque
 def structured_generic(builder, op, operands, batched):
     """Any named structured op: its generic view with a leading parallel
     dimension (the batched operands' maps read it, the others' ignore it)."""
-    from gradir.autodiff_pass.rules.batching import batch_generic
 
     view = generic_view(op)
     try:
