@@ -30,8 +30,8 @@ pipeline is a constant below, so it can be replayed with other tools):
    (`memref` arguments the caller allocates) and temporaries are freed; a
    call kept by stage 1 writes into its caller's out-parameters.
    Each `scf.for` state is first made to update one buffer in place
-   (`loop_states`). Where MLIR's `eliminate-empty-tensors` makes a valid
-   program fail to bufferize, the stage reruns without it (`bufferize`).
+   (`loop_states`). MLIR's `eliminate-empty-tensors` is not run: it made
+   valid programs fail to bufferize, and one miscompile (see `BUFFER_PIPELINE`).
    Public functions' arguments are marked read-only first, so an input
    buffer is never updated in place. Every i1 tensor is stored as bytes
    (`mlir_bridge.booleans`: MLIR 22 aborts on i1 buffers), and so are the ownership
@@ -113,7 +113,7 @@ from gradir.mlir_bridge.tensor_stage import (
 )
 
 BUFFER_PIPELINE = (
-    "canonicalize, eliminate-empty-tensors,"
+    "canonicalize,"
     "one-shot-bufferize{bufferize-function-boundaries"
     " function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
@@ -126,35 +126,36 @@ the loop, when its size does not change between iterations and it is not carried
 one (MLIR's pass checks both): allocated and freed in every iteration, the temporaries made
 `malloc` the cost of the ADBench LSTM gradient (c = 1024: 4.0 ms, 1.85 ms hoisted), and of
 every call made after the heap was fragmented by other code (9.5 ms after one PyTorch backward
-pass in the same process; 1.85 ms hoisted)."""
+pass in the same process; 1.85 ms hoisted).
 
-BUFFER_PIPELINE_KEEPING_EMPTIES = BUFFER_PIPELINE.replace(" eliminate-empty-tensors,", "")
-assert BUFFER_PIPELINE_KEEPING_EMPTIES != BUFFER_PIPELINE
+MLIR's `eliminate-empty-tensors` is not run: MLIR 22's pass, followed by one-shot
+bufferization, miscompiled a loop body that fills and inserts into a zero tensor defined
+before the loop (the destination it chose was written in place in every iteration, so
+iteration i's slice was added i + 1 times: a batched gradient through two reversed loops,
+tests/numerics/test_batched_tensor_ops.py), and it made valid programs fail to bufferize at
+random (see `bufferize`). Without it a value is computed in a buffer of its own and copied
+to its destination: one copy more."""
 
 
 def bufferize(module: ir.Module) -> None:
     """`BUFFER_PIPELINE` on `module` in place; where it fails, the stage reruns
-    from a copy of the module taken before it, without `eliminate-empty-tensors`,
-    then also with the writes into loop states made in branches copied first.
+    from a copy of the module taken before it with the writes into loop states
+    made in branches copied first.
 
     Among the ops that could compute a value directly in its destination,
-    MLIR 22's `eliminate-empty-tensors` picks one in an order that changes
-    from run to run (one input gave four different outputs in ten runs), and
-    some picks make `one-shot-bufferize` fail on a valid program ("cannot
-    avoid RaW conflict": tests/property/test_standard_program_findings.py, in
-    about 3 of 4 compiles). Without the pass the value is computed in a
-    buffer of its own and copied to its destination: one copy more, and the
-    same program never failed in 20 runs. A `tensor.insert` into a loop's
-    state inside an `scf.if` of its body met the same refusal however the
-    pass ran (reverse mode of the same suite's seed 626762); an explicit copy
-    (`copy_written_loop_states`) bufferizes it. Each fallback costs copies that
-    the attempt before it did without, so each is taken only where that
-    attempt failed.
+    MLIR 22's `eliminate-empty-tensors` picked one in an order that changed
+    from run to run, and some picks made `one-shot-bufferize` fail on a valid
+    program ("cannot avoid RaW conflict": tests/property/test_standard_program_findings.py,
+    in about 3 of 4 compiles) or, worse, succeed with wrong code (see
+    `BUFFER_PIPELINE`): the pass is not run. A `tensor.insert` into a loop's
+    state inside an `scf.if` of its body meets the same refusal (reverse mode
+    of the same suite's seed 626762); an explicit copy
+    (`copy_written_loop_states`) bufferizes it. The copy costs time, so it is
+    made only where the first attempt failed.
     """
     attempts = (
         (BUFFER_PIPELINE, None),
-        (BUFFER_PIPELINE_KEEPING_EMPTIES, None),
-        (BUFFER_PIPELINE_KEEPING_EMPTIES, copy_written_loop_states),
+        (BUFFER_PIPELINE, copy_written_loop_states),
     )
     before = module.operation.clone()
     try:
