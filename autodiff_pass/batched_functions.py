@@ -36,7 +36,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
-from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, VmapError, unsupported
+from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, VmapError, is_scalar_type, unsupported
 from gradir.autodiff_pass.derivative_functions import display_name
 from gradir.autodiff_pass.ir_building import clone_op, unique_symbol
 from gradir.autodiff_pass.rules.batching import get_batching_rule
@@ -229,9 +229,9 @@ class BatchedFunctions:
                 VmapError, user, f"cannot vmap @{key.callee}: it has more than one block"
             )
         for index, output in enumerate(callee.function_type.outputs.data):
-            if not isinstance(output, TensorType):
+            if not isinstance(output, TensorType) and not is_scalar_type(output):
                 raise unsupported(
-                    user, f"@{key.callee} result {index} is {output}: only tensors can be batched"
+                    user, f"@{key.callee} result {index} is {output}: only tensors and scalars can be batched"
                 )
         inputs = [
             t if a < 0 else with_batch_dim(t, a, size)

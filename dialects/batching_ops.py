@@ -42,8 +42,11 @@ from gradir.dialects.type_checks import format_types, is_float_tensor, tensor_ty
 
 
 def with_batch_dim(type_: Attribute, axis: int, size: int) -> TensorType:
-    """`type_` (a tensor) with a dimension of `size` inserted at `axis`."""
-    assert isinstance(type_, TensorType)
+    """`type_` (a tensor) with a dimension of `size` inserted at `axis`; a scalar
+    (a batched function's argument or result inside `autodiff-vmap`): `tensor<size x type_>`."""
+    if not isinstance(type_, TensorType):
+        assert axis == 0, "a batched scalar has its batch dimension only"
+        return tensor_type(type_, [size])
     shape = list(type_.get_shape())
     shape.insert(axis, size)
     return tensor_type(type_.element_type, shape)
