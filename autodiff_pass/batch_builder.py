@@ -30,6 +30,12 @@ def is_scalar_type(type_: Attribute) -> bool:
     return isinstance(type_, (AnyFloat, IntegerType, IndexType))
 
 
+def value_shape(value: SSAValue) -> list[int]:
+    """The static sizes of a tensor value, as a list the batching rules extend."""
+    assert isinstance(value.type, TensorType)
+    return list(value.type.get_shape())
+
+
 Batched = tuple[SSAValue, bool]
 """A value of the batched function and whether it has the batch dimension first."""
 

@@ -17,12 +17,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import yaml
-from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
+from xdsl.dialects.builtin import DenseArrayBase, i64
 from xdsl.dialects import scf, tensor
 from xdsl.dialects.func import CallOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported
+from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported, value_shape
 from gradir.autodiff_pass.rules.batching_linalg import LINALG_RULE_KINDS, linalg_op_names
 from gradir.autodiff_pass.rules.yaml_loader import compose_yaml
 from gradir.autodiff_pass.rules.batching_control_flow import OP_NAMES as CONTROL_FLOW_OP_NAMES
@@ -48,11 +48,6 @@ from gradir.errors import RuleError
 BatchingRule = Callable[[BatchBuilder, Operation, list[SSAValue], list[bool]], Sequence[Batched]]
 
 BATCHING_FILE = Path(__file__).with_name("batching.yaml")
-
-
-def _shape(value: SSAValue) -> list[int]:
-    assert isinstance(value.type, TensorType)
-    return list(value.type.get_shape())
 
 
 def _same_op(builder: BatchBuilder, op: Operation, operands: Sequence[SSAValue]) -> Operation:
@@ -88,20 +83,20 @@ def batch_matmul(builder, op, operands, batched):
     any), the unbatched side broadcast."""
     (a, b), (a_batched, b_batched) = operands, batched
     size = builder.size
-    result = _shape(op.results[0])
-    if a_batched and not b_batched and len(_shape(b)) == 2:
-        a_shape = _shape(a)
+    result = value_shape(op.results[0])
+    if a_batched and not b_batched and len(value_shape(b)) == 2:
+        a_shape = value_shape(a)
         flat = builder.reshape(a, [size * a_shape[1], a_shape[2]])
         product = builder.insert(MatmulOp(flat, b)).results[0]
         return [(builder.reshape(product, [size, *result]), True)]
-    if _shape(a)[-1] == 1:
+    if value_shape(a)[-1] == 1:
         # K = 1 (a per-example weight gradient, x^T g): an outer product, one broadcasting
         # multiply that writes the [B, M, N] result once (a product would zero it first).
         rank = len(result)
         a_full, b_full = (builder.expand_to_rank(v, f, rank) for v, f in ((a, a_batched), (b, b_batched)))
         return [(builder.insert(MulOp(a_full, b_full)).results[0], True)]
     a_full, b_full = builder.materialize(a, a_batched), builder.materialize(b, b_batched)
-    a_shape, b_shape = _shape(a_full), _shape(b_full)
+    a_shape, b_shape = value_shape(a_full), value_shape(b_full)
     if len(a_shape) == 4:  # the op was batched already: fold both batch dims into one
         a_full = builder.reshape(a_full, [size * a_shape[1], *a_shape[2:]])
         b_full = builder.reshape(b_full, [size * b_shape[1], *b_shape[2:]])
@@ -135,7 +130,7 @@ def batch_reshape(builder, op, operands, batched):
 
 def batch_broadcast_to(builder, op, operands, batched):
     """`[B, xs]` to `[B, target]`: size-1 dims first make the ranks agree."""
-    target = _shape(op.results[0])
+    target = value_shape(op.results[0])
     x = builder.expand_to_rank(operands[0], True, len(target))
     result_type = builder.batched_type(op.results[0].type)
     return [(builder.insert(BroadcastToOp(x, result_type)).results[0], True)]
@@ -144,8 +139,8 @@ def batch_broadcast_to(builder, op, operands, batched):
 def batch_sum_to_size(builder, op, operands, batched):
     """`[B, xs]` summed to `[B, 1.., target]`, then reshaped to `[B, target]`."""
     x = operands[0]
-    target = _shape(op.results[0])
-    leading = len(_shape(x)) - 1 - len(target)
+    target = value_shape(op.results[0])
+    leading = len(value_shape(x)) - 1 - len(target)
     element = op.results[0].type.element_type
     summed_type = tensor_type(element, [builder.size, *([1] * leading), *target])
     summed = builder.insert(SumToSizeOp(x, summed_type)).results[0]

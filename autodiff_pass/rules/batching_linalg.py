@@ -49,16 +49,11 @@ from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, VmapError, unsupported
+from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, VmapError, unsupported, value_shape
 from gradir.autodiff_pass.rules.batching_generic import batch_generic
 from gradir.autodiff_pass.rules.linalg_structured import generic_view
 from gradir.dialects.linalg_matmul import BatchMatmulOp
 from gradir.dialects.type_checks import tensor_type
-
-
-def _shape(value: SSAValue) -> list[int]:
-    assert isinstance(value.type, TensorType)
-    return list(value.type.get_shape())
 
 
 def _input_count(op: Operation) -> int:
@@ -128,7 +123,7 @@ def _dense(values: Sequence[int]) -> DenseArrayBase:
 
 def merge_leading(builder: BatchBuilder, value: SSAValue) -> SSAValue:
     """`[B, N, ...]` -> `[B*N, ...]` (a view after bufferization)."""
-    shape = _shape(value)
+    shape = value_shape(value)
     groups = [[0, 1], *([d] for d in range(2, len(shape)))]
     result = tensor_type(value.type.get_element_type(), [shape[0] * shape[1], *shape[2:]])  # type: ignore[attr-defined]
     op = tensor.CollapseShapeOp.build(
@@ -139,7 +134,7 @@ def merge_leading(builder: BatchBuilder, value: SSAValue) -> SSAValue:
 
 def split_leading(builder: BatchBuilder, value: SSAValue) -> SSAValue:
     """`[B*N, ...]` -> `[B, N, ...]`, B the batch size."""
-    shape = _shape(value)
+    shape = value_shape(value)
     size = builder.size
     target = [size, shape[0] // size, *shape[1:]]
     groups = [[0, 1], *([d + 1] for d in range(1, len(shape)))]
@@ -161,7 +156,7 @@ def _folded(builder: BatchBuilder, op: Operation, operands, batched, fold: Seque
         values.append(value)
     types = []
     for result in op.results:
-        shape = _shape(result)
+        shape = value_shape(result)
         types.append(tensor_type(result.type.get_element_type(), [builder.size * shape[0], *shape[1:]]))  # type: ignore[attr-defined]
     new = _rebuilt(builder, op, values, types)
     return [(split_leading(builder, r), True) for r in new.results]
@@ -194,7 +189,7 @@ def batch_linalg_matmul(builder, op, operands, batched):
     a_batched, b_batched = batched[:2]
     a_map, _, c_map = (m.data for m in op.get_indexing_maps().data)
     rows = a_map.results[0] == AffineExpr.dimension(0) and c_map == _MATMUL_OUTPUT_MAP
-    if a_batched and not b_batched and rows and len(_shape(operands[0])) == 3:
+    if a_batched and not b_batched and rows and len(value_shape(operands[0])) == 3:
         return _folded(builder, op, operands, batched, [True, False, True])
     b_map = op.get_indexing_maps().data[1].data
     if b_batched and not a_batched and b_map == _MATMUL_RHS_MAP and c_map == _MATMUL_OUTPUT_MAP:
@@ -223,8 +218,8 @@ def _folded_into_columns(builder: BatchBuilder, op: Operation, operands, batched
     ensemble, 8 x 64x784x256) without copying A once per example."""
     a, b, c = operands
     size = builder.size
-    k, n = _shape(b)[1:]
-    m = _shape(c)[-2]
+    k, n = value_shape(b)[1:]
+    m = value_shape(c)[-2]
     columns = builder.reshape(builder.move_axis(b, 0, 1), [k, size * n])
     c_columns = _columns_init(builder, c, batched[2], m, n)
     product = _rebuilt(builder, op, [a, columns, c_columns], [c_columns.type]).results[0]

@@ -35,14 +35,9 @@ from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, IndexOp, IteratorTy
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 
-from gradir.autodiff_pass.batch_builder import BatchBuilder, unsupported
+from gradir.autodiff_pass.batch_builder import BatchBuilder, unsupported, value_shape
 from gradir.dialects.mlir22_ops import GatherOp, ScatterOp
 from gradir.lowering.standard_ops import is_rank_reduced
-
-
-def _shape(value: SSAValue) -> list[int]:
-    assert isinstance(value.type, TensorType)
-    return list(value.type.get_shape())
 
 
 def _lane_coordinates(builder: BatchBuilder, columns: Sequence[SSAValue], lead: Sequence[int],
@@ -124,7 +119,7 @@ def batch_extract(builder, op, operands, batched):
         return [(builder.insert(sliced).results[0], True)]
     columns = _index_columns(builder, indices, batched[1:])
     coordinates = _lane_coordinates(builder, columns, [], with_lane=batched[0])
-    rank = len(_shape(source))
+    rank = len(value_shape(source))
     gather = GatherOp(source, coordinates, list(range(rank)), result_type, unique=batched[0])
     return [(builder.insert(gather).results[0], True)]
 
@@ -153,7 +148,7 @@ def batch_insert(builder, op, operands, batched):
 
 def _insert_unit_dim(builder: BatchBuilder, value: SSAValue, position: int) -> SSAValue:
     """`value` with a size-1 dimension inserted at `position` (> 0)."""
-    shape = _shape(value)
+    shape = value_shape(value)
     groups = [[d] for d in range(len(shape))]
     groups[position - 1].append(position)
     for group in groups[position:]:
@@ -167,7 +162,7 @@ def _insert_unit_dim(builder: BatchBuilder, value: SSAValue, position: int) -> S
 
 def _drop_unit_dim(builder: BatchBuilder, value: SSAValue, position: int) -> SSAValue:
     """`value` without its size-1 dimension at `position` (> 0)."""
-    shape = _shape(value)
+    shape = value_shape(value)
     groups = [[d] for d in range(len(shape)) if d != position]
     groups[position - 1].append(position)
     new_shape = shape[:position] + shape[position + 1:]
@@ -182,7 +177,7 @@ def _coordinates_with_lane(builder: BatchBuilder, indices: SSAValue, batched: bo
     """A gather/scatter's coordinates `[lead.., n]` as `[B, lead.., n + 1]`, the
     lane first in the last dim."""
     lanes = builder.materialize(indices, batched)
-    lead = _shape(lanes)[1:-1]
+    lead = value_shape(lanes)[1:-1]
     return _lane_coordinates(builder, [lanes], lead, with_lane=True)
 
 
@@ -195,7 +190,7 @@ def batch_gather(builder, op, operands, batched):
     dims = [d + 1 for d in op.gather_dims.get_values()]
     original = op.result.type
     reduced = is_rank_reduced(op.source.type, op.indices.type, original)  # type: ignore[arg-type]
-    lead = _shape(op.indices)[:-1]
+    lead = value_shape(op.indices)[:-1]
     if batched[1]:
         coordinates = _coordinates_with_lane(builder, indices, True)
         source = builder.materialize(source, batched[0])
@@ -203,11 +198,11 @@ def batch_gather(builder, op, operands, batched):
         if reduced:
             gather = GatherOp(source, coordinates, [0, *dims], batched_result, op.unique is not None)
             return [(builder.insert(gather).results[0], True)]
-        shape = _shape(batched_result)
+        shape = value_shape(batched_result)
         kept = TensorType(original.element_type, [*shape[: 1 + len(lead)], 1, *shape[1 + len(lead):]])
         gathered = builder.insert(GatherOp(source, coordinates, [0, *dims], kept, op.unique is not None))
         return [(_drop_unit_dim(builder, gathered.results[0], 1 + len(lead)), True)]
-    shape = _shape(op.result)
+    shape = value_shape(op.result)
     slice_shape = [builder.size, *shape[len(lead):]]
     gathered_type = TensorType(original.element_type, [*lead, *slice_shape])
     gathered = builder.insert(GatherOp(source, indices, dims, gathered_type, op.unique is not None))
@@ -222,7 +217,7 @@ def batch_scatter(builder, op, operands, batched):
     source, dest, indices = operands
     dims = [d + 1 for d in op.scatter_dims.get_values()]
     reduced = is_rank_reduced(op.dest.type, op.indices.type, op.source.type)  # type: ignore[arg-type]
-    lead = _shape(op.indices)[:-1]
+    lead = value_shape(op.indices)[:-1]
     source = builder.materialize(source, batched[0])
     dest = builder.materialize(dest, batched[1])
     if batched[2]:
@@ -318,10 +313,10 @@ def batch_from_elements(builder, op, operands, batched):
 
 def _expand_lanes(builder: BatchBuilder, value: SSAValue, result: TensorType) -> SSAValue:
     """`value` (`[B]` or `[B, n]`) as `result` (`[B, shape]`, as many elements)."""
-    if _shape(value) == list(result.get_shape()):
+    if value_shape(value) == list(result.get_shape()):
         return value
     rank = len(result.get_shape())
-    if len(_shape(value)) == 1:
+    if len(value_shape(value)) == 1:
         groups = [[0, *range(1, rank)]]
     else:
         groups = [[0], list(range(1, rank))]
@@ -369,7 +364,7 @@ def batch_in_generic(builder, op, operands, batched):
     shape (unbatched operands broadcast)."""
     values = [builder.materialize(v, b) for v, b in zip(operands, batched)]
     results = [builder.batched_type(r.type) for r in op.results]
-    shape = _shape(values[0])
+    shape = value_shape(values[0])
     rank = len(shape)
 
     def element(type_):
