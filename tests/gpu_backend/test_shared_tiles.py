@@ -44,6 +44,17 @@ func.func @f(%a: {tensor(a_layout)}, %b: {tensor(b_layout)}, %c: {tensor(out_lay
 """
 
 
+def _assert_emulation_matches_einsum(program: CudaProgram, layouts, seed: int) -> None:
+    """`f(a, b, c)` emulated on random inputs against `c + einsum(a, b)` in `layouts`."""
+    a_layout, b_layout, out_layout = layouts
+    rng = np.random.default_rng(seed)
+    shapes = [tuple(SIZES[d] for d in layout) for layout in layouts]
+    a, b, c = (rng.standard_normal(shape).astype(np.float32) for shape in shapes)
+    (got,) = program.emulate("f", a, b, c)
+    want = c + np.einsum(f"{a_layout},{b_layout}->{out_layout}", a, b)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
 LAYOUTS = [
     (batch + a, batch + b, batch + out)
     for batch, a, b, out in itertools.product(("", "b"), ("mk", "km"), ("kn", "nk"), ("mn", "nm"))
@@ -57,12 +68,7 @@ def test_shared_tiles_compute_every_contraction_layout(layouts):
         _contraction(a_layout, b_layout, out_layout), features="+ptx80", policy=SMALL_TILES
     )
     assert any("shared_tile" in name for name in program.launch_configs)
-    rng = np.random.default_rng(0)
-    shapes = [tuple(SIZES[d] for d in layout) for layout in layouts]
-    a, b, c = (rng.standard_normal(shape).astype(np.float32) for shape in shapes)
-    (got,) = program.emulate("f", a, b, c)
-    want = c + np.einsum(f"{a_layout},{b_layout}->{out_layout}", a, b)
-    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    _assert_emulation_matches_einsum(program, layouts, seed=0)
 
 
 SPLIT_K = TilePolicy(
@@ -79,12 +85,7 @@ def test_split_k_folds_partials_and_the_initial_value_of_every_layout(layouts):
     strategies = [name.split("_", 2)[-1] for name in program.launch_configs]  # after a copy of c
     assert strategies[-2].startswith("shared_tile") and strategies[-2].endswith("_split3"), strategies
     assert strategies[-1] == "split_combine", strategies
-    rng = np.random.default_rng(1)
-    shapes = [tuple(SIZES[d] for d in layout) for layout in layouts]
-    a, b, c = (rng.standard_normal(shape).astype(np.float32) for shape in shapes)
-    (got,) = program.emulate("f", a, b, c)
-    want = c + np.einsum(f"{a_layout},{b_layout}->{out_layout}", a, b)
-    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    _assert_emulation_matches_einsum(program, layouts, seed=1)
 
 
 def test_a_contraction_without_a_recognised_combiner_is_not_split():
@@ -123,12 +124,7 @@ def test_narrow_tiles_cover_a_small_extent_whole(layouts, sizes, split, monkeypa
     strategies = [name.split("_", 2)[-1] for name in program.launch_configs]
     contraction = next(s for s in strategies if s.startswith("shared_tile"))
     assert ("_split" in contraction) == split, strategies
-    rng = np.random.default_rng(4)
-    shapes = [tuple(SIZES[d] for d in layout) for layout in layouts]
-    a, b, c = (rng.standard_normal(shape).astype(np.float32) for shape in shapes)
-    (got,) = program.emulate("f", a, b, c)
-    want = c + np.einsum(f"{a_layout},{b_layout}->{out_layout}", a, b)
-    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    _assert_emulation_matches_einsum(program, layouts, seed=4)
 
 
 def test_narrow_tiles_are_off_with_the_shared_strategy_or_at_extent_zero():
