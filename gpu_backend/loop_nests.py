@@ -166,10 +166,14 @@ def dims_of(expr: ir.AffineExpr) -> set[int]:
 
 
 def through_views(value: ir.Value, indices: list[ir.Value]) -> tuple[ir.Value, list[ir.Value]]:
-    """The buffer under a chain of `memref.subview`s of `value`, and the indices
-    there of element `indices` of `value`. Kernels then take the whole buffer (a
-    plain static memref, as the bare-pointer convention needs) and the offsets
-    (host integers, such as a loop's slice position) as scalar arguments."""
+    """The buffer under a chain of `memref.subview`s and static reshapes of `value`, and
+    the indices there of element `indices` of `value`. Kernels then take the whole buffer
+    (a plain static memref, as the bare-pointer convention needs) and the offsets (host
+    integers, such as a loop's slice position) as scalar arguments. A reshape of a slice at
+    a loop's position (a state row `tensor<4xf64>` seen as `tensor<1x4xf64>`) has a dynamic
+    offset too, which the bare-pointer convention cannot pass."""
+    while not isinstance(value.owner, ir.Block) and value.owner.name in _RESHAPES and _static(value.owner):
+        value, indices = _through_reshape(value.owner, indices)
     while not isinstance(value.owner, ir.Block) and value.owner.name == "memref.subview":
         view = value.owner
         source = view.operands[0]
@@ -187,7 +191,39 @@ def through_views(value: ir.Value, indices: list[ir.Value]) -> tuple[ir.Value, l
             else:
                 source_indices.append(_as_index(offset))
         value, indices = source, source_indices
+        while not isinstance(value.owner, ir.Block) and value.owner.name in _RESHAPES and _static(value.owner):
+            value, indices = _through_reshape(value.owner, indices)
     return value, indices
+
+
+_RESHAPES = {"memref.expand_shape", "memref.collapse_shape"}
+
+
+def _static(reshape: ir.Operation) -> bool:
+    return all(ir.MemRefType(v.type).has_static_shape for v in (reshape.operands[0], reshape.results[0]))
+
+
+def _through_reshape(reshape: ir.Operation, indices: list[ir.Value]) -> tuple[ir.Value, list[ir.Value]]:
+    """The source of an expand or collapse of static shape, and the indices there of element
+    `indices` of its result: each group of expanded dims is one collapsed dim, row-major."""
+    source = reshape.operands[0]
+    groups = [[ir.IntegerAttr(d).value for d in group] for group in ir.ArrayAttr(reshape.attributes["reassociation"])]
+    if reshape.name == "memref.expand_shape":
+        shape = ir.MemRefType(reshape.results[0].type).shape
+        return source, [_linearize([indices[d] for d in group], [shape[d] for d in group]) for group in groups]
+    shape = ir.MemRefType(source.type).shape
+    source_indices: list[ir.Value] = []
+    for group, collapsed in zip(groups, indices):
+        source_indices.extend(delinearize(collapsed, [shape[d] for d in group]))
+    return source, source_indices
+
+
+def _linearize(coordinates: list[ir.Value], sizes: list[int]) -> ir.Value:
+    """The row-major linear index of `coordinates` in a box of `sizes`."""
+    linear = coordinates[0]
+    for coordinate, size in zip(coordinates[1:], sizes[1:]):
+        linear = arith.addi(arith.muli(linear, index(size)), coordinate)
+    return linear
 
 
 def _view_parameters(view: ir.Operation, static: str, dynamic: str) -> list:

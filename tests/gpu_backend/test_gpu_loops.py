@@ -187,3 +187,46 @@ def test_a_scatter_at_data_indices_runs_in_one_device_thread():
     if shutil.which("ptxas"):
         for kernel, ptx in program.ptx.items():
             assemble(ptx, "sm_90")
+
+
+# ---------------------------------------------------------------- a reshaped slice of a loop state
+
+STATE_AS_MATRIX = """
+func.func private @f(%xs: tensor<6x4xf64>, %w: tensor<KxKxf64>) -> tensor<f64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %h0 = arith.constant dense<0.1> : tensor<4xf64>
+  %h = scf.for %t = %c0 to %c6 step %c1 iter_args(%state = %h0) -> (tensor<4xf64>) {
+    %x = tensor.extract_slice %xs[%t, 0] [1, 4] [1, 1] : tensor<6x4xf64> to tensor<4xf64>
+    %rows = tensor.expand_shape %state [[0, 1]] output_shape [R, K] : tensor<4xf64> into tensor<RxKxf64>
+    %m = autodiff.matmul %rows, %w : (tensor<RxKxf64>, tensor<KxKxf64>) -> tensor<RxKxf64>
+    %flat = tensor.collapse_shape %m [[0, 1]] : tensor<RxKxf64> into tensor<4xf64>
+    %z = autodiff.add %flat, %x : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+    %next = autodiff.tanh %z : tensor<4xf64>
+    scf.yield %next : tensor<4xf64>
+  }
+  %s = autodiff.sum %h : tensor<4xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @f_grad(%xs: tensor<6x4xf64>, %w: tensor<KxKxf64>) -> (tensor<6x4xf64>, tensor<KxKxf64>) {
+  %g:2 = autodiff.grad @f(%xs, %w) : (tensor<6x4xf64>, tensor<KxKxf64>) -> (tensor<6x4xf64>, tensor<KxKxf64>)
+  return %g#0, %g#1 : tensor<6x4xf64>, tensor<KxKxf64>
+}
+"""
+
+
+@pytest.mark.parametrize("rows", [1, 2])
+def test_a_reshaped_slice_at_a_loop_position_is_read_through_its_buffer(rows):
+    """The reverse loop reads the taped state as a matrix (an expand_shape of the tape's
+    slice at the loop's position, a dynamic offset): kernels read it through the whole tape,
+    as the bare-pointer convention needs (NVVM refused the kernel before)."""
+    columns = 4 // rows
+    source = STATE_AS_MATRIX.replace("R", str(rows)).replace("K", str(columns))
+    program = gradir.compile(source, target="cuda")
+    rng = np.random.default_rng(2)
+    arguments = rng.standard_normal((6, 4)) * 0.5, rng.standard_normal((columns, columns)) * 0.5
+    expected = gradir.compile(source).f_grad(*arguments)
+    for got, want in zip(program.emulate("f_grad", *arguments), expected):
+        assert np.max(np.abs(want)) > 0.1
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
