@@ -6,7 +6,7 @@ static, identity-layout buffers (bare pointers), and a buffer allocated inside a
 branch would have to be freed after the `if`, outside the block that made it.
 Writing each branch's result into one `tensor.empty` made before the `if`
 (`bufferization.materialize_in_destination`) gives both branches the same
-destination: empty-tensor elimination lets the branch's op write it directly,
+destination: `mlir_bridge.destinations` lets the branch's op write it directly,
 and the `if` yields that buffer unchanged. Where a branch yields a value from
 outside (e.g. `scf.yield %x`) the result is left alone: materializing (or
 copying) that value too makes one-shot bufferization fail for some op orders

@@ -5,7 +5,8 @@ user can stop anywhere and continue with their own passes (`compile_to_gpu(..., 
 on the command line `autodiff-opt FILE --pipeline gpu --gpu-stop-after STAGE`):
 
 1. `bufferize_for_gpu` -- named ops generalised and elementwise chains fused (the tensor stage
-   both backends share, `mlir_bridge.tensor_stage`), one-shot bufferization with identity
+   both backends share, `mlir_bridge.tensor_stage`), values computed in the destinations they
+   are stored into (`mlir_bridge.destinations`), one-shot bufferization with identity
    layouts, results as out-parameters, which a call writes in place of a copy kernel per
    result (`mlir_bridge.forwarding_calls`; 9 of the MLP gradient's 32 kernels were copies).
 2. `map_to_gpu` (its own module) -- every linalg op, copy and constant of a host function
@@ -31,6 +32,7 @@ from gradir.gpu_backend.map_to_gpu import buffer_root, is_select, map_to_gpu
 from gradir.gpu_backend.nvptx_targets import checked_target
 from gradir.gpu_backend.tile_policy import TilePolicy
 from gradir.mlir_bridge import apply_schedule, defined_functions, run_pipeline, walk_ops
+from gradir.mlir_bridge.destinations import compute_into_destinations
 from gradir.mlir_bridge.booleans import reject_boolean_buffers, store_booleans_as_bytes
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.forwarding_calls import keep_forwarding_calls, write_call_results_in_place
@@ -42,9 +44,12 @@ from gradir.mlir_bridge.tensor_stage import (
 )
 
 # No CSE between `_one_definition_per_use` and bufferization: it would merge the fills again.
+GENERALIZE_PIPELINE = "linalg-generalize-named-ops, linalg-fuse-elementwise-ops"
+
+# No `eliminate-empty-tensors`: MLIR 22 miscompiles with it. `mlir_bridge.destinations` does
+# the rewrite of it that saved kernels, between `GENERALIZE_PIPELINE` (fusion makes new inits)
+# and this one.
 BUFFER_PIPELINE = (
-    "linalg-generalize-named-ops, linalg-fuse-elementwise-ops,"
-    "eliminate-empty-tensors,"
     "one-shot-bufferize{bufferize-function-boundaries"
     " function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
@@ -92,9 +97,8 @@ def _one_definition_per_use(module: ir.Module) -> None:
 
     A fill shared by two reductions would bufferize to one filled buffer copied for the
     second; one fill per use lets `map_to_gpu` fold each into its reduction's initial value.
-    An empty tensor shared by two ops (one before an `scf.if`, one in its branch) gives
-    `eliminate-empty-tensors` two candidates for one destination, and MLIR 22 picks one
-    in an order that changes from run to run: the kernels would differ between runs.
+    One `tensor.empty` per use lets `mlir_bridge.destinations` replace each by the
+    destination its value is stored into (it replaces only an empty nothing else uses).
     """
     for name in ("linalg.fill", "tensor.empty"):
         for definition in walk_ops(module, {name}):
@@ -122,6 +126,8 @@ def bufferize_for_gpu(module: ir.Module) -> ir.Module:
         copy_repeated_results(module)
         with ir.Location.unknown():  # MLIR 22 aborts on a load or store of i1
             store_booleans_as_bytes(module)
+            run_pipeline(module, GENERALIZE_PIPELINE, "gpu-bufferize")
+            compute_into_destinations(module)
             run_pipeline(module, BUFFER_PIPELINE, "gpu-bufferize")
             write_call_results_in_place(module)
             reject_boolean_buffers(module, "gpu-bufferize")

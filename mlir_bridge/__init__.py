@@ -6,7 +6,7 @@ the other. This module is the bridge itself: parsing, running pass pipelines and
 scripts with one-line errors (each a stage of `gradir.instrumentation`: timed, its IR printed
 on request), walking ops. The submodules hold what both pipelines run:
 `tensor_stage` (the named-op generalisation and elementwise fusion both start with),
-`loop_states` and `distinct_results` (preparations for one-shot bufferization),
+`loop_states`, `distinct_results` and `destinations` (preparations for one-shot bufferization),
 `forwarding_calls` (calls writing their results into the caller's out-parameters), and
 `host_execution` (the host code's lowering to LLVM and the calling convention that runs a
 lowered module on NumPy arrays).
