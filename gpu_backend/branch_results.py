@@ -12,7 +12,9 @@ outside (e.g. `scf.yield %x`) the result is left alone: materializing (or
 copying) that value too makes one-shot bufferization fail for some op orders
 (a read-after-write conflict, or a write to a read-only argument). The other
 branch's buffer then escapes its block, and `map_to_gpu` hoists its allocation
-in front of the `if`.
+in front of the `if`. A slice from outside (`scf.yield %slice_of_an_input`) is copied in
+its branch first (LAGrad's scf/forintermediate): the `if` would otherwise yield a view at
+an offset known only at run time, which no kernel can take as an argument.
 """
 from __future__ import annotations
 
@@ -34,6 +36,8 @@ def yield_branch_results_in_place(module: ir.Module) -> None:
             if not result_type.has_static_shape:
                 continue
             yields = [list(r.blocks[0].operations)[-1] for r in branch.regions]
+            for terminator in yields:
+                _copy_passed_slice(terminator, position)
             if not all(_defined_in(t.operands[position], t.operation.block) for t in yields):
                 continue  # a branch passes a buffer through; the GPU mapping hoists the other's
             with ir.InsertionPoint(branch), branch.location:
@@ -54,3 +58,18 @@ def _defined_in(value: ir.Value, block: ir.Block) -> bool:
         return owner == block
     return owner.operation.block == block
 
+
+
+def _copy_passed_slice(terminator: ir.Operation, position: int) -> None:
+    """A branch passing on a slice from outside (`scf.yield %slice_of_input`) yields a view
+    at an offset that may change per call; the `if`'s result, a buffer with a dynamic
+    offset, could not be a kernel argument (the bare-pointer convention passes none). The
+    branch yields a copy of the slice instead."""
+    value = terminator.operands[position]
+    if _defined_in(value, terminator.operation.block) or not isinstance(value, ir.OpResult):
+        return
+    if value.owner.name != "tensor.extract_slice":
+        return
+    with ir.InsertionPoint(terminator), terminator.location:
+        copy = bufferization.AllocTensorOp(value.type, [], copy=value).result
+    terminator.operands[position] = copy
