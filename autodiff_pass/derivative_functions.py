@@ -337,6 +337,7 @@ class DerivativeFunctions:
             Region(Block(arg_types=inputs)),
         )
         function.attributes[DERIVATIVE_ATTR] = key.as_attribute()
+        function.location = callee.location  # where a backend's error in it points
         name_arguments(function, callee, "tangent" if kind == "jvp" else "cotangent")
         anchor = self._last_inserted.get(callee_name, callee)
         Rewriter.insert_op(function, InsertPoint.after(anchor))

@@ -13,6 +13,11 @@ Per host function, and inside the bodies of the loops and branches that stay on 
   of a gather at data indices, `tensor.extract %t[%i, %label]`) runs as it is in a one-thread
   kernel (`_scalar_loop_to_device`): its iterations may write the same element, so they stay
   in order;
+- an element of device data read on the host (a scalar result, a gradient with respect to a
+  scalar argument) is copied there by a one-thread kernel and `gpu.memcpy`, and a host scalar
+  written into device data is stored by a one-thread kernel taking it as an argument
+  (`_scalars_across`); scalar arithmetic on host values (arguments, constants, such copies)
+  stays on the host, as index arithmetic does;
 - every `memref.alloc` becomes a `gpu.alloc`, freed with `gpu.dealloc` after its last user in
   its block (`_buffers_to_device`).
 What may stay on the host is spelled out below (`HOST_OPS`, `HOST_CONTROL_FLOW`,
@@ -216,8 +221,9 @@ def _buffers_to_device(function: ir.Operation) -> None:
         buffer_type = alloc.result.type
         if not ir.MemRefType(buffer_type).has_static_shape:
             raise PipelineError(
-                "gpu-map: dynamic allocations are not supported on the GPU",
-                location_text(alloc.location),
+                f"gpu-map: a buffer of dynamic shape ({buffer_type}) is not supported on the GPU"
+                f" (in @{ir.StringAttr(function.attributes['sym_name']).value})",
+                location_text(alloc.location) or location_text(function.location),
             )
         users = [alloc]
         pending = [alloc.result]
@@ -277,6 +283,8 @@ def _check_host_block(block: ir.Block) -> None:
             continue
         if name == "memref.load" and _is_host_scalar(op.operation.operands[0]):
             continue
+        if _is_host_scalar_op(op.operation):
+            continue
         if name not in HOST_OPS:
             raise PipelineError(
                 f"gpu-map: '{op.operation.name}' would run on the host; only linalg ops, copies "
@@ -287,6 +295,61 @@ def _check_host_block(block: ir.Block) -> None:
 
 def _is_host_scalar(buffer: ir.Value) -> bool:
     return isinstance(buffer, ir.OpResult) and buffer.owner.name == "memref.alloca"
+
+
+def _is_host_scalar_op(op: ir.Operation) -> bool:
+    """Scalar arithmetic the host may do: after `_scalars_across` no device element reaches
+    the host unless copied, so its operands are host values."""
+    return (
+        op.name.startswith(SCALAR_OPS_PREFIXES)
+        and not op.regions
+        and all(isinstance(v.type, (ir.IntegerType, ir.FloatType, ir.IndexType)) for v in (*op.operands, *op.results))
+    )
+
+
+def _in_kernel(op: ir.Operation) -> bool:
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name == "gpu.launch":
+            return True
+        parent = parent.operation.parent
+    return False
+
+
+def _scalars_across(function: ir.Operation, policy: TilePolicy) -> None:
+    """Element reads and writes of device buffers left on the host (not a branch condition,
+    not a scalar loop: those run on the device): a read becomes a one-thread kernel copying
+    the element into a device scalar, `gpu.memcpy` to a host scalar and a load there; a write
+    becomes a one-thread kernel storing the host value, passed as a kernel argument."""
+    for op in walk_ops(function, {"memref.load", "memref.store"}):
+        op = op.operation
+        buffer = op.operands[0] if op.name == "memref.load" else op.operands[1]
+        if _is_host_scalar(buffer) or _in_kernel(op):
+            continue
+        with ir.InsertionPoint(op), op.location:
+            if op.name == "memref.load":
+                element_type = ir.MemRefType(buffer.type).element_type
+                scalar_type = ir.MemRefType.get([], element_type)
+                indices = list(op.operands[1:])
+                device = memref.alloc(scalar_type, [], [])
+
+                def read(linear: ir.Value) -> None:
+                    memref.store(load_element(buffer, indices), device, [])
+
+                emit_launch(1, policy, "element_to_host", read)
+                entry = function.regions[0].blocks[0]
+                with ir.InsertionPoint.at_block_begin(entry):
+                    host = memref.alloca(scalar_type, [], [])
+                gpu.MemcpyOp(None, [], host, device)
+                op.results[0].replace_all_uses_with(memref.load(host, []))
+            else:
+                value, indices = op.operands[0], list(op.operands[2:])
+
+                def write(linear: ir.Value) -> None:
+                    store_element(value, buffer, indices)
+
+                emit_launch(1, policy, "element_from_host", write)
+        op.erase()
 
 
 def _scalar_slice(condition: ir.Value, block: ir.Block) -> list[ir.Operation]:
@@ -449,6 +512,7 @@ def map_to_gpu(module: ir.Module, policy: TilePolicy | None = None) -> ir.Module
         for function in defined_functions(module):
             _constants_to_device(module, function, policy)
             _map_block(function.regions[0].blocks[0], policy)
+            _scalars_across(function, policy)
             _check_host(function)
             _buffers_to_device(function)
         run_pipeline(module, LAUNCH_CLEANUP_PIPELINE, "gpu-map")

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import gradir
-from gradir.errors import PipelineError
 from gradir.gpu_backend.ptx import assemble
 from gradir.gradient_check import _wrapper_functions
 from gradir.source import load_module
@@ -20,18 +19,15 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "numerics")
 from named_linalg_cases import CASES as ALL_CASES  # noqa: E402
 from named_linalg_cases import module_text  # noqa: E402
 
-# A scalar read from a tensor argument outside any linalg op is host code the GPU pipeline
-# refuses (a located error, tested below), as for any program.
-HOST_SCALAR = "map_captured_scalar"
-CASES = [case for case in ALL_CASES if case.name != HOST_SCALAR]
+# Every case, `map_captured_scalar` too: its scalar, read from a tensor argument outside any
+# linalg op, is copied to the host by a one-thread kernel (`map_to_gpu._scalars_across`).
+CASES = ALL_CASES
 
 
 def _wrt(case) -> list[int]:
-    """The checked arguments, less float scalars (`named_div_scalar`'s divisor): a scalar
-    gradient is a result read on the host, which the GPU pipeline refuses like any host
-    scalar (`test_host_scalar_is_a_located_error`). The kernels still read the scalar."""
-    wrt = list(case.wrt) if case.wrt is not None else list(range(len(case.arguments)))
-    return [i for i in wrt if case.arguments[i][1].startswith("tensor")]
+    """The checked arguments, float scalars too (`named_div_scalar`'s divisor: its gradient
+    is a device reduction read back to the host)."""
+    return list(case.wrt) if case.wrt is not None else list(range(len(case.arguments)))
 
 
 def _program_text(cases) -> str:
@@ -77,11 +73,3 @@ def test_gpu_kernels_assemble_without_spills(programs, case):
         for kernel in gpu.kernels_of(f"__gradcheck_{kind}_{case.name}"):
             resources = assemble(gpu.ptx[kernel], "sm_90").resources[kernel]
             assert resources.spill_bytes == 0 and resources.stack_frame_bytes == 0, kernel
-
-
-def test_host_scalar_is_a_located_error():
-    (case,) = [case for case in ALL_CASES if case.name == HOST_SCALAR]
-    with pytest.raises(PipelineError) as error:
-        gradir.compile(_program_text([case]), target="cuda")
-    message = str(error.value)
-    assert "\n" not in message and "error: gpu-map: 'memref.load' would run on the host" in message
