@@ -16,7 +16,7 @@ from __future__ import annotations
 from mlir import ir
 
 from gradir.errors import PipelineError
-from gradir.mlir_bridge import public_functions
+from gradir.mlir_bridge import location_text, public_functions
 from gradir.native_calls import (  # noqa: F401 -- re-exported
     NUMPY_DTYPES,
     PACKED_ENTRY_POINT,
@@ -48,19 +48,20 @@ LLVM_PIPELINE = (
 )
 """Host code (scf, memref, arith, math, vector, func) to the LLVM dialect the JIT compiles."""
 
-def _value_spec(function: str, what: str, value_type: ir.Type) -> ValueSpec:
+def _value_spec(function: str, what: str, value_type: ir.Type, where: str | None) -> ValueSpec:
+    """`where`: the function's location, where an unsupported type is reported."""
     supported = ", ".join(NUMPY_DTYPES)
     if isinstance(value_type, ir.RankedTensorType):
         if not value_type.has_static_shape:
-            raise PipelineError(f"{function}: {what} has dynamic shape {value_type}; shapes must be static")
+            raise PipelineError(f"{function}: {what} has dynamic shape {value_type}; shapes must be static", where)
         element = str(value_type.element_type)
         if element not in NUMPY_DTYPES:
-            raise PipelineError(f"{function}: {what} has element type {element}; supported: {supported}")
+            raise PipelineError(f"{function}: {what} has element type {element}; supported: {supported}", where)
         return TensorSpec(tuple(value_type.shape), NUMPY_DTYPES[element], element)
     if str(value_type) in NUMPY_DTYPES:
         return ScalarSpec(NUMPY_DTYPES[str(value_type)], str(value_type))
     raise PipelineError(
-        f"{function}: {what} has type {value_type}; supported: ranked tensors and scalars of {supported}"
+        f"{function}: {what} has type {value_type}; supported: ranked tensors and scalars of {supported}", where
     )
 
 
@@ -70,12 +71,13 @@ def read_signatures(module: ir.Module) -> dict[str, FunctionSignature]:
     for function in public_functions(module):
         name = ir.StringAttr(function.attributes["sym_name"]).value
         function_type = ir.FunctionType(ir.TypeAttr(function.attributes["function_type"]).value)
+        where = location_text(function.location)
         arguments = tuple(
-            _value_spec(name, f"argument {index}", value_type)
+            _value_spec(name, f"argument {index}", value_type, where)
             for index, value_type in enumerate(function_type.inputs)
         )
         results = tuple(
-            _value_spec(name, f"result {index}", value_type)
+            _value_spec(name, f"result {index}", value_type, where)
             for index, value_type in enumerate(function_type.results)
         )
         signatures[name] = FunctionSignature(name, arguments, results)

@@ -453,15 +453,23 @@ func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf
 """
 """%y is written in place and read afterwards: one-shot bufferization cannot order it."""
 
-HOST_SCALAR = """\
-func.func @f(%x: tensor<8xf32>, %c: tensor<f32>) -> tensor<8xf32> {
-  %v = tensor.extract %c[] : tensor<f32>
-  %e = tensor.empty() : tensor<8xf32>
-  %r = linalg.fill ins(%v : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
-  return %r : tensor<8xf32>
+HOST_WHILE = """\
+func.func @f(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %r:2 = scf.while (%i = %c0, %t = %x) : (index, tensor<4xf32>) -> (index, tensor<4xf32>) {
+    %go = arith.cmpi slt, %i, %n : index
+    scf.condition(%go) %i, %t : index, tensor<4xf32>
+  } do {
+  ^bb0(%j: index, %u: tensor<4xf32>):
+    %c1 = arith.constant 1 : index
+    %k = arith.addi %j, %c1 : index
+    %v = math.exp %u : tensor<4xf32>
+    scf.yield %k, %v : index, tensor<4xf32>
+  }
+  return %r#1 : tensor<4xf32>
 }
 """
-"""A kernel's scalar read from a tensor would be loaded from device memory on the host."""
+"""A while loop the GPU pipeline cannot keep on the host (it keeps `scf.for` and `scf.if`)."""
 
 PROGRAM = {"f.mlir": PRODUCT, "a.npy": A, "b.npy": B}
 """README's worked example (`@f`, its gradient `@df`) and two good inputs."""
@@ -773,7 +781,7 @@ CHECKS = {
     "a Python rule that misbehaves": _rules,
     "pipeline stage failure": lambda runs: (
         opt(runs, BUFFERIZE_CONFLICT, "--pipeline", "cpu"),
-        opt(runs, HOST_SCALAR, "--pipeline", "gpu"),
+        opt(runs, HOST_WHILE, "--pipeline", "gpu"),
     ),
 }
 """{situation: a function that runs inputs producing it, into a `Runs`}."""

@@ -26,10 +26,6 @@ class Case:
     shapes: list[tuple[int, ...]]
     low: float = -1.0
     high: float = 1.0
-    gpu: bool = True
-    """False: the program reads a float scalar on the host, which gpu-map refuses
-    (a `tensor.extract` outside any linalg op, an scf.for reading data, or the
-    generic rule's scatter of a gather at computed indices, an scf.for nest)."""
 
 
 CASES = [
@@ -72,7 +68,7 @@ func.func @pad_with_an_active_value(%x: tensor<2x3xf32>, %v: tensor<1xf32>) -> t
   %m = autodiff.mul %e, %w : (tensor<5x5xf32>, tensor<5xf32>) -> tensor<5x5xf32>
   %s = autodiff.sum %m : tensor<5x5xf32> -> tensor<f32>
   return %s : tensor<f32>
-}""", [(2, 3), (1,)], gpu=False),
+}""", [(2, 3), (1,)]),
     Case("pad_with_a_gathered_value", """
 func.func @pad_with_a_gathered_value(%x: tensor<2x3xf32>, %v: tensor<3xf32>) -> tensor<f32> {
   %r = tensor.pad %x low[0, 1] high[1, 0] {
@@ -103,7 +99,7 @@ func.func @pad_with_a_constant_and_by_position(%x: tensor<3xf32>, %v: tensor<1xf
   %t = math.tanh %b : tensor<7xf32>
   %s = autodiff.sum %t : tensor<7xf32> -> tensor<f32>
   return %s : tensor<f32>
-}""", [(3,), (1,)], gpu=False),
+}""", [(3,), (1,)]),
     Case("generate_from_captured_values", """
 func.func @generate_from_captured_values(%x: tensor<3xf32>, %v: tensor<1xf32>) -> tensor<f32> {
   %c0 = arith.constant 0 : index
@@ -122,7 +118,7 @@ func.func @generate_from_captured_values(%x: tensor<3xf32>, %v: tensor<1xf32>) -
   %t = math.sin %g : tensor<2x3xf32>
   %s = autodiff.sum %t : tensor<2x3xf32> -> tensor<f32>
   return %s : tensor<f32>
-}""", [(3,), (1,)], gpu=False),
+}""", [(3,), (1,)]),
     Case("generate_from_gathered_elements", """
 func.func @generate_from_gathered_elements(%x: tensor<3xf32>) -> tensor<f32> {
   %g = tensor.generate {
@@ -241,17 +237,11 @@ func.func @f(%s: tensor<2x1x3xf32>, %d: tensor<4x3xf32>) -> tensor<4x3xf32> {
     np.testing.assert_array_equal(r, expected)
 
 
-GPU_CASES = [
-    case if case.gpu else pytest.param(case, marks=pytest.mark.xfail(
-        strict=True, reason="gpu-map runs scalar reads outside linalg ops on the host and refuses them"))
-    for case in CASES
-]  # fmt: skip
-
-
-@pytest.mark.parametrize("case", GPU_CASES, ids=[case.name for case in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_gradients_lower_to_ptx_and_agree_with_the_cpu(case):
     """The vjp and jvp of each program compiled for the GPU: PTX for every kernel,
-    and the kernels, emulated on the CPU, give the CPU backend's numbers."""
+    and the kernels, emulated on the CPU, give the CPU backend's numbers (a float scalar
+    read on the host, as a pad's value, is copied there: `map_to_gpu._scalars_across`)."""
     name = case.name
     types = [f"tensor<{'x'.join(map(str, s))}xf32>" for s in case.shapes]
     args = ", ".join(f"%a{k}: {t}" for k, t in enumerate(types))
