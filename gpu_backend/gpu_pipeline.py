@@ -116,7 +116,9 @@ def bufferize_for_gpu(module: ir.Module) -> ir.Module:
         # As on the CPU: callees inlined (a gradient then drops the value its vjp computes
         # and folds the seed 1), forwarders kept as calls (their callee compiled once).
         keep_forwarding_calls(module)
-        run_pipeline(module, "inline, symbol-dce", "gpu-tensor")
+        # As on the CPU, `affine.for` on tensors becomes `scf.for`: a host loop launching
+        # its body's kernels, its tensor states updated in place.
+        run_pipeline(module, "lower-affine, inline, symbol-dce", "gpu-tensor")
         apply_schedule(module, TENSOR_SCHEDULE, "gpu-tensor")
         move_read_inits_to_inputs(module)
         run_pipeline(module, f"{ELEMENTWISE_FUSION_PIPELINE}, canonicalize, cse", "gpu-tensor")

@@ -111,13 +111,16 @@ VIEW_OPS = {
 
 def buffer_root(value: ir.Value) -> ir.Value:
     """The buffer a (possibly viewed) memref value lives in. A loop's state is updated in
-    place (`loop_states`), so an `scf.for` result is the buffer the loop started from."""
+    place (`loop_states`), so an `scf.for` or `scf.while` result is the buffer the loop
+    started from."""
     while not isinstance(value.owner, ir.Block):
         owner = value.owner
         if owner.name in VIEW_OPS:
             value = owner.operands[0]
         elif owner.name == "scf.for":
             value = owner.operands[3 + ir.OpResult(value).result_number]
+        elif owner.name == "scf.while":
+            value = owner.operands[ir.OpResult(value).result_number]
         else:
             break
     return value

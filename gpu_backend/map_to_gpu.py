@@ -70,9 +70,10 @@ HOST_OPS = VIEW_OPS | {
 }
 """Everything a host function may still hold after `map_to_gpu`: no op reads tensor data."""
 
-HOST_CONTROL_FLOW = {"scf.for", "scf.if", "scf.yield"}
+HOST_CONTROL_FLOW = {"scf.for", "scf.while", "scf.condition", "scf.if", "scf.yield"}
 """Loops and branches stay on the host (their bodies launch kernels); loop bounds are host
-integers, and a branch condition computed from device data is copied to the host first."""
+integers, a branch condition computed from device data is copied to the host first, and so
+is what a `scf.while` condition reads of it (`_scalars_across`)."""
 
 SCALAR_OPS_PREFIXES = ("arith.", "math.")
 """Scalar ops a branch condition may be computed with on the device (`_condition_to_host`)."""
@@ -94,6 +95,8 @@ def _aliases(use: ir.OpOperand) -> list[ir.Value]:
         return [owner.results[0]]
     if owner.name == "scf.for" and use.operand_number >= 3:
         return [owner.results[use.operand_number - 3]]
+    if owner.name == "scf.while":
+        return [owner.results[use.operand_number]]
     if owner.name == "scf.yield" and owner.parent.operation.name == "scf.if":
         return [owner.parent.operation.results[use.operand_number]]
     return []

@@ -230,3 +230,48 @@ def test_a_reshaped_slice_at_a_loop_position_is_read_through_its_buffer(rows):
     for got, want in zip(program.emulate("f_grad", *arguments), expected):
         assert np.max(np.abs(want)) > 0.1
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+
+
+# ---------------------------------------------------------------- while loops and affine loops
+
+WHILE_ON_DEVICE_DATA = """
+#id = affine_map<(i) -> (i)>
+#all = affine_map<(i) -> ()>
+func.func @grow(%x: tensor<4xf64>, %limit: f64) -> (tensor<4xf64>, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %r:2 = scf.while (%t = %x, %n = %c0) : (tensor<4xf64>, index) -> (tensor<4xf64>, index) {
+    %e = tensor.empty() : tensor<f64>
+    %init = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
+    %s = linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction"]}
+        ins(%t : tensor<4xf64>) outs(%init : tensor<f64>) {
+    ^bb0(%v: f64, %acc: f64):
+      %a = arith.addf %v, %acc : f64
+      linalg.yield %a : f64
+    } -> tensor<f64>
+    %sum = tensor.extract %s[] : tensor<f64>
+    %go = arith.cmpf olt, %sum, %limit : f64
+    scf.condition(%go) %t, %n : tensor<4xf64>, index
+  } do {
+  ^bb0(%u: tensor<4xf64>, %m: index):
+    %v = math.exp %u : tensor<4xf64>
+    %k = arith.addi %m, %c1 : index
+    scf.yield %v, %k : tensor<4xf64>, index
+  }
+  return %r#0, %r#1 : tensor<4xf64>, index
+}
+"""
+
+
+def test_a_while_loop_stays_on_the_host_deciding_on_device_data():
+    """The condition's sum is a device reduction, read back to the host each iteration; the
+    body's kernels update the state in place."""
+    program = gradir.compile(WHILE_ON_DEVICE_DATA, target="cuda")
+    x = np.array([0.1, -0.3, 0.2, 0.05])
+    expected, count = x.copy(), 0
+    while expected.sum() < 30.0:
+        expected, count = np.exp(expected), count + 1
+    state, iterations = program.emulate("grow", x, 30.0)
+    assert count == 3 and iterations == count
+    np.testing.assert_allclose(state, expected, rtol=1e-14)
