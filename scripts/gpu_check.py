@@ -84,13 +84,13 @@ func.func @mlp_grad(%x: {x}, %labels: {labels}, %w1: tensor<784x256xf32>, %b1: t
 """
 
 
-def default_recipes(signature, seed: int) -> list[dict]:
-    """Inputs for any function: floats uniform in [-1, 1), integers in [0, 3)."""
+def default_recipes(signature, seed: int, low: float = -1.0, high: float = 1.0) -> list[dict]:
+    """Inputs for any function: floats uniform in [low, high), integers in [0, 3)."""
     recipes = []
     for position, spec in enumerate(signature.arguments):
         recipe = {"shape": list(spec.shape), "dtype": spec.dtype.name, "seed": seed * 100 + position}
         if spec.dtype.kind == "f":
-            recipe.update(kind="uniform", low=-1.0, high=1.0)
+            recipe.update(kind="uniform", low=low, high=high)
         elif spec.dtype.kind == "b":
             recipe.update(kind="integers", low=0, high=2)
         else:
@@ -145,6 +145,32 @@ def benchmark_programs(quick: bool) -> list[dict]:
     return programs
 
 
+CORPUS_PROGRAMS = (
+    "lagrad_generic_closure",  # a gradient with respect to a scalar: a device element read back
+    "lagrad_scf_product",  # a scalar loop over tensor elements on the host
+    "lagrad_scf_forintermediate",  # a branch yielding a slice of its input (copied)
+    "enzyme_while_fwd",  # scf.while on the host
+    "enzyme_affine_for_rev",  # affine.for, lowered to scf.for
+    "lagrad_gmm_full",  # host scalars and loops in a real model
+)
+"""Corpus programs (tests/corpus) whose vjp the bundle checks too: the GPU paths their programs
+take have not run on a device otherwise (they were added with the corpus sweep on the
+emulated GPU, tests/corpus/test_corpus_gpu.py)."""
+
+
+def corpus_sources() -> list[tuple[str, str]]:
+    """(library name, module text) of each `CORPUS_PROGRAMS` entry's vjp (`__sweep_vjp`)."""
+    sys.path.insert(0, str(ROOT / "tests" / "corpus"))
+    import run_corpus
+    import vmap_sweep
+
+    sources = []
+    for program in run_corpus.discover(list(CORPUS_PROGRAMS)):
+        text = vmap_sweep.sweep_module_text(program).vmap_text
+        sources.append((f"corpus_{program.name}", text[: text.index("func.func @__sweep_vmap")] + "}\n"))
+    return sources
+
+
 def example_sources() -> list[Path]:
     return sorted((ROOT / "examples").glob("*.mlir")) + sorted((ROOT / "examples" / "standard").glob("*.mlir"))
 
@@ -166,7 +192,9 @@ def build(bundle: Path, quick: bool = False, examples: list[Path] | None = None,
     plan = {"built": {"commit": _commit(), "date": datetime.date.today().isoformat(), "ptxas": None},
             "libraries": [], "benchmarks": [], "skipped": []}  # fmt: skip
 
-    def add_library(name: str, source, calls: dict[str, list[dict]] | None) -> dict | None:
+    def add_library(name: str, source, calls: dict[str, list[dict] | None] | None, low: float = -1.0) -> dict | None:
+        """`calls`: the functions checked and their inputs (None: every function; a function
+        mapped to None: `default_recipes`, floats in [low, low + 2))."""
         start = time.perf_counter()
         library = bundle / "libs" / f"lib{name}.so"
         try:
@@ -183,7 +211,7 @@ def build(bundle: Path, quick: bool = False, examples: list[Path] | None = None,
         for seed, function in enumerate(signatures):
             if calls is not None and function not in calls:
                 continue
-            recipes = calls[function] if calls is not None else default_recipes(signatures[function], seed)
+            recipes = calls[function] if calls and calls[function] else default_recipes(signatures[function], seed, low, low + 2.0)
             inputs = [runner.recipe_array(r) for r in recipes]
             results = cpu.call(function, *inputs)
             expected = f"expected/{name}.{function}.npz"
@@ -198,6 +226,10 @@ def build(bundle: Path, quick: bool = False, examples: list[Path] | None = None,
     log("examples:")
     for source in example_sources() if examples is None else examples:
         add_library(source.stem, source, None)
+    if examples is None:
+        log("corpus programs:")
+        for name, text in corpus_sources():
+            add_library(name, text, {"__sweep_vjp": None}, low=0.25)  # positive: logs, roots
     log("benchmarks:")
     for bench in benchmark_programs(quick):
         manifest = add_library(bench["name"], bench["text"], {bench["function"]: bench["inputs"]})

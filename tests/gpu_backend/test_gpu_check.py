@@ -170,3 +170,17 @@ def test_a_baseline_past_the_time_budget_is_abandoned():
         with runner.deadline(1.0):
             time.sleep(30)
     assert time.perf_counter() - start < 10
+
+
+def test_the_bundle_checks_corpus_programs_the_gpu_pipeline_takes():
+    """The corpus programs the full bundle adds (`CORPUS_PROGRAMS`) are vjps the corpus sweep
+    runs on the emulated GPU: none is listed as refused there."""
+    sys.path.insert(0, str(ROOT / "tests" / "corpus"))
+    from test_corpus_gpu import EXPECTED_REFUSALS
+
+    sources = dict(gpu_check.corpus_sources())
+    assert sorted(sources) == sorted(f"corpus_{name}" for name in gpu_check.CORPUS_PROGRAMS)
+    for name in gpu_check.CORPUS_PROGRAMS:
+        assert EXPECTED_REFUSALS.get(name, ("ok",))[0] == "ok", name
+        assert "func.func @__sweep_vjp" in sources[f"corpus_{name}"]
+        assert "@__sweep_vmap" not in sources[f"corpus_{name}"]
