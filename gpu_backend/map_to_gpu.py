@@ -203,9 +203,25 @@ def _constants_to_device(module: ir.Module, function: ir.Operation, policy: Tile
             get.move_before(buffer.owner)  # the copy reads the host global
 
 
-def _top_level_user(op: ir.Operation, block: ir.Block) -> ir.Operation:
+def _top_level_user(op: ir.Operation, block: ir.Block, alloc: ir.Operation) -> ir.Operation:
+    """The op of `block` that holds `op`. A buffer allocated in a loop body that the loop
+    passes out (an `scf.while` state the body did not update in place) is used outside its
+    block: the device buffer would be freed too early, and that is an error."""
     op = op.operation
     while op.block != block:
+        parent = op.parent
+        if parent is None or parent.name in ("func.func", "builtin.module"):
+            raise PipelineError(
+                "gpu-map: a buffer made inside a loop or branch is used after it; only buffers "
+                "updated in place may leave a loop on the GPU",
+                location_text(alloc.location) or location_text(_function_of(alloc).location),
+            )
+        op = parent.operation
+    return op
+
+
+def _function_of(op: ir.Operation) -> ir.Operation:
+    while op.name != "func.func":
         op = op.parent.operation
     return op
 
@@ -234,7 +250,7 @@ def _buffers_to_device(function: ir.Operation) -> None:
             value = pending.pop()
             for use in value.uses:
                 owner = use.owner.operation
-                users.append(_top_level_user(owner, block))
+                users.append(_top_level_user(owner, block, alloc))
                 pending += _aliases(use)
         last = max(users, key=top_level.index)
         with ir.InsertionPoint(alloc), alloc.location:

@@ -5,6 +5,7 @@ offsets through the whole buffer. Every kernel assembles; the launches, run as
 CPU loops, give the CPU pipeline's numbers."""
 import pathlib
 import shutil
+import sys
 
 import numpy as np
 import pytest
@@ -275,3 +276,20 @@ def test_a_while_loop_stays_on_the_host_deciding_on_device_data():
     state, iterations = program.emulate("grow", x, 30.0)
     assert count == 3 and iterations == count
     np.testing.assert_allclose(state, expected, rtol=1e-14)
+
+
+def test_a_buffer_leaving_the_block_that_made_it_is_a_located_error():
+    """Random program 88 of tests/property/standard_programs.py: its gradient, compiled for
+    the GPU, has a buffer made inside a loop or branch and used after it. The device buffer's
+    free was placed by walking up from that use, and the walk aborted the process (an
+    assertion in MLIR's bindings); it is a one-line error at the buffer's location now."""
+    sys.path.insert(0, str(ROOT / "tests" / "property"))
+    from standard_gpu import gradient_module_text
+    from standard_programs import generate
+
+    text, _ = gradient_module_text(generate(88))
+    with pytest.raises(gradir.PipelineError) as error:
+        gradir.compile(text, target="cuda")
+    message = str(error.value)
+    assert "\n" not in message and "error: gpu-map: a buffer made inside a loop or branch is used after it" in message
+    assert message.startswith("<string>:")
