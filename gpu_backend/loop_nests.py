@@ -175,28 +175,33 @@ def through_views(value: ir.Value, indices: list[ir.Value]) -> tuple[ir.Value, l
     integers, such as a loop's slice position) as scalar arguments. A reshape of a slice at
     a loop's position (a state row `tensor<4xf64>` seen as `tensor<1x4xf64>`) has a dynamic
     offset too, which the bare-pointer convention cannot pass."""
-    while not isinstance(value.owner, ir.Block) and value.owner.name in _RESHAPES and _static(value.owner):
-        value, indices = _through_reshape(value.owner, indices)
-    while not isinstance(value.owner, ir.Block) and value.owner.name == "memref.subview":
+    while not isinstance(value.owner, ir.Block):
         view = value.owner
-        source = view.operands[0]
-        offsets = _view_parameters(view, "static_offsets", "offsets")
-        strides = _view_parameters(view, "static_strides", "strides")
-        sizes = list(ir.DenseI64ArrayAttr(view.attributes["static_sizes"]))
-        kept = _kept_dims(sizes, ir.MemRefType(value.type).shape)
-        source_indices: list[ir.Value] = []
-        position = 0
-        for dim, (offset, stride) in enumerate(zip(offsets, strides)):
-            if dim in kept:
-                scaled = indices[position] if stride == 1 else arith.muli(indices[position], _as_index(stride))
-                source_indices.append(arith.addi(_as_index(offset), scaled) if offset != 0 else scaled)
-                position += 1
-            else:
-                source_indices.append(_as_index(offset))
-        value, indices = source, source_indices
-        while not isinstance(value.owner, ir.Block) and value.owner.name in _RESHAPES and _static(value.owner):
-            value, indices = _through_reshape(value.owner, indices)
+        if view.name == "memref.subview":
+            value, indices = view.operands[0], _through_subview(view, ir.MemRefType(value.type).shape, indices)
+        elif view.name in _RESHAPES and _static(view):
+            value, indices = _through_reshape(view, indices)
+        else:
+            break
     return value, indices
+
+
+def _through_subview(view: ir.Operation, shape: list[int], indices: list[ir.Value]) -> list[ir.Value]:
+    """The indices in a subview's source of element `indices` of the subview (of `shape`)."""
+    offsets = _view_parameters(view, "static_offsets", "offsets")
+    strides = _view_parameters(view, "static_strides", "strides")
+    sizes = list(ir.DenseI64ArrayAttr(view.attributes["static_sizes"]))
+    kept = _kept_dims(sizes, shape)
+    source_indices: list[ir.Value] = []
+    position = 0
+    for dim, (offset, stride) in enumerate(zip(offsets, strides)):
+        if dim in kept:
+            scaled = indices[position] if stride == 1 else arith.muli(indices[position], _as_index(stride))
+            source_indices.append(arith.addi(_as_index(offset), scaled) if offset != 0 else scaled)
+            position += 1
+        else:
+            source_indices.append(_as_index(offset))
+    return source_indices
 
 
 _RESHAPES = {"memref.expand_shape", "memref.collapse_shape"}

@@ -408,10 +408,7 @@ def _condition_to_host(branch: ir.Operation, policy: TilePolicy) -> None:
         return
     byte = ir.IntegerType.get_signless(8)  # MLIR 22 cannot store an i1 to memory
     flag_type = ir.MemRefType.get([], byte)
-    function = branch
-    while function.name != "func.func":
-        function = function.parent.operation
-    entry = function.regions[0].blocks[0]
+    entry = _function_of(branch).regions[0].blocks[0]
     with ir.InsertionPoint.at_block_begin(entry), branch.location:
         host = memref.alloca(flag_type, [], [])
     with ir.InsertionPoint(branch), branch.location:

@@ -120,34 +120,38 @@ def _earliest_point(op: ir.Operation, operands: list[ir.Value]) -> ir.InsertionP
 def _from_this_iteration(value: ir.Value, op: ir.Operation) -> bool:
     """Whether `value` is defined in `op`'s block or a block around it with no loop between:
     a loop-invariant destination is where MLIR 22's bufferization went wrong."""
-    block = _defining_block(value)
-    current = op
-    while current.block != block:
-        current = current.parent
-        if current is None or current.name == "builtin.module" or current.name in _LOOPS:
-            return False
-        current = current.operation
-    return True
+    holder, crossed_loop = _holder_in(_defining_block(value), op)
+    return holder is not None and not crossed_loop
 
 
 def _available_before(value: ir.Value, op: ir.Operation) -> bool:
     """Whether `value` is defined before `op`: an argument of a block enclosing `op`, or the
     result of an op earlier in a block enclosing it."""
     block = _defining_block(value)
-    current = op
-    while current.block != block:
-        current = current.parent
-        if current is None or current.name == "builtin.module":
-            return False
-        current = current.operation
+    holder, _ = _holder_in(block, op)
+    if holder is None:
+        return False
     if isinstance(value.owner, ir.Block):
         return True
     for candidate in block.operations:
-        if candidate.operation == current:
+        if candidate.operation == holder:
             return False
         if candidate.operation == value.owner.operation:
             return True
     return False
+
+
+def _holder_in(block: ir.Block, op: ir.Operation) -> tuple[ir.Operation | None, bool]:
+    """The op of `block` that is or encloses `op` (None if `block` does not enclose it), and
+    whether a loop lies between them."""
+    current, crossed_loop = op, False
+    while current.block != block:
+        parent = current.parent
+        if parent is None or parent.name == "builtin.module":
+            return None, crossed_loop
+        crossed_loop = crossed_loop or parent.name in _LOOPS
+        current = parent.operation
+    return current, crossed_loop
 
 
 def _defining_block(value: ir.Value) -> ir.Block:
