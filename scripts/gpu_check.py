@@ -164,11 +164,10 @@ def corpus_sources() -> list[tuple[str, str]]:
     import run_corpus
     import vmap_sweep
 
-    sources = []
-    for program in run_corpus.discover(list(CORPUS_PROGRAMS)):
-        text = vmap_sweep.sweep_module_text(program).vmap_text
-        sources.append((f"corpus_{program.name}", text[: text.index("func.func @__sweep_vmap")] + "}\n"))
-    return sources
+    return [
+        (f"corpus_{program.name}", vmap_sweep.sweep_module_text(program).vjp_text)
+        for program in run_corpus.discover(list(CORPUS_PROGRAMS))
+    ]
 
 
 def example_sources() -> list[Path]:

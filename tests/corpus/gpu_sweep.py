@@ -35,16 +35,6 @@ class GpuResult:
     """Per module (`vjp`, `vmap`): (outcome, detail)."""
 
 
-def _examples(program: run_corpus.Program, input_specs, result_specs, count: int) -> list[list[np.ndarray]]:
-    examples = []
-    for example in range(count):
-        arguments = [np.asarray(a) for a in vmap_sweep.example_inputs(program, input_specs, example)]
-        arguments = [a.astype(np.float64) if a.dtype.kind == "f" else a for a in arguments]
-        rng = np.random.default_rng(200 + example)
-        examples.append(arguments + [rng.standard_normal(() if shape is None else shape) for shape, _ in result_specs])
-    return examples
-
-
 def check(program: run_corpus.Program) -> GpuResult:
     import gradir
     from gradir.errors import GradirError
@@ -57,15 +47,13 @@ def check(program: run_corpus.Program) -> GpuResult:
         result.outcomes = {"vjp": ("n/a", str(error)), "vmap": ("n/a", str(error))}
         return result
     input_specs, result_specs, _ = run_corpus._mlir22_inspect(program)  # noqa: SLF001
-    examples = _examples(program, input_specs, result_specs, vmap_sweep.SIZE)
-    text = modules.vmap_text
-    vjp_only = text[: text.index("func.func @__sweep_vmap")] + "}\n"
+    examples = vmap_sweep.examples_with_cotangents(program, input_specs, result_specs)
     stacked = [
         np.stack([e[k] for e in examples]) if batched else examples[0][k] for k, batched in enumerate(modules.batched)
     ]
     for label, source, function, arguments in (
-        ("vjp", vjp_only, "__sweep_vjp", examples[0]),
-        ("vmap", text, "__sweep_vmap", stacked),
+        ("vjp", modules.vjp_text, "__sweep_vjp", examples[0]),
+        ("vmap", modules.vmap_text, "__sweep_vmap", stacked),
     ):
         try:
             gpu = gradir.compile(source, target="cuda")

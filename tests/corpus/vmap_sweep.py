@@ -156,6 +156,11 @@ class SweepModules:
     with at most JACOBIAN_ROWS result elements; else None."""
     output_shapes: list[tuple[int, ...]]
 
+    @property
+    def vjp_text(self) -> str:
+        """The module with `__sweep_vjp` only (`vmap_text` less `__sweep_vmap`, its last function)."""
+        return self.vmap_text[: self.vmap_text.index("func.func @__sweep_vmap")] + "}\n"
+
 
 def example_inputs(program: run_corpus.Program, input_specs, example: int) -> list[np.ndarray]:
     """One example's arguments: the program's own generator with another seed, or the
@@ -169,6 +174,19 @@ def example_inputs(program: run_corpus.Program, input_specs, example: int) -> li
         ]
     specs = [(() if shape is None else shape, element) for shape, element in input_specs]
     return references.INPUTS[program.inputs](np.random.default_rng(100 + example), specs)
+
+
+def examples_with_cotangents(program: run_corpus.Program, input_specs, result_specs) -> list[list[np.ndarray]]:
+    """`SIZE` examples: each one's arguments (`example_inputs`, floats in f64) followed by
+    random cotangents for the program's results."""
+    examples = []
+    for example in range(SIZE):
+        arguments = [np.asarray(a) for a in example_inputs(program, input_specs, example)]
+        arguments = [a.astype(np.float64) if a.dtype.kind == "f" else a for a in arguments]
+        rng = np.random.default_rng(200 + example)
+        cotangents = [rng.standard_normal(() if shape is None else shape) for shape, _ in result_specs]
+        examples.append(arguments + cotangents)
+    return examples
 
 
 def check(program: run_corpus.Program) -> SweepResult:
@@ -190,13 +208,7 @@ def check(program: run_corpus.Program) -> SweepResult:
     except GradirError as error:
         return SweepResult(program.name, "fail", one_line_message(error))
     input_specs, result_specs, _ = run_corpus._mlir22_inspect(program)  # noqa: SLF001
-    examples = []
-    for example in range(SIZE):
-        arguments = [np.asarray(a) for a in example_inputs(program, input_specs, example)]
-        arguments = [a.astype(np.float64) if a.dtype.kind == "f" else a for a in arguments]
-        rng = np.random.default_rng(200 + example)
-        cotangents = [rng.standard_normal(() if shape is None else shape) for shape, _ in result_specs]
-        examples.append(arguments + cotangents)
+    examples = examples_with_cotangents(program, input_specs, result_specs)
     shared = [examples[0][k] for k in range(len(batched))]
     for example in examples:  # an unbatched argument is the same in every example
         for k, is_batched in enumerate(batched):
