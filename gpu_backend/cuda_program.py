@@ -355,7 +355,9 @@ class CudaRuntime:
             "mgpuStreamCreate": d.stream_create,
             "mgpuStreamSynchronize": d.stream_synchronize,
             "mgpuStreamDestroy": d.stream_destroy,
-            "mgpuMemAlloc": lambda size, stream, host_shared: d.mem_alloc(size),
+            # A buffer sized at run time may be empty (a loop that ran no iteration keeps a
+            # tape of none), and the driver refuses to allocate 0 bytes (as cuda_runtime.c).
+            "mgpuMemAlloc": lambda size, stream, host_shared: d.mem_alloc(max(size, 1)),
             "mgpuMemFree": lambda pointer, stream: d.mem_free(pointer),
             "mgpuMemcpy": lambda target, source, size, stream: d.memcpy(target, source, size, stream),
         }

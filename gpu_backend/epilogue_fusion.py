@@ -12,7 +12,7 @@ stored only if something else reads it.
 A reduction P (one output T, indexed by loop dims only) and an all-parallel `linalg.generic` C
 fuse when C is the first op after P that touches T's buffer, reads T once, as an input, with
 the identity map over C's whole iteration space (one C point per element of T), does not read
-its own outputs, and writes no buffer P reads; the ops between them may only be allocations,
+its own outputs nor any buffer that is not an operand (a body's `tensor.extract`), and writes no buffer P reads; the ops between them may only be allocations,
 constants, views and linalg ops or copies that neither write what C reads nor touch what C
 writes (C's work moves up to P). C's operands are then defined before P, or are allocations
 between the two, which move up.
@@ -30,6 +30,7 @@ from gradir.gpu_backend.loop_nests import (
     Payload,
     apply_map,
     buffer_root,
+    captured_buffers,
     clone_body,
     load_operand,
     nest_of_generic,
@@ -76,7 +77,7 @@ def _reads_outputs(op: ir.Operation) -> bool:
 
 def _consumer_position(consumer: ir.Operation, result: ir.Value) -> int | None:
     """The input through which `consumer` can compute its points from `result`'s elements."""
-    if not _is_generic(consumer, reduction=False) or _reads_outputs(consumer):
+    if not _is_generic(consumer, reduction=False) or _reads_outputs(consumer) or captured_buffers(consumer):
         return None
     operands = list(consumer.operands)
     inputs = list(consumer.opview.inputs)
@@ -99,7 +100,7 @@ def _independent(between: Sequence[ir.Operation], consumer: ir.Operation) -> boo
         if op.name in PASSABLE:
             continue
         if op.name == "linalg.generic":
-            reads = {buffer_root(v) for v in _memrefs(op.operands)}
+            reads = {buffer_root(v) for v in [*_memrefs(op.operands), *captured_buffers(op)]}
             writes = {buffer_root(v) for v in _memrefs(op.opview.outputs)}
         elif op.name == "memref.copy":
             reads, writes = {buffer_root(op.operands[0])}, {buffer_root(op.operands[1])}

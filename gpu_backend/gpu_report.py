@@ -2,7 +2,7 @@
 
 Bytes are a static footprint (shared memory: the workgroup buffers a block holds): every buffer a kernel loads from counts once in full as read,
 every buffer it stores to counts once in full as written (what DRAM sees when caches catch all
-reuse inside the kernel). Registers and spills come from `ptxas -v` when it is on PATH.
+reuse inside the kernel); unknown (None, `?`) where a buffer's size is known only at run time. Registers and spills come from `ptxas -v` when it is on PATH.
 """
 from __future__ import annotations
 
@@ -19,15 +19,32 @@ from gradir.mlir_bridge import walk_ops
 
 @dataclass(frozen=True)
 class Traffic:
-    bytes_read: int
-    bytes_written: int
+    bytes_read: int | None
+    bytes_written: int | None
+    """None: the kernel touches a buffer whose size is known only at run time."""
     shared_bytes: int = 0
 
 
-def _bytes(memref_type: ir.MemRefType) -> int:
+def _bytes(memref_type: ir.MemRefType) -> int | None:
+    if not memref_type.has_static_shape:
+        return None
     element = memref_type.element_type
     width = element.width if hasattr(element, "width") else 64  # index
     return math.prod(memref_type.shape) * max(width // 8, 1)
+
+
+def _buffer_type(argument: ir.Value) -> ir.MemRefType:
+    """The type of the buffer a kernel argument stands for: a base the kernel rebuilds
+    (`map_to_gpu._bare_pointer_buffers`) stands for what `memref.reinterpret_cast` makes."""
+    for use in argument.uses:
+        if use.owner.name == "memref.reinterpret_cast":
+            return ir.MemRefType(use.owner.results[0].type)
+    return ir.MemRefType(argument.type)
+
+
+def _total(buffers: list[ir.Value]) -> int | None:
+    sizes = [_bytes(_buffer_type(b)) for b in buffers]
+    return None if None in sizes else sum(sizes)
 
 
 def kernel_traffic(module: ir.Module) -> dict[str, Traffic]:
@@ -40,9 +57,9 @@ def kernel_traffic(module: ir.Module) -> dict[str, Traffic]:
         function_arguments, workgroup = kernel_arguments(kernel)
         buffers = [a for a in function_arguments if isinstance(a.type, ir.MemRefType)]
         traffic[name] = Traffic(
-            sum(_bytes(a.type) for a in buffers if a in read),
-            sum(_bytes(a.type) for a in buffers if a in written),
-            sum(_bytes(a.type) for a in workgroup),
+            _total([a for a in buffers if a in read]),
+            _total([a for a in buffers if a in written]),
+            _total(workgroup),
         )
     return traffic
 
@@ -55,8 +72,8 @@ class KernelReport:
     block: tuple[int, int, int]
     registers: int | None
     spill_bytes: int | None
-    bytes_read: int
-    bytes_written: int
+    bytes_read: int | None
+    bytes_written: int | None
     shared_bytes: int
 
 
@@ -93,8 +110,8 @@ def format_reports(reports: list[KernelReport]) -> str:
             "x".join(map(str, r.block)),
             "-" if r.registers is None else str(r.registers),
             "-" if r.spill_bytes is None else str(r.spill_bytes),
-            str(r.bytes_read),
-            str(r.bytes_written),
+            "?" if r.bytes_read is None else str(r.bytes_read),
+            "?" if r.bytes_written is None else str(r.bytes_written),
             str(r.shared_bytes),
         )
         for r in reports

@@ -33,7 +33,7 @@ def launches_to_host_loops(module: ir.Module) -> ir.Module:
             _LaunchEmulation(launch).run()
         for op in walk_ops(module, {"gpu.alloc"}):
             with ir.InsertionPoint(op), op.location:
-                buffer = memref.alloc(op.results[0].type, [], [])
+                buffer = memref.alloc(op.results[0].type, list(op.opview.dynamicSizes), [])
             op.results[0].replace_all_uses_with(buffer)
             op.erase()
         for op in walk_ops(module, {"gpu.dealloc"}):

@@ -105,6 +105,7 @@ VIEW_OPS = {
     "memref.reinterpret_cast",
     "memref.reshape",
     "memref.view",
+    "memref.extract_strided_metadata",  # its first result: the base of the same buffer
 }
 """Ops that only make a new descriptor for existing memory: fine on the host."""
 
@@ -294,14 +295,13 @@ def loop_nest(
 
 
 def clone_body(nest: Nest) -> Payload:
-    """The generic's region as a payload: its ops cloned at the insertion point, per call."""
+    """The generic's region as a payload: its ops cloned at the insertion point, per call.
+
+    An op with regions (an `scf.if` choosing between two elements) is cloned whole; inside
+    it too, the body's values become the point's and `linalg.index` the point's indices.
+    Element reads and writes of buffers the body captures (a `tensor.extract` of a tensor
+    that is not an operand) go through views to the whole buffer (`reroute_through_views`)."""
     ops = list(nest.body.operations)
-    for op in ops:
-        if op.regions and len(op.regions) > 0:
-            raise PipelineError(
-                f"gpu-map: cannot map a linalg body op with regions ('{op.name}') onto the GPU",
-                location_text(op.location),
-            )
 
     def emit(arguments: list[ir.Value], dims: list[ir.Value]) -> list[ir.Value]:
         mapping = dict(zip(nest.body.arguments, arguments))
@@ -312,16 +312,83 @@ def clone_body(nest: Nest) -> Payload:
                 mapping[op.result] = dims[ir.IntegerAttr(op.attributes["dim"]).value]
                 continue
             new = op.clone()
-            for i, operand in enumerate(new.operands):
-                if operand in mapping:
-                    new.operands[i] = mapping[operand]
-            if new.name in CONTRACTABLE_OPS:
-                new.attributes["fastmath"] = ir.Attribute.parse("#arith.fastmath<contract>")
-            for old_result, new_result in zip(op.results, new.results):
+            for inner in ops_within(new):
+                for i, operand in enumerate(inner.operands):
+                    if operand in mapping:
+                        inner.operands[i] = mapping[operand]
+                if inner.name in CONTRACTABLE_OPS:
+                    inner.attributes["fastmath"] = ir.Attribute.parse("#arith.fastmath<contract>")
+            for inner in ops_within(new)[1:]:
+                if inner.name == "linalg.index":
+                    inner.results[0].replace_all_uses_with(dims[ir.IntegerAttr(inner.attributes["dim"]).value])
+                    inner.erase()
+                else:
+                    reroute_through_views(inner)
+            for old_result, new_result in zip(op.results, reroute_through_views(new)):
                 mapping[old_result] = new_result
         raise PipelineError("gpu-map: linalg body without a terminator", location_text(nest.location))
 
     return emit
+
+
+def ops_within(op: ir.Operation) -> list[ir.Operation]:
+    """`op` and every op nested in its regions, in pre-order."""
+    found: list[ir.Operation] = []
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        found.append(inner)
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def captured_buffers(op: ir.Operation) -> list[ir.Value]:
+    """The buffers the ops nested in `op`'s regions use that are defined outside `op` (a
+    `linalg.generic` body's `memref.load` of a buffer that is not an operand): reads and
+    writes the operand lists do not show."""
+    captured: list[ir.Value] = []
+    for inner in ops_within(op)[1:]:
+        for value in inner.operands:
+            if not isinstance(value.type, ir.MemRefType) or any(value == c for c in captured):
+                continue
+            owner = value.owner
+            if not nested_in(owner.owner if isinstance(owner, ir.Block) else owner, op):
+                captured.append(value)
+    return captured
+
+
+def nested_in(op: ir.Operation | None, ancestor: ir.Operation) -> bool:
+    """Whether `op` is `ancestor` or nested in it."""
+    ancestor = ancestor.operation
+    while op is not None:
+        if op.operation == ancestor:
+            return True
+        op = op.operation.parent
+    return False
+
+
+def reroute_through_views(access: ir.Operation) -> list[ir.Value]:
+    """A `memref.load` or `memref.store` of a view rewritten to the buffer under it
+    (`through_views`): a kernel takes whole buffers, never a view's descriptor. Other ops,
+    and accesses of whole buffers, are left as they are. Returns what now stands for the
+    op's results."""
+    if access.name not in ("memref.load", "memref.store"):
+        return list(access.results)
+    position = 0 if access.name == "memref.load" else 1
+    view = access.operands[position]
+    if isinstance(view.owner, ir.Block) or view.owner.name not in VIEW_OPS:
+        return list(access.results)
+    indices = list(access.operands[position + 1 :])
+    with ir.InsertionPoint(access), access.location:
+        if access.name == "memref.load":
+            results = [load_element(view, indices)]
+            access.results[0].replace_all_uses_with(results[0])
+        else:
+            store_element(access.operands[0], view, indices)
+            results = []
+    access.erase()
+    return results
 
 
 # ---------------------------------------------------------------- launches

@@ -18,8 +18,10 @@ Per host function, and inside the bodies of the loops and branches that stay on 
   written into device data is stored by a one-thread kernel taking it as an argument
   (`_scalars_across`); scalar arithmetic on host values (arguments, constants, such copies)
   stays on the host, as index arithmetic does;
-- every `memref.alloc` becomes a `gpu.alloc`, freed with `gpu.dealloc` after its last user in
-  its block (`_buffers_to_device`).
+- every `memref.alloc` becomes a `gpu.alloc` (at its run-time size, if any), freed with
+  `gpu.dealloc` after its last user in its block (`_buffers_to_device`);
+- a buffer of run-time size or strided layout reaches a kernel as its base and its offset,
+  sizes and strides, and the kernel rebuilds it (`_bare_pointer_buffers`).
 What may stay on the host is spelled out below (`HOST_OPS`, `HOST_CONTROL_FLOW`,
 `HOST_INDEX_OPS`); anything else there is an error naming the op (`_check_host`).
 """
@@ -42,10 +44,13 @@ from gradir.gpu_backend.loop_nests import (
     VIEW_OPS,
     Nest,
     buffer_root,
+    captured_buffers,
     clone_body,
     emit_launch,
     load_element,
     nest_of_generic,
+    nested_in,
+    reroute_through_views,
     store_element,
 )
 from gradir.gpu_backend.tile_policy import TilePolicy
@@ -146,7 +151,7 @@ def _fold_fills(block: ir.Block) -> list[tuple[ir.Operation, dict[int, ir.Value]
             for previous in reversed(ops[:position]):
                 if previous in dead or not any(
                     isinstance(v.type, ir.MemRefType) and buffer_root(v) == root
-                    for v in previous.operands
+                    for v in [*previous.operands, *captured_buffers(previous)]
                 ):
                     continue
                 value = _fill_value(previous)
@@ -238,12 +243,6 @@ def _buffers_to_device(function: ir.Operation) -> None:
         # hash): compare them, never use them as keys.
         top_level = [op.operation for op in block.operations]
         buffer_type = alloc.result.type
-        if not ir.MemRefType(buffer_type).has_static_shape:
-            raise PipelineError(
-                f"gpu-map: a buffer of dynamic shape ({buffer_type}) is not supported on the GPU"
-                f" (in @{ir.StringAttr(function.attributes['sym_name']).value})",
-                location_text(alloc.location) or location_text(function.location),
-            )
         users = [alloc]
         pending = [alloc.result]
         while pending:
@@ -254,7 +253,7 @@ def _buffers_to_device(function: ir.Operation) -> None:
                 pending += _aliases(use)
         last = max(users, key=top_level.index)
         with ir.InsertionPoint(alloc), alloc.location:
-            device = gpu.AllocOp(buffer_type, None, [], [], []).memref
+            device = gpu.AllocOp(buffer_type, None, [], list(alloc.operands), []).memref  # run-time sizes
         alloc.result.replace_all_uses_with(device)
         with ir.InsertionPoint.after(last) if last.name != "func.return" else ir.InsertionPoint(last):
             gpu.DeallocOp(None, [], device, loc=alloc.location)
@@ -263,7 +262,8 @@ def _buffers_to_device(function: ir.Operation) -> None:
 
 def _hoist_escaping_allocs(function: ir.Operation) -> None:
     """A buffer a branch yields outlives its block: allocate it in front of the `if`
-    (shapes are static, so the allocation needs nothing from the branch)."""
+    (where its run-time sizes, if any, are known: else an error). Then again while an
+    enclosing branch yields what the inner one did."""
     moved = True
     while moved:
         moved = False
@@ -272,14 +272,64 @@ def _hoist_escaping_allocs(function: ir.Operation) -> None:
             while pending and not moved:
                 for use in pending.pop().uses:
                     owner = use.owner.operation
-                    if owner.name == "scf.yield" and owner.parent.operation.name == "scf.if" and (
-                        owner.block == alloc.block
-                    ):
-                        alloc.move_before(owner.parent.operation)
+                    yielded_by_if = owner.name == "scf.yield" and owner.parent.operation.name == "scf.if"
+                    if yielded_by_if and owner.block != alloc.block:
+                        # a branch nested in the alloc's block yields it: so does its `if`
+                        pending.append(owner.parent.operation.results[use.operand_number])
+                    elif yielded_by_if:
+                        branch = owner.parent.operation
+                        if any(_defined_in(size, branch) for size in alloc.operands):
+                            raise PipelineError(
+                                "gpu-map: a branch yields a buffer whose size it computes; the GPU "
+                                "needs it known before the branch",
+                                location_text(alloc.location) or location_text(branch.location),
+                            )
+                        alloc.move_before(branch)
                         moved = True
                         break
                     if owner.name in VIEW_OPS or owner.name == SELECT:
                         pending += list(owner.results)
+
+
+def _defined_in(value: ir.Value, op: ir.Operation) -> bool:
+    owner = value.owner
+    return nested_in(owner.owner if isinstance(owner, ir.Block) else owner, op)
+
+
+def _bare_pointer_buffers(function: ir.Operation) -> None:
+    """Kernels take each buffer as a bare pointer (`kernel-bare-ptr-calling-convention`),
+    which needs a static shape and a static, identity-like layout. Any other buffer a kernel
+    uses (a loop's tape of run-time length, `memref<?x4xf64>`; a loop state bufferized with a
+    strided layout) goes in as its base (`memref.extract_strided_metadata` on the host: a
+    0-d memref at the same address) and its run-time offset, sizes and strides as index
+    arguments, and the kernel rebuilds it with `memref.reinterpret_cast`."""
+    for launch in walk_ops(function, {"gpu.launch"}):
+        for buffer in captured_buffers(launch):
+            buffer_type = ir.MemRefType(buffer.type)
+            strides, offset = buffer_type.get_strides_and_offset()
+            run_time = ir.ShapedType.get_dynamic_stride_or_offset()
+            if buffer_type.has_static_shape and run_time not in (*strides, offset):
+                continue
+            rank = buffer_type.rank
+            with ir.InsertionPoint(launch), launch.location:
+                metadata = memref.ExtractStridedMetadataOp(buffer)
+            base = metadata.results[0]
+            run_time_offset, sizes, run_time_strides = (
+                metadata.results[1], list(metadata.results[2 : 2 + rank]), list(metadata.results[2 + rank :])
+            )
+            body = launch.regions[0].blocks[0]
+            with ir.InsertionPoint.at_block_begin(body), launch.location:
+                dynamic_size = ir.ShapedType.get_dynamic_size()
+                rebuilt = memref.reinterpret_cast(
+                    buffer_type, base,
+                    [run_time_offset] if offset == run_time else [],
+                    [v for v, extent in zip(sizes, buffer_type.shape) if extent == dynamic_size],
+                    [v for v, stride in zip(run_time_strides, strides) if stride == run_time],
+                    [offset], buffer_type.shape, strides,
+                )  # fmt: skip
+            for owner, number in [(use.owner.operation, use.operand_number) for use in buffer.uses]:
+                if nested_in(owner, launch) and not owner == rebuilt.owner:
+                    owner.operands[number] = rebuilt
 
 
 def _check_host(function: ir.Operation) -> None:
@@ -471,13 +521,7 @@ def _scalar_loop_to_device(loop: ir.Operation, policy: TilePolicy) -> None:
         del linear
         clone = loop.clone()
         for access in walk_ops(clone, {"memref.load", "memref.store"}):
-            with ir.InsertionPoint(access), access.location:
-                if access.name == "memref.load":
-                    element = load_element(access.operands[0], list(access.operands[1:]))
-                    access.results[0].replace_all_uses_with(element)
-                else:
-                    store_element(access.operands[0], access.operands[1], list(access.operands[2:]))
-            access.erase()
+            reroute_through_views(access)
 
     with ir.InsertionPoint(loop), loop.location:
         emit_launch(1, policy, "sequential", thread)
@@ -532,4 +576,7 @@ def map_to_gpu(module: ir.Module, policy: TilePolicy | None = None) -> ir.Module
             _check_host(function)
             _buffers_to_device(function)
         run_pipeline(module, LAUNCH_CLEANUP_PIPELINE, "gpu-map")
+        # After canonicalization, which would fold the rebuilt buffer back into the original.
+        for function in defined_functions(module):
+            _bare_pointer_buffers(function)
     return module

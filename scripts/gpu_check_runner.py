@@ -239,12 +239,16 @@ def run_checks(gradir, plan: dict, report: dict) -> dict:
     return libraries
 
 
-def step_traffic(library, before: dict[str, int], after: dict[str, int]) -> int:
+def step_traffic(library, before: dict[str, int], after: dict[str, int]) -> int | None:
     """Bytes the kernels launched between two `kernel_launches` read and write: each launch
     counts its kernel's buffers (the manifest's `bytes_read` + `bytes_written`) once, so a
-    kernel in a loop counts once per iteration."""
-    return sum((after[name] - before.get(name, 0)) * (library.kernels[name]["bytes_read"] + library.kernels[name]["bytes_written"])
-               for name in after)  # fmt: skip
+    kernel in a loop counts once per iteration. None when a launched kernel's are unknown
+    (a buffer sized at run time)."""
+    launched = {name: after[name] - before.get(name, 0) for name in after if after[name] > before.get(name, 0)}
+    footprints = [(library.kernels[name]["bytes_read"], library.kernels[name]["bytes_written"]) for name in launched]
+    if any(None in footprint for footprint in footprints):
+        return None
+    return sum(count * (read + written) for count, (read, written) in zip(launched.values(), footprints))
 
 
 def run_benchmarks(gradir, plan: dict, libraries: dict, report: dict, clock: Clock, profile: bool = False) -> None:

@@ -2,11 +2,10 @@
 its vjp, with the kernels emulated on the CPU, against the CPU pipeline, in f64.
 
 A result the GPU computes differently is never expected. A program must run, or be refused
-exactly as `EXPECTED_REFUSALS` says: the GPU pipeline takes static shapes only (a reverse
-loop's tape over a run-time trip count is refused), and a vmap that `test_corpus_vmap.py`
-lists as refused is refused here too. A
-program that starts running, or is refused differently, fails here, so the table follows
-what the GPU pipeline can take."""
+exactly as `EXPECTED_REFUSALS` says: every vjp runs (a reverse loop's tape over a run-time
+trip count included: `tests/gpu_backend/test_run_time_sizes.py`), and a vmap that
+`test_corpus_vmap.py` lists as refused is refused here too. A program that starts running,
+or is refused differently, fails here, so the table follows what the GPU pipeline can take."""
 from __future__ import annotations
 
 import sys
@@ -22,15 +21,14 @@ import run_corpus  # noqa: E402
 from test_corpus_vmap import EXPECTED_REFUSALS as VMAP_REFUSALS  # noqa: E402
 
 VMAP = "refused by vmap (test_corpus_vmap.py)"
-_DYNAMIC = "gpu-map: a buffer of dynamic shape ("
 
 # name -> (vjp, vmap): "ok", VMAP, or a substring of the GPU pipeline's one-line error.
 EXPECTED_REFUSALS = {
-    "enzyme_for_partial_inactive": (_DYNAMIC, VMAP),
-    "enzyme_scf_for_dynamic": (_DYNAMIC, VMAP),
-    "enzyme_scf_while_rev": (_DYNAMIC, VMAP),
+    "enzyme_for_partial_inactive": ("ok", VMAP),
+    "enzyme_scf_for_dynamic": ("ok", VMAP),
+    "enzyme_scf_while_rev": ("ok", VMAP),
     "jax_cross_entropy": ("ok", VMAP),
-    "jax_rnn": (_DYNAMIC, VMAP),
+    "jax_rnn": ("ok", VMAP),
     "lagrad_hand_objective": ("ok", VMAP),
     "torchmlir_lenet": ("ok", VMAP),
 }  # fmt: skip
@@ -66,13 +64,15 @@ def test_corpus_program_on_the_emulated_gpu(name, sweep_results):
             assert outcome == "refused" and expected in detail, where
 
 
-def test_most_of_the_corpus_runs_on_the_gpu(sweep_results):
+def test_every_corpus_vjp_runs_on_the_gpu(sweep_results):
     running = [name for name, result in sweep_results.items() if result.outcomes["vjp"][0] == "ok"]
     assert len(running) == len(PROGRAMS) - sum(vjp != "ok" for vjp, _ in EXPECTED_REFUSALS.values())
+    assert all(vjp == "ok" for vjp, _ in EXPECTED_REFUSALS.values())
     # Loops on the host launching kernels, branches, named linalg ops, a branch passing on a
     # slice of its input (gpu_backend/branch_results.py), convolutions and pooling; scalar
     # functions, scalar results and scalar gradients (map_to_gpu._scalars_across):
     assert {"lagrad_scf_forintermediate", "jax_attention", "jax_mlp", "torchmlir_resnet_block",
             "mlir_conv_2d_nhwc_hwcf", "mlir_pooling_nhwc_max", "lagrad_batch_matmul",
             "enzyme_math_sqrt", "lagrad_generic_closure", "lagrad_gmm_full", "lagrad_lstm",
-            "enzyme_while_fwd", "enzyme_affine_for_rev"} <= set(running)  # scf.while, affine.for
+            "enzyme_while_fwd", "enzyme_affine_for_rev",  # scf.while, affine.for
+            "enzyme_scf_while_rev", "jax_rnn"} <= set(running)  # tapes of run-time length
