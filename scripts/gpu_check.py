@@ -152,6 +152,8 @@ CORPUS_PROGRAMS = (
     "enzyme_while_fwd",  # scf.while on the host
     "enzyme_affine_for_rev",  # affine.for, lowered to scf.for
     "lagrad_gmm_full",  # host scalars and loops in a real model
+    "enzyme_scf_while_rev",  # a tape of run-time length, memref<?xf64>, rebuilt in kernels
+    "jax_rnn",  # tapes of run-time length, memref<?x2x3xf64>, written and read by kernels
 )
 """Corpus programs (tests/corpus) whose vjp the bundle checks too: the GPU paths their programs
 take have not run on a device otherwise (they were added with the corpus sweep on the
