@@ -4,7 +4,8 @@ or the GPU pipeline refuses the program with a one-line located error. Never a d
 number, and never a crash: this sweep found an abort in MLIR's bindings
 (tests/gpu_backend/test_gpu_loops.py has that program). CI runs the seeds 0-23;
 `GRADIR_GPU_STANDARD_PROGRAMS=300 GRADIR_GPU_STANDARD_SEED=1000` runs more (in the first 300
-seeds: 164 ran and matched, 136 were refused, none wrong)."""
+seeds all 300 run and match; 136 were refused before tapes of run-time length and an
+`scf.if` in a linalg body ran on the GPU, and none was ever wrong)."""
 from __future__ import annotations
 
 import os
@@ -37,6 +38,8 @@ def test_random_program_on_the_emulated_gpu(seed, outcomes):
         assert "\n" not in detail and LOCATED.match(detail), f"seed {seed}: not a located one-line error: {detail}"
 
 
-def test_most_random_programs_run_on_the_gpu(outcomes):
-    ran = sum(outcome == "ok" for outcome, _ in outcomes.values())
-    assert ran >= len(outcomes) // 2, f"only {ran} of {len(outcomes)} programs ran on the emulated GPU"
+def test_random_programs_run_on_the_gpu(outcomes):
+    """None of the first 300 seeds is refused: a refusal here is a capability lost (or, for
+    seeds past those, one to look at)."""
+    refused = {seed: detail for seed, (outcome, detail) in outcomes.items() if outcome != "ok"}
+    assert not refused, f"refused on the emulated GPU: {refused}"
