@@ -10,9 +10,10 @@ Per host function, and inside the bodies of the loops and branches that stay on 
 - a branch condition computed from device data is computed by a one-thread kernel and copied to
   a host scalar (`_condition_to_host`);
 - a loop nest of scalar loads and stores (the scatter that reverse mode writes for the gradient
-  of a gather at data indices, `tensor.extract %t[%i, %label]`) runs as it is in a one-thread
-  kernel (`_scalar_loop_to_device`): its iterations may write the same element, so they stay
-  in order;
+  of a gather at data indices, `tensor.extract %t[%i, %label]`; a `scf.while` on scalars
+  reading device data; a loop writing or reading its tape) runs as it is in a one-thread
+  kernel (`_scalar_loop_to_device`), its final state copied back: its iterations may write
+  the same element, so they stay in order;
 - an element of device data read on the host (a scalar result, a gradient with respect to a
   scalar argument) is copied there by a one-thread kernel and `gpu.memcpy`, and a host scalar
   written into device data is stored by a one-thread kernel taking it as an argument
@@ -495,14 +496,18 @@ SCALAR_LOOP_OPS = HOST_CONTROL_FLOW | HOST_INDEX_OPS | {"memref.load", "memref.s
 
 
 def _is_scalar_loop(loop: ir.Operation) -> bool:
-    """An `scf.for` whose body reads or writes buffer elements with scalar code only: no
-    linalg op, copy, allocation or call (those launch kernels of their own from the host)."""
+    """An `scf.for` or `scf.while` whose body reads or writes device buffer elements with
+    scalar code only: no linalg op, copy, allocation or call (those launch kernels of their
+    own from the host), no host scalar (a kernel cannot read host memory), and results (its
+    final state) of scalar types other than i1, which memory cannot hold."""
     touches_memory = False
 
     def check(op: ir.Operation) -> bool:
         nonlocal touches_memory
         if op.name in ("memref.load", "memref.store"):
             touches_memory = True
+            if _is_host_scalar(op.operands[0 if op.name == "memref.load" else 1]):
+                return False
         scalar = op.name.startswith(SCALAR_OPS_PREFIXES) and not any(
             isinstance(r.type, ir.ShapedType) for r in op.results
         )
@@ -510,21 +515,38 @@ def _is_scalar_loop(loop: ir.Operation) -> bool:
             return False
         return all(check(inner.operation) for region in op.regions for b in region.blocks for inner in b.operations)
 
-    return check(loop) and touches_memory
+    storable = all(
+        isinstance(r.type, (ir.FloatType, ir.IndexType)) or (isinstance(r.type, ir.IntegerType) and r.type.width > 1)
+        for r in loop.results
+    )
+    return loop.name in ("scf.for", "scf.while") and storable and check(loop) and touches_memory
 
 
 def _scalar_loop_to_device(loop: ir.Operation, policy: TilePolicy) -> None:
     """`loop` (see `_is_scalar_loop`) moved into a one-thread kernel; its loads and stores go
-    through views to the buffers the kernel receives."""
-
-    def thread(linear: ir.Value) -> None:
-        del linear
-        clone = loop.clone()
-        for access in walk_ops(clone, {"memref.load", "memref.store"}):
-            reroute_through_views(access)
-
+    through views to the buffers the kernel receives. Its results are stored on the device
+    and copied to host scalars, one `gpu.memcpy` each: the host no longer launches a kernel
+    and waits for a copy per element the loop reads (a loop's tape, a `scf.while` deciding on
+    device data)."""
+    results = list(loop.results)
     with ir.InsertionPoint(loop), loop.location:
+        devices = [memref.alloc(ir.MemRefType.get([], r.type), [], []) for r in results]
+
+        def thread(linear: ir.Value) -> None:
+            del linear
+            clone = loop.clone()
+            for access in walk_ops(clone, {"memref.load", "memref.store"}):
+                reroute_through_views(access)
+            for value, device in zip(clone.results, devices):
+                memref.store(value, device, [])
+
         emit_launch(1, policy, "sequential", thread)
+        entry = _function_of(loop).regions[0].blocks[0]
+        for result, device in zip(results, devices):
+            with ir.InsertionPoint.at_block_begin(entry):
+                host = memref.alloca(ir.MemRefType(device.type), [], [])
+            gpu.MemcpyOp(None, [], host, device)
+            result.replace_all_uses_with(memref.load(host, []))
     loop.erase()
 
 
@@ -554,7 +576,7 @@ def _map_block(block: ir.Block, policy: TilePolicy) -> None:
             raise PipelineError(
                 f"gpu-map: '{op.name}' was not generalised", location_text(op.location)
             )
-        elif op.name == "scf.for" and not op.results and _is_scalar_loop(op):
+        elif _is_scalar_loop(op):
             _scalar_loop_to_device(op, policy)
         elif op.name in HOST_CONTROL_FLOW:
             if op.name == "scf.if":

@@ -159,3 +159,49 @@ def test_a_buffer_with_a_run_time_inner_dimension_is_rebuilt_with_its_strides():
     program = gradir.compile(RUN_TIME_INNER_DIMENSION, target="cuda")
     for n, i in ((2, 3), (5, 1)):
         np.testing.assert_allclose(program.emulate("f", 0.7, n, i)[0], np.sin(0.7), rtol=1e-15)
+
+
+def test_scalar_loops_run_in_one_device_thread_each():
+    """The while loop, the loop replaying it to write the tape and the reverse loop reading
+    it are scalar code: each runs in one kernel launch and hands its final state back by one
+    copy, instead of a launch and a copy per element read or written (14 kernels, launched
+    per iteration, before)."""
+    program = gradir.compile(WHILE_BELOW_A_LIMIT, target="cuda")
+    kernels = program.kernels_of("df")
+    assert sum(name.endswith("_sequential") for name in kernels) == 3, kernels
+    assert not any("element_" in name for name in kernels), kernels
+    driver = RecordingDriver()
+    program.use_driver(driver)
+    program.call("df", np.ones(6), 0.6, 1.0)
+    launched = [call[1] for call in driver.calls if call[0] == "launch"]
+    assert sorted(launched) == sorted(kernels)  # each once, whatever the trip count
+
+
+PER_EXAMPLE = ROWS_OF_A_LOOP + """
+func.func @per_example(%xs: tensor<5x4xf64>, %w: tensor<4xf64>, %n: index, %cts: tensor<5x4xf64>)
+    -> (tensor<5x4xf64>, tensor<5x4xf64>) {
+  %gx, %gw = autodiff.vmap @df(%xs, %w, %n, %cts)
+      {in_axes = array<i64: 0, -1, -1, 0>, out_axes = array<i64: 0, 0>, size = 5 : i64}
+      : (tensor<5x4xf64>, tensor<4xf64>, index, tensor<5x4xf64>) -> (tensor<5x4xf64>, tensor<5x4xf64>)
+  return %gx, %gw : tensor<5x4xf64>, tensor<5x4xf64>
+}
+"""
+"""Per-example gradients through the tape of run-time length: vmap broadcasts the unbatched
+tape it starts from to every example with its run-time sizes (`tensor.dim`); it refused
+that before (`a batched value of dynamic shape`)."""
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_per_example_gradients_through_a_tape_of_run_time_length(target):
+    program = gradir.compile(PER_EXAMPLE, target=target)
+    run = program.emulate if target == "cuda" else program.call
+    rng = np.random.default_rng(11)
+    xs, w, cts = rng.uniform(-1, 1, (5, 4)), rng.uniform(0.5, 1.5, 4), rng.standard_normal((5, 4))
+    single = gradir.compile(ROWS_OF_A_LOOP)
+    for n in (0, 3):
+        gx, gw = run("per_example", xs, w, n, cts)
+        for k in range(5):
+            want_x, want_w = single.call("df", xs[k], w, n, cts[k])
+            np.testing.assert_allclose(gx[k], want_x, rtol=1e-12)
+            np.testing.assert_allclose(gw[k], want_w, rtol=1e-12)
+        assert n == 0 or not np.allclose(gw[0], gw[1])  # the examples differ
