@@ -13,7 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, DenseArrayBase, IndexType, IntegerType, TensorType, i64
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX, AffineMapAttr, AnyFloat, ArrayAttr, DenseArrayBase, IndexType, IntegerType, TensorType, i64,
+)
 from xdsl.dialects.linalg.ops import BroadcastOp, FillOp, GenericOp, IteratorTypeAttr, YieldOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -118,9 +121,7 @@ class BatchBuilder:
             return value
         target = self.batched_type(value.type)
         if not target.has_static_shape():
-            # A broadcast builds its batched tensor with `tensor.empty`, which needs static sizes.
-            assert self.current is not None
-            raise unsupported(self.current, f"a batched value of dynamic shape {value.type}")
+            return self._materialize_dynamic(value, target)
         # Nothing to copy: an uninitialised tensor, a symbolic zero.
         if isinstance(value.owner, tensor.EmptyOp) and not value.owner.operands:
             return self.insert(tensor.EmptyOp([], target)).results[0]
@@ -144,6 +145,21 @@ class BatchBuilder:
         if is_float_tensor(value.type):
             return self.insert(BroadcastToOp(value, target)).results[0]
         init = self.insert(tensor.EmptyOp([], target)).results[0]
+        return self.insert(BroadcastOp(value, init, DenseArrayBase.from_list(i64, [0]))).results[0]
+
+    def _materialize_dynamic(self, value: SSAValue, target: TensorType) -> SSAValue:
+        """`materialize` of a tensor of run-time sizes (a loop's tape, `tensor.empty(%n)`):
+        the batched tensor takes its sizes from `tensor.dim` of the value (from the empty's
+        own sizes when it is one), then each example gets a copy (`linalg.broadcast`)."""
+        assert isinstance(value.type, TensorType)
+        if isinstance(value.owner, tensor.EmptyOp):
+            return self.insert(tensor.EmptyOp(list(value.owner.operands), target)).results[0]
+        sizes = [
+            self.insert(tensor.DimOp(value, self.insert(ConstantOp.from_int_and_width(d, IndexType())))).results[0]
+            for d, extent in enumerate(value.type.get_shape())
+            if extent == DYNAMIC_INDEX
+        ]
+        init = self.insert(tensor.EmptyOp(sizes, target)).results[0]
         return self.insert(BroadcastOp(value, init, DenseArrayBase.from_list(i64, [0]))).results[0]
 
     def expand_to_rank(self, value: SSAValue, batched: bool, rank: int) -> SSAValue:

@@ -22,21 +22,14 @@ import vmap_sweep  # noqa: E402
 CATEGORIES = {
     "gather": "a linalg.generic body reads a batched tensor from outside (an element at data-dependent "
     "indices: a gather inside the body)",
-    "dynamic": "the reverse of a loop keeps a tape of dynamic size (tensor<?x...>), which cannot gain a "
-    "batch dimension",
     "tensor.dim": "tensor.dim of a batched tensor has no batching rule",
 }
 
 _GATHER = ("gather", "vmap of 'linalg.generic' is not supported (its body reads a batched value defined outside it)")
-_DYNAMIC_INSERT = ("dynamic", "vmap of 'tensor.insert' is not supported (a batched value of dynamic shape")
 
 # name -> (category, substring of the one-line error)
 EXPECTED_REFUSALS = {
-    "enzyme_for_partial_inactive": _DYNAMIC_INSERT,
-    "enzyme_scf_for_dynamic": _DYNAMIC_INSERT,
-    "enzyme_scf_while_rev": _DYNAMIC_INSERT,
     "jax_cross_entropy": _GATHER,
-    "jax_rnn": ("dynamic", "vmap of 'tensor.insert_slice' is not supported (a batched value of dynamic shape"),
     "lagrad_hand_objective": ("tensor.dim", "vmap of 'tensor.dim' is not supported"),
     "torchmlir_lenet": _GATHER,
 }  # fmt: skip
