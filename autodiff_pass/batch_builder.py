@@ -17,7 +17,7 @@ from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX, AffineMapAttr, AnyFloat, ArrayAttr, DenseArrayBase, IndexType, IntegerType, TensorType, i64,
 )
-from xdsl.dialects.linalg.ops import BroadcastOp, FillOp, GenericOp, IteratorTypeAttr, YieldOp
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, IteratorTypeAttr, YieldOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap

@@ -4,6 +4,8 @@ allocates it at its run-time size, and a kernel takes it as its base pointer and
 (the bare-pointer convention passes a pointer only) and rebuilds it
 (`map_to_gpu._bare_pointer_buffers`). The gradients run with the kernels emulated on the CPU
 and are checked against central differences of the function run the same way."""
+import shutil
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,7 @@ import gradir
 from gradir.compilation import runnable_linalg
 from gradir.gpu_backend.gpu_pipeline import compile_to_gpu
 from gradir.gpu_backend.gpu_report import format_reports, kernel_reports
+from gradir.gpu_backend.ptx import assemble
 from gradir.mlir_bridge import to_mlir_module
 
 from test_gpu_cuda_program import RecordingDriver
@@ -120,6 +123,14 @@ def test_kernels_take_a_run_time_sized_buffer_as_its_base_and_sizes():
     assert any("memref<f64>" in line for line in kernels)
     assert "memref.reinterpret_cast %arg0 to offset: [0], sizes: [%arg1, 4], strides: [4, 1] : memref<f64> to memref<?x4xf64>" in text
     assert "gpu.binary" in str(compile_to_gpu(to_mlir_module(linalg)))  # NVVM refused memref<?x4xf64>
+
+
+@pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not on PATH")
+@pytest.mark.parametrize("source", [ROWS_OF_A_LOOP, WHILE_BELOW_A_LIMIT], ids=["rows", "while"])
+def test_kernels_on_run_time_sized_buffers_assemble_without_spills(source):
+    program = gradir.compile(source, target="cuda")
+    for name in program.kernels_of("df"):
+        assert assemble(program.ptx[name], "sm_90").resources[name].spill_bytes == 0, name
 
 
 def test_traffic_of_a_kernel_on_a_run_time_sized_buffer_is_unknown():
