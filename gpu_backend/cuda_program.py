@@ -70,18 +70,22 @@ class LaunchConfig:
     """Grid and block of one kernel launch, and the host function that launches it."""
 
     function: str
-    grid: tuple[int, int, int]
+    grid: tuple[int | None, int | None, int | None]
+    """None: sized at run time (`run_time_mapping`)."""
     block: tuple[int, int, int]
 
     @property
-    def threads(self) -> int:
+    def threads(self) -> int | None:
+        if None in self.grid:
+            return None
         return int(np.prod(self.grid) * np.prod(self.block))
 
 
-def _constant_index(value: ir.Value) -> int:
+def _constant_index(value: ir.Value) -> int | None:
+    """A launch size, or None for one computed at run time (`run_time_mapping`'s grid)."""
     owner = value.owner
     if isinstance(owner, ir.Block) or owner.name not in ("arith.constant", "llvm.mlir.constant"):
-        raise PipelineError("gpu-outline: a launch size is not a constant")
+        return None
     return ir.IntegerAttr(owner.attributes["value"]).value
 
 

@@ -147,6 +147,8 @@ def find_epilogue_fusions(block: ir.Block) -> list[Fusion]:
     for start, producer in enumerate(ops):
         if not _is_generic(producer, reduction=True) or len(producer.opview.outputs) != 1:
             continue
+        if not ir.MemRefType(producer.opview.outputs[0].type).has_static_shape:
+            continue  # mapped with run-time ranges (`run_time_mapping`), which takes no epilogue
         if any(producer == t for t in taken):
             continue
         out_map = _maps(producer)[len(producer.opview.inputs)]

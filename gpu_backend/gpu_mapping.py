@@ -14,7 +14,9 @@ kind of op:
   is split across blocks and the partials combined (*split-k*);
 - `reduction_mapping` -- other reductions: a *split* reduction in two launches when there are
   few outputs and a recognised combiner (full reductions to 0-d included), else one thread per
-  output point (or per register tile of a contraction) accumulating in registers.
+  output point (or per register tile of a contraction) accumulating in registers;
+- `run_time_mapping` -- loop ranges known only at run time: one thread per parallel point,
+  the grid sized on the host, reduction dims as loops.
 
 They share `loop_nests` (the `Nest` read from a generic, the IR builders, `emit_launch`) and
 `tile_policy.TilePolicy` (threads per block, tile candidates, when to split). A fill of the output
@@ -35,11 +37,15 @@ from gradir.gpu_backend.reduction_mapping import (
     map_split_reduction,
     split_factor,
 )
+from gradir.gpu_backend.run_time_mapping import map_run_time
 from gradir.gpu_backend.tile_policy import TilePolicy
 
 
 def map_nest(nest: Nest, payload: Payload, policy: TilePolicy) -> None:
     """Emit the launches for one loop nest at the current insertion point."""
+    if nest.run_time:
+        map_run_time(nest, payload, policy)
+        return
     if not nest.reduction_dims:
         map_elementwise(nest, payload, policy)
         return

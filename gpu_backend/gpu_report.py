@@ -68,7 +68,7 @@ def kernel_traffic(module: ir.Module) -> dict[str, Traffic]:
 class KernelReport:
     name: str
     function: str
-    grid: tuple[int, int, int]
+    grid: tuple[int | None, int | None, int | None]
     block: tuple[int, int, int]
     registers: int | None
     spill_bytes: int | None
@@ -106,7 +106,7 @@ def format_reports(reports: list[KernelReport]) -> str:
     rows = [header] + [
         (
             r.name,
-            "x".join(map(str, r.grid)),
+            "x".join("?" if g is None else str(g) for g in r.grid),
             "x".join(map(str, r.block)),
             "-" if r.registers is None else str(r.registers),
             "-" if r.spill_bytes is None else str(r.spill_bytes),

@@ -28,9 +28,11 @@ CONTRACTABLE_OPS = {"arith.addf", "arith.subf", "arith.mulf", "arith.negf"}
 
 @dataclass
 class Nest:
-    """A perfectly nested loop over static ranges, read from a `linalg.generic` on memrefs."""
+    """A perfectly nested loop, read from a `linalg.generic` on memrefs."""
 
     ranges: list[int]
+    """Per loop dim its extent; negative (MLIR's dynamic size) when known only at run time
+    (`run_time_mapping`; every other strategy needs them all)."""
     reduction_dims: list[int]
     operands: list[ir.Value]
     maps: list[ir.AffineMap]
@@ -64,6 +66,10 @@ class Nest:
         ]
         return rest + ordered
 
+    @property
+    def run_time(self) -> bool:
+        return any(r < 0 for r in self.ranges)
+
     def size(self, dims: Sequence[int]) -> int:
         return math.prod(self.ranges[d] for d in dims)
 
@@ -79,11 +85,13 @@ def nest_of_generic(op: ir.OpView) -> Nest:
         shape = ir.MemRefType(value.type).shape
         for extent, expr in zip(shape, amap.results):
             if isinstance(expr, ir.AffineDimExpr):
-                ranges[ir.AffineDimExpr(expr).position] = extent
-    if any(r is None or r < 0 for r in ranges):
+                dim = ir.AffineDimExpr(expr).position
+                if ranges[dim] is None or ranges[dim] < 0:  # a static extent wins
+                    ranges[dim] = extent
+    if any(r is None for r in ranges):
         raise PipelineError(
-            "gpu-map: cannot map a linalg.generic with dynamic or unknown loop ranges onto the "
-            "GPU (static shapes only)",
+            "gpu-map: cannot map a linalg.generic with a loop dimension no operand indexes onto "
+            "the GPU",
             location_text(op.location),
         )
     return Nest(
@@ -134,16 +142,17 @@ def index(value: int) -> ir.Value:
     return arith.ConstantOp(ir.IndexType.get(), value).result
 
 
-def delinearize(linear: ir.Value, sizes: Sequence[int]) -> list[ir.Value]:
-    """Split a linear index into coordinates, the last size varying fastest."""
+def delinearize(linear: ir.Value, sizes: Sequence[int | ir.Value]) -> list[ir.Value]:
+    """Split a linear index into coordinates, the last size varying fastest (sizes: ints or
+    run-time index values)."""
     coords: list[ir.Value] = []
     rest = linear
     for i, size in reversed(list(enumerate(sizes))):
         if i == 0:
             coords.append(rest)
         else:
-            coords.append(arith.remui(rest, index(size)))
-            rest = arith.divui(rest, index(size))
+            coords.append(arith.remui(rest, _as_index(size)))
+            rest = arith.divui(rest, _as_index(size))
     return list(reversed(coords))
 
 
@@ -278,15 +287,16 @@ def load_operand(value: ir.Value, amap: ir.AffineMap, dims: Sequence[ir.Value]) 
 
 
 def loop_nest(
-    ranges: Sequence[tuple[int, int, int]],
+    ranges: Sequence[tuple[int | ir.Value, int | ir.Value, int | ir.Value]],
     carried: list[ir.Value],
     body: Callable[[list[ir.Value], list[ir.Value]], list[ir.Value]],
 ) -> list[ir.Value]:
-    """Nested `scf.for` over (lower, upper, step) ranges carrying `carried` through iter_args."""
+    """Nested `scf.for` over (lower, upper, step) ranges (ints or index values) carrying
+    `carried` through iter_args."""
     if not ranges:
         return body([], carried)
     (lower, upper, step), inner = ranges[0], ranges[1:]
-    loop = scf.ForOp(index(lower), index(upper), index(step), carried)
+    loop = scf.ForOp(_as_index(lower), _as_index(upper), _as_index(step), carried)
     with ir.InsertionPoint(loop.body):
         iv = loop.induction_variable
         results = loop_nest(inner, list(loop.inner_iter_args), lambda ivs, c: body([iv, *ivs], c))

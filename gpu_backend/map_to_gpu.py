@@ -73,6 +73,7 @@ HOST_OPS = VIEW_OPS | {
     "gpu.launch",
     "gpu.memcpy",
     "memref.get_global",  # only as the source of a gpu.memcpy to the device
+    "memref.dim",  # a run-time extent, read from the descriptor (`run_time_mapping`)
 }
 """Everything a host function may still hold after `map_to_gpu`: no op reads tensor data."""
 

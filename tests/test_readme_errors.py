@@ -453,18 +453,27 @@ func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf
 """
 """%y is written in place and read afterwards: one-shot bufferization cannot order it."""
 
-RUN_TIME_RANGE = """\
-func.func @f(%x: f32, %n: index) -> f32 {
-  %e = tensor.empty(%n) : tensor<?xf32>
-  %t = linalg.fill ins(%x : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
-  %v = math.exp %t : tensor<?xf32>
+BRANCH_SIZED_BUFFER = """\
+func.func @f(%x: f32, %n: index, %p: i1) -> f32 {
   %c0 = arith.constant 0 : index
-  %y = tensor.extract %v[%c0] : tensor<?xf32>
-  return %y : f32
+  %c1 = arith.constant 1 : index
+  %r = scf.if %p -> tensor<?xf32> {
+    %m = arith.addi %n, %c1 : index
+    %e = tensor.empty(%m) : tensor<?xf32>
+    %t = linalg.fill ins(%x : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+    scf.yield %t : tensor<?xf32>
+  } else {
+    %e2 = tensor.empty(%n) : tensor<?xf32>
+    %t2 = linalg.fill ins(%x : f32) outs(%e2 : tensor<?xf32>) -> tensor<?xf32>
+    scf.yield %t2 : tensor<?xf32>
+  }
+  %y = tensor.extract %r[%c0] : tensor<?xf32>
+  %z = math.exp %y : f32
+  return %z : f32
 }
 """
-"""An elementwise op over a run-time number of elements: the GPU pipeline launches a grid
-sized when it compiles (a buffer of run-time size it can take, a loop over one it cannot)."""
+"""A branch yields a tensor whose run-time size it computes: the GPU pipeline allocates a
+buffer a branch yields before the branch, where that size is not known yet."""
 
 PROGRAM = {"f.mlir": PRODUCT, "a.npy": A, "b.npy": B}
 """README's worked example (`@f`, its gradient `@df`) and two good inputs."""
@@ -776,7 +785,7 @@ CHECKS = {
     "a Python rule that misbehaves": _rules,
     "pipeline stage failure": lambda runs: (
         opt(runs, BUFFERIZE_CONFLICT, "--pipeline", "cpu"),
-        opt(runs, RUN_TIME_RANGE, "--pipeline", "gpu"),
+        opt(runs, BRANCH_SIZED_BUFFER, "--pipeline", "gpu"),
     ),
 }
 """{situation: a function that runs inputs producing it, into a `Runs`}."""

@@ -2,8 +2,10 @@
 known only when the loop has run (`scf.for` to an argument, `scf.while`). The device
 allocates it at its run-time size, and a kernel takes it as its base pointer and its sizes
 (the bare-pointer convention passes a pointer only) and rebuilds it
-(`map_to_gpu._bare_pointer_buffers`). The gradients run with the kernels emulated on the CPU
-and are checked against central differences of the function run the same way."""
+(`map_to_gpu._bare_pointer_buffers`); an op over a run-time number of elements gets a grid
+sized on the host (`run_time_mapping`). The gradients run with the kernels emulated on the
+CPU and are checked against central differences of the function run the same way."""
+import pathlib
 import shutil
 
 import numpy as np
@@ -216,3 +218,33 @@ def test_per_example_gradients_through_a_tape_of_run_time_length(target):
             np.testing.assert_allclose(gx[k], want_x, rtol=1e-12)
             np.testing.assert_allclose(gw[k], want_w, rtol=1e-12)
         assert n == 0 or not np.allclose(gw[0], gw[1])  # the examples differ
+
+
+ROWS_OF_RUN_TIME_COUNT = (pathlib.Path(__file__).parents[2] / "examples" / "standard" / "run_time_rows.mlir").read_text()
+"""Rows `sin((i + 1) x)` for i < n, an n known only at run time: an elementwise op, a full
+sum and a column maximum over a run-time number of rows (`run_time_mapping`)."""
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 700])
+def test_ops_over_a_run_time_number_of_elements(n):
+    program = gradir.compile(ROWS_OF_RUN_TIME_COUNT, target="cuda")
+    x = np.linspace(-0.9, 0.8, 64, dtype=np.float32)
+    rows = np.sin(x.astype(np.float64) * (np.arange(n)[:, None] + 1))
+    total, largest = program.emulate("run_time_rows", x, n)
+    assert abs(total - rows.sum()) <= 1e-5 * max(np.abs(rows).sum(), 1.0)
+    np.testing.assert_allclose(largest, np.maximum(rows.max(axis=0, initial=-np.inf), 0.0), rtol=1e-5, atol=1e-6)
+    kernels = program.kernels_of("run_time_rows")
+    assert sum(name.endswith("_run_time") for name in kernels) == 3, kernels
+
+
+def test_a_run_time_grid_is_never_empty():
+    """CUDA refuses a launch of 0 blocks: with n = 0 the grid is one block whose threads
+    all fail the bounds guard."""
+    program = gradir.compile(ROWS_OF_RUN_TIME_COUNT, target="cuda")
+    assert any(None in program.launch_configs[k].grid for k in program.kernels_of("run_time_rows"))
+    driver = RecordingDriver()
+    program.use_driver(driver)
+    program.call("run_time_rows", np.ones(64, np.float32), 0)
+    grids = [call[2] for call in driver.calls if call[0] == "launch"]
+    assert grids and all(min(grid) >= 1 for grid in grids), grids
+    assert "?x1x1" in format_reports(kernel_reports(program, with_ptxas=False))
