@@ -448,7 +448,28 @@ def batch_extract_slice_per_lane(builder: BatchBuilder, op: tensor.ExtractSliceO
     return [(builder.reshape(result, list(builder.batched_type(op.result.type).get_shape())), True)]
 
 
+def batch_dim(builder, op, operands, batched):
+    """`tensor.dim` of a batched tensor at a dimension static in its type: that extent, the
+    same for every example (ADBench Hand's `tensor.dim` of its points, a loop bound). A
+    run-time extent is refused: a batched tensor of run-time size holds the largest size of
+    the lanes (`batch_empty`), which is not each example's own."""
+    assert isinstance(op, tensor.DimOp)
+    if batched[1]:
+        raise unsupported(op, "its dimension operand depends on the batch")
+    source_type = op.source.type
+    assert isinstance(source_type, TensorType)
+    owner = op.index.owner
+    if not (isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr)):
+        raise unsupported(op, "its dimension is not a constant")
+    dim = owner.value.value.data
+    extent = source_type.get_shape()[dim]
+    if extent == DYNAMIC_INDEX:
+        raise unsupported(op, "the extent is known only at run time and may differ per example")
+    return [(builder.insert(arith.ConstantOp(IntegerAttr(extent, IndexType()))).results[0], False)]
+
+
 RULE_KINDS = {
+    "dim": batch_dim,
     "in_generic": batch_in_generic,
     "empty": batch_empty,
     "extract": batch_extract,
@@ -466,7 +487,7 @@ RULE_KINDS = {
 """The tensor shape helpers `batching.yaml` names (merged into `batching.RULE_KINDS`)."""
 
 OP_NAMES = frozenset({
-    "tensor.empty", "tensor.extract", "tensor.insert", "tensor.gather", "tensor.scatter", "tensor.expand_shape",
+    "tensor.dim", "tensor.empty", "tensor.extract", "tensor.insert", "tensor.gather", "tensor.scatter", "tensor.expand_shape",
     "tensor.collapse_shape", "tensor.reshape", "tensor.cast", "tensor.concat",
     "tensor.from_elements", "tensor.splat", "tensor.pad",
     "bufferization.alloc_tensor", "bufferization.materialize_in_destination",

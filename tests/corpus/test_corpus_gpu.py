@@ -25,7 +25,6 @@ VMAP = "refused by vmap (test_corpus_vmap.py)"
 # name -> (vjp, vmap): "ok", VMAP, or a substring of the GPU pipeline's one-line error.
 EXPECTED_REFUSALS = {
     "jax_cross_entropy": ("ok", VMAP),
-    "lagrad_hand_objective": ("ok", VMAP),
     "torchmlir_lenet": ("ok", VMAP),
 }  # fmt: skip
 

@@ -22,7 +22,6 @@ import vmap_sweep  # noqa: E402
 CATEGORIES = {
     "gather": "a linalg.generic body reads a batched tensor from outside (an element at data-dependent "
     "indices: a gather inside the body)",
-    "tensor.dim": "tensor.dim of a batched tensor has no batching rule",
 }
 
 _GATHER = ("gather", "vmap of 'linalg.generic' is not supported (its body reads a batched value defined outside it)")
@@ -30,7 +29,6 @@ _GATHER = ("gather", "vmap of 'linalg.generic' is not supported (its body reads 
 # name -> (category, substring of the one-line error)
 EXPECTED_REFUSALS = {
     "jax_cross_entropy": _GATHER,
-    "lagrad_hand_objective": ("tensor.dim", "vmap of 'tensor.dim' is not supported"),
     "torchmlir_lenet": _GATHER,
 }  # fmt: skip
 

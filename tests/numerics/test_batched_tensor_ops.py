@@ -398,11 +398,11 @@ func.func private @f(%x: tensor<3xf64>, %n: tensor<f64>) -> tensor<3xf64> {
 """
 
 
-@pytest.mark.parametrize("target", ["cpu"])
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
 def test_for_loop_to_a_per_example_count(target):
     """scf.for whose upper bound depends on the example (0, 1, 3 and 5 iterations): it runs
-    to the largest, each example keeping its state past its own count. CPU only: the
-    largest count is read on the host, which the GPU backend does only for a branch."""
+    to the largest, each example keeping its state past its own count. On the GPU the
+    largest count is read back to the host (`map_to_gpu._scalars_across`)."""
     xs = np.random.default_rng(7).standard_normal((4, 3))
     ns = np.array([0.0, 1.0, 3.0, 5.0])
     source = entry(FOR_TO_DATA, "main", ["tensor<4x3xf64>", "tensor<4xf64>"], ["tensor<4x3xf64>"],
@@ -525,3 +525,58 @@ def test_per_example_gradients_through_two_loops_over_one_tensor(in_axes):
     got = gradir.vmap(TWO_LOOPS_OVER_ONE_TENSOR, "vjp", in_axes=in_axes)(*arguments)
     assert np.max(np.abs(expected)) > 1.0
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+
+
+DIM_AS_A_BOUND = """
+func.func @f(%x: tensor<3xf64>) -> tensor<1xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<3xf64>
+  %zero = arith.constant 0.0 : f64
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero) -> (f64) {
+    %e = tensor.extract %x[%i] : tensor<3xf64>
+    %p = arith.mulf %a, %e : f64
+    %q = math.sin %e : f64
+    %t = arith.addf %p, %q : f64
+    scf.yield %t : f64
+  }
+  %r = tensor.from_elements %s : tensor<1xf64>
+  return %r : tensor<1xf64>
+}
+"""
+"""A loop to `tensor.dim` of a batched tensor (as ADBench Hand bounds its loop over points)."""
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_the_static_extent_of_a_batched_tensor_is_the_same_for_every_example(target):
+    xs = np.random.default_rng(3).uniform(-1, 1, (4, 3))
+    source = entry(DIM_AS_A_BOUND, "main", ["tensor<4x3xf64>"], ["tensor<4x1xf64>"], vmap_op(4, [0], [0]))
+
+    def reference(x):
+        total = 0.0
+        for e in x:
+            total = total * e + np.sin(e)
+        return total
+
+    close(run(source, "main", [xs], target)[0], np.array([[reference(x)] for x in xs]))
+
+
+def test_a_run_time_extent_of_a_batched_tensor_is_refused():
+    """Each example's size is its own x[0] (2 and 5 here); the batched tensor holds the
+    largest, so a `tensor.dim` of it would say 5 for both."""
+    source = """
+func.func @f(%x: tensor<3xf64>) -> tensor<1xf64> {
+  %c0 = arith.constant 0 : index
+  %v = tensor.extract %x[%c0] : tensor<3xf64>
+  %k = arith.fptosi %v : f64 to i64
+  %n = arith.index_cast %k : i64 to index
+  %e = tensor.empty(%n) : tensor<?xf64>
+  %d = tensor.dim %e, %c0 : tensor<?xf64>
+  %i = arith.index_cast %d : index to i64
+  %f = arith.sitofp %i : i64 to f64
+  %r = tensor.from_elements %f : tensor<1xf64>
+  return %r : tensor<1xf64>
+}
+"""
+    with pytest.raises(gradir.GradirError, match=r"vmap of 'tensor.dim' is not supported \(the extent is known only at run time"):
+        gradir.vmap(source, "f")(np.array([[2.0, 0.0, 0.0], [5.0, 0.0, 0.0]]))
