@@ -280,17 +280,36 @@ def _hoist_escaping_allocs(function: ir.Operation) -> None:
                         pending.append(owner.parent.operation.results[use.operand_number])
                     elif yielded_by_if:
                         branch = owner.parent.operation
-                        if any(_defined_in(size, branch) for size in alloc.operands):
-                            raise PipelineError(
-                                "gpu-map: a branch yields a buffer whose size it computes; the GPU "
-                                "needs it known before the branch",
-                                location_text(alloc.location) or location_text(branch.location),
-                            )
+                        for op in _size_computation(alloc, branch):
+                            op.move_before(branch)
                         alloc.move_before(branch)
                         moved = True
                         break
                     if owner.name in VIEW_OPS or owner.name == SELECT:
                         pending += list(owner.results)
+
+
+def _size_computation(alloc: ir.Operation, branch: ir.Operation) -> list[ir.Operation]:
+    """The ops of `branch` that compute `alloc`'s run-time sizes, in order, when they are
+    integer arithmetic on values from before the branch (`%n + 1`): they move up with it.
+    A size read from data inside the branch is an error: the GPU allocates the buffer
+    before the branch."""
+    ops: list[ir.Operation] = []
+    pending = [size for size in alloc.operands if _defined_in(size, branch)]
+    while pending:
+        owner = pending.pop().owner
+        op = None if isinstance(owner, ir.Block) else owner.operation
+        if op is None or op.name not in HOST_INDEX_OPS | {"arith.constant"} or op.block != alloc.block:
+            raise PipelineError(
+                "gpu-map: a branch yields a buffer whose size it computes from data; the GPU "
+                "needs the size before the branch",
+                location_text(alloc.location) or location_text(branch.location),
+            )
+        if not any(op == o for o in ops):
+            ops.append(op)
+            pending += [v for v in op.operands if _defined_in(v, branch)]
+    block_order = [op.operation for op in alloc.block.operations]
+    return sorted(ops, key=lambda op: next(i for i, o in enumerate(block_order) if o == op))
 
 
 def _defined_in(value: ir.Value, op: ir.Operation) -> bool:

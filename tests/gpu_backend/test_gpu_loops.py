@@ -319,3 +319,36 @@ def test_a_buffer_an_inner_branch_makes_and_an_outer_one_yields(a, b):
     x = np.linspace(-1.0, 1.0, 4)
     want = np.sin(np.exp(x) if a > 0 and b <= 0 else x)
     np.testing.assert_allclose(program.emulate("f", x, a, b)[0], want, rtol=1e-15)
+
+
+SIZE_COMPUTED_IN_A_BRANCH = """
+func.func @f(%x: f32, %n: index, %p: i1) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.if %p -> tensor<?xf32> {
+    %m = arith.addi %n, %c1 : index
+    %e = tensor.empty(%m) : tensor<?xf32>
+    %t = linalg.fill ins(%x : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+    scf.yield %t : tensor<?xf32>
+  } else {
+    %e2 = tensor.empty(%n) : tensor<?xf32>
+    %h = arith.mulf %x, %x : f32
+    %t2 = linalg.fill ins(%h : f32) outs(%e2 : tensor<?xf32>) -> tensor<?xf32>
+    scf.yield %t2 : tensor<?xf32>
+  }
+  %last = arith.subi %n, %c1 : index
+  %y = tensor.extract %r[%last] : tensor<?xf32>
+  %z = math.exp %y : f32
+  return %z : f32
+}
+"""
+
+
+@pytest.mark.parametrize("p", [True, False])
+def test_a_buffer_a_branch_sizes_by_integer_arithmetic_is_allocated_before_it(p):
+    """`%n + 1` moves up with the allocation (`map_to_gpu._size_computation`); it was the
+    error README's table now shows for a size read from data."""
+    program = gradir.compile(SIZE_COMPUTED_IN_A_BRANCH, target="cuda")
+    for n in (1, 5):
+        got = program.emulate("f", np.float32(0.3), n, p)[0]
+        np.testing.assert_allclose(got, np.exp(np.float32(0.3) if p else np.float32(0.09)), rtol=1e-6)
