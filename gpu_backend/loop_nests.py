@@ -362,10 +362,15 @@ def captured_buffers(op: ir.Operation) -> list[ir.Value]:
         for value in inner.operands:
             if not isinstance(value.type, ir.MemRefType) or any(value == c for c in captured):
                 continue
-            owner = value.owner
-            if not nested_in(owner.owner if isinstance(owner, ir.Block) else owner, op):
+            if not defined_in(value, op):
                 captured.append(value)
     return captured
+
+
+def defined_in(value: ir.Value, op: ir.Operation) -> bool:
+    """Whether `value` is defined inside `op` (by an op or as a block argument there)."""
+    owner = value.owner
+    return nested_in(owner.owner if isinstance(owner, ir.Block) else owner, op)
 
 
 def nested_in(op: ir.Operation | None, ancestor: ir.Operation) -> bool:

@@ -49,6 +49,7 @@ from gradir.gpu_backend.loop_nests import (
     clone_body,
     emit_launch,
     load_element,
+    defined_in,
     nest_of_generic,
     nested_in,
     reroute_through_views,
@@ -295,7 +296,7 @@ def _size_computation(alloc: ir.Operation, branch: ir.Operation) -> list[ir.Oper
     A size read from data inside the branch is an error: the GPU allocates the buffer
     before the branch."""
     ops: list[ir.Operation] = []
-    pending = [size for size in alloc.operands if _defined_in(size, branch)]
+    pending = [size for size in alloc.operands if defined_in(size, branch)]
     while pending:
         owner = pending.pop().owner
         op = None if isinstance(owner, ir.Block) else owner.operation
@@ -307,14 +308,8 @@ def _size_computation(alloc: ir.Operation, branch: ir.Operation) -> list[ir.Oper
             )
         if not any(op == o for o in ops):
             ops.append(op)
-            pending += [v for v in op.operands if _defined_in(v, branch)]
-    block_order = [op.operation for op in alloc.block.operations]
-    return sorted(ops, key=lambda op: next(i for i, o in enumerate(block_order) if o == op))
-
-
-def _defined_in(value: ir.Value, op: ir.Operation) -> bool:
-    owner = value.owner
-    return nested_in(owner.owner if isinstance(owner, ir.Block) else owner, op)
+            pending += [v for v in op.operands if defined_in(v, branch)]
+    return [o.operation for o in alloc.block.operations if any(o.operation == op for op in ops)]
 
 
 def _bare_pointer_buffers(function: ir.Operation) -> None:
@@ -324,11 +319,11 @@ def _bare_pointer_buffers(function: ir.Operation) -> None:
     strided layout) goes in as its base (`memref.extract_strided_metadata` on the host: a
     0-d memref at the same address) and its run-time offset, sizes and strides as index
     arguments, and the kernel rebuilds it with `memref.reinterpret_cast`."""
+    run_time, dynamic_size = ir.ShapedType.get_dynamic_stride_or_offset(), ir.ShapedType.get_dynamic_size()
     for launch in walk_ops(function, {"gpu.launch"}):
         for buffer in captured_buffers(launch):
             buffer_type = ir.MemRefType(buffer.type)
             strides, offset = buffer_type.get_strides_and_offset()
-            run_time = ir.ShapedType.get_dynamic_stride_or_offset()
             if buffer_type.has_static_shape and run_time not in (*strides, offset):
                 continue
             rank = buffer_type.rank
@@ -340,7 +335,6 @@ def _bare_pointer_buffers(function: ir.Operation) -> None:
             )
             body = launch.regions[0].blocks[0]
             with ir.InsertionPoint.at_block_begin(body), launch.location:
-                dynamic_size = ir.ShapedType.get_dynamic_size()
                 rebuilt = memref.reinterpret_cast(
                     buffer_type, base,
                     [run_time_offset] if offset == run_time else [],
@@ -349,7 +343,7 @@ def _bare_pointer_buffers(function: ir.Operation) -> None:
                     [offset], buffer_type.shape, strides,
                 )  # fmt: skip
             for owner, number in [(use.owner.operation, use.operand_number) for use in buffer.uses]:
-                if nested_in(owner, launch) and not owner == rebuilt.owner:
+                if nested_in(owner, launch):
                     owner.operands[number] = rebuilt
 
 
@@ -397,6 +391,16 @@ def _is_host_scalar_op(op: ir.Operation) -> bool:
     )
 
 
+def _copy_to_host(device: ir.Value, function: ir.Operation) -> ir.Value:
+    """The 0-d device buffer `device` copied (`gpu.memcpy`) into a host scalar (an alloca at
+    `function`'s entry) and loaded there, at the insertion point."""
+    entry = function.regions[0].blocks[0]
+    with ir.InsertionPoint.at_block_begin(entry):
+        host = memref.alloca(ir.MemRefType(device.type), [], [])
+    gpu.MemcpyOp(None, [], host, device)
+    return memref.load(host, [])
+
+
 def _in_kernel(op: ir.Operation) -> bool:
     parent = op.parent
     while parent is not None and parent.name != "func.func":
@@ -427,11 +431,7 @@ def _scalars_across(function: ir.Operation, policy: TilePolicy) -> None:
                     memref.store(load_element(buffer, indices), device, [])
 
                 emit_launch(1, policy, "element_to_host", read)
-                entry = function.regions[0].blocks[0]
-                with ir.InsertionPoint.at_block_begin(entry):
-                    host = memref.alloca(scalar_type, [], [])
-                gpu.MemcpyOp(None, [], host, device)
-                op.results[0].replace_all_uses_with(memref.load(host, []))
+                op.results[0].replace_all_uses_with(_copy_to_host(device, function))
             else:
                 value, indices = op.operands[0], list(op.operands[2:])
 
@@ -478,12 +478,8 @@ def _condition_to_host(branch: ir.Operation, policy: TilePolicy) -> None:
     if not ops:
         return
     byte = ir.IntegerType.get_signless(8)  # MLIR 22 cannot store an i1 to memory
-    flag_type = ir.MemRefType.get([], byte)
-    entry = _function_of(branch).regions[0].blocks[0]
-    with ir.InsertionPoint.at_block_begin(entry), branch.location:
-        host = memref.alloca(flag_type, [], [])
     with ir.InsertionPoint(branch), branch.location:
-        device = memref.alloc(flag_type, [], [])
+        device = memref.alloc(ir.MemRefType.get([], byte), [], [])
 
         def thread(linear: ir.Value) -> None:
             mapping: list[tuple[ir.Value, ir.Value]] = []
@@ -503,8 +499,7 @@ def _condition_to_host(branch: ir.Operation, policy: TilePolicy) -> None:
             memref.store(arith.extui(byte, mapped(branch.operands[0])), device, [])
 
         emit_launch(1, policy, "condition", thread)
-        gpu.MemcpyOp(None, [], host, device)
-        flag = memref.load(host, [])
+        flag = _copy_to_host(device, _function_of(branch))
         branch.operands[0] = arith.cmpi(arith.CmpIPredicate.ne, flag, arith.constant(byte, 0))
     for op in reversed(ops):
         if all(len(list(r.uses)) == 0 for r in op.results):
@@ -520,6 +515,8 @@ def _is_scalar_loop(loop: ir.Operation) -> bool:
     scalar code only: no linalg op, copy, allocation or call (those launch kernels of their
     own from the host), no host scalar (a kernel cannot read host memory), and results (its
     final state) of scalar types other than i1, which memory cannot hold."""
+    if loop.name not in ("scf.for", "scf.while"):
+        return False
     touches_memory = False
 
     def check(op: ir.Operation) -> bool:
@@ -539,7 +536,7 @@ def _is_scalar_loop(loop: ir.Operation) -> bool:
         isinstance(r.type, (ir.FloatType, ir.IndexType)) or (isinstance(r.type, ir.IntegerType) and r.type.width > 1)
         for r in loop.results
     )
-    return loop.name in ("scf.for", "scf.while") and storable and check(loop) and touches_memory
+    return storable and check(loop) and touches_memory
 
 
 def _scalar_loop_to_device(loop: ir.Operation, policy: TilePolicy) -> None:
@@ -561,12 +558,8 @@ def _scalar_loop_to_device(loop: ir.Operation, policy: TilePolicy) -> None:
                 memref.store(value, device, [])
 
         emit_launch(1, policy, "sequential", thread)
-        entry = _function_of(loop).regions[0].blocks[0]
         for result, device in zip(results, devices):
-            with ir.InsertionPoint.at_block_begin(entry):
-                host = memref.alloca(ir.MemRefType(device.type), [], [])
-            gpu.MemcpyOp(None, [], host, device)
-            result.replace_all_uses_with(memref.load(host, []))
+            result.replace_all_uses_with(_copy_to_host(device, _function_of(loop)))
     loop.erase()
 
 
