@@ -424,8 +424,11 @@ def fuse_tensors(module: ir.Module) -> None:
         check_tensor_indices(module)  # before canonicalization folds reads of fills away
         keep_forwarding_calls(module)
         # `affine.for` on tensors becomes `scf.for` now, so its tensor states
-        # are updated in place and bufferize like any scf.for's.
-        run_pipeline(module, "lower-affine, inline", "cpu-tensor")
+        # are updated in place and bufferize like any scf.for's. Branches between blocks
+        # are lifted to `scf` as gradir's first pass (`lift-control-flow`) does, for text
+        # given to the backend directly (`CpuExecutable`): MLIR 22's value-bounds analysis
+        # asserts on them, which ends the process.
+        run_pipeline(module, "lift-cf-to-scf, lower-affine, inline", "cpu-tensor")
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
         run_pipeline(module, "inline, symbol-dce", "cpu-tensor")
         convolutions_as_matmuls(module)

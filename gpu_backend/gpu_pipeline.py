@@ -117,8 +117,9 @@ def bufferize_for_gpu(module: ir.Module) -> ir.Module:
         # and folds the seed 1), forwarders kept as calls (their callee compiled once).
         keep_forwarding_calls(module)
         # As on the CPU, `affine.for` on tensors becomes `scf.for`: a host loop launching
-        # its body's kernels, its tensor states updated in place.
-        run_pipeline(module, "lower-affine, inline, symbol-dce", "gpu-tensor")
+        # its body's kernels, its tensor states updated in place; branches between blocks
+        # lifted to `scf` (MLIR 22's value-bounds analysis asserts on them).
+        run_pipeline(module, "lift-cf-to-scf, lower-affine, inline, symbol-dce", "gpu-tensor")
         apply_schedule(module, TENSOR_SCHEDULE, "gpu-tensor")
         move_read_inits_to_inputs(module)
         run_pipeline(module, f"{ELEMENTWISE_FUSION_PIPELINE}, canonicalize, cse", "gpu-tensor")

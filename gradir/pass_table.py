@@ -48,6 +48,13 @@ class PassEntry:
 
 PASSES: tuple[PassEntry, ...] = (
     PassEntry(
+        "lift-control-flow",
+        "gradir.autodiff_pass.lift_control_flow",
+        "LiftControlFlowPass",
+        "branches between blocks (cf) -> scf (MLIR's lift-cf-to-scf), scf.index_switch -> "
+        "a chain of scf.if: the structured control flow the rules cover",
+    ),
+    PassEntry(
         "autodiff-jacobian",
         "gradir.autodiff_pass.jacobian",
         "AutodiffJacobianPass",

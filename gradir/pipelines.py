@@ -16,6 +16,7 @@ from gradir.errors import PipelineError
 from gradir.instrumentation import apply_passes
 
 GRAD_PASSES = (
+    "lift-control-flow",
     "autodiff-jacobian",
     "autodiff-vmap",
     "autodiff-reverse",
@@ -57,7 +58,7 @@ PIPELINES: dict[str, Pipeline] = {
     for p in (
         Pipeline(
             "grad",
-            "generate batched and derivative functions: jacobian/hessian, vmap, reverse + forward mode, zero "
+            "lift branches to scf, generate batched and derivative functions: jacobian/hessian, vmap, reverse + forward mode, zero "
             "specialisation, cse, dce",
             GRAD_PASSES,
         ),

@@ -160,6 +160,7 @@ def _check_regions(op: Operation, visible: set[SSAValue]) -> None:
             visible.update(siblings)
         for block in region.blocks:
             _check_block(block, visible)
+            visible.update(siblings)  # `_check_block` forgets what its block defined
         visible.difference_update(siblings)
 
 

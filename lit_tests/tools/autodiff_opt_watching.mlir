@@ -42,7 +42,7 @@
 // TIMING: autodiff-reverse
 // TIMING: convert-autodiff-to-linalg
 // TIMING: {{^ +[0-9.]+ \( *[0-9.]+%\)  cpu-tensor$}}
-// TIMING: {{^ +[0-9.]+ \( *[0-9.]+%\)    lower-affine, inline$}}
+// TIMING: {{^ +[0-9.]+ \( *[0-9.]+%\)    lift-cf-to-scf, lower-affine, inline$}}
 // TIMING: cpu-bufferize
 // TIMING: one-shot-bufferize
 // TIMING: cpu-checks

@@ -66,3 +66,27 @@ def test_value_of_a_sibling_region():
     add.operands = [add.operands[0], exp.result]  # the loop reads the branch's value
     with pytest.raises(SourceError, match="'autodiff.add' op operand %e is used outside the region"):
         check_dominance(module)
+
+
+def test_blocks_of_one_region_see_the_entry_blocks_values():
+    """A function that branches between blocks reads its arguments and the entry block's
+    values in every block (the check once forgot them after the entry block)."""
+    module = parse("""\
+func.func @f(%x: f64, %c: i1) -> f64 {
+  %two = arith.constant 2.0 : f64
+  cf.cond_br %c, ^a, ^b(%x : f64)
+^a:
+  %s = math.sin %x : f64
+  cf.br ^b(%s : f64)
+^b(%r: f64):
+  %t = arith.mulf %r, %two : f64
+  return %t : f64
+}
+""")
+    check_dominance(module)
+    (mulf,) = ops_named(module, "arith.mulf")
+    (sin,) = ops_named(module, "math.sin")
+    (inner,) = ops_named(parse(BRANCH_THEN_LOOP), "autodiff.exp")
+    mulf.operands = [sin.result, inner.result]  # a value of another function: still refused
+    with pytest.raises(SourceError, match="'arith.mulf' op operand %e is used outside the region"):
+        check_dominance(module)

@@ -1,0 +1,117 @@
+// lift-control-flow: branches between blocks become scf (MLIR's lift-cf-to-scf, then
+// canonicalize), and scf.index_switch a chain of scf.if; the rules of scf.if and scf.while
+// then differentiate them.
+// RUN: autodiff-opt %s --split-input-file -p lift-control-flow | filecheck %s
+// RUN: autodiff-opt %s --split-input-file --pipeline grad | filecheck %s --check-prefix=GRAD
+
+// A diamond: one scf.if yielding what each branch passed to the join block.
+// CHECK-LABEL: func.func @diamond(
+// CHECK-SAME:    %[[X:x]]: f64, %[[C:c]]: i1)
+// CHECK-NEXT:    %[[R:.*]] = scf.if %[[C]] -> (f64) {
+// CHECK-NEXT:      %[[S:.*]] = math.sin %[[X]] : f64
+// CHECK-NEXT:      scf.yield %[[S]] : f64
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[X]], %[[X]] : f64
+// CHECK-NEXT:      scf.yield %[[M]] : f64
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]] : f64
+// GRAD-LABEL: func.func @diamond_vjp_0(
+// GRAD:         scf.if
+// GRAD:         autodiff.grad_of "math.sin"
+// GRAD:         } else {
+// GRAD:         autodiff.grad_of "arith.mulf"
+func.func @diamond(%x: f64, %c: i1) -> f64 {
+  cf.cond_br %c, ^a, ^b
+^a:
+  %s = math.sin %x : f64
+  cf.br ^m(%s : f64)
+^b:
+  %m = arith.mulf %x, %x : f64
+  cf.br ^m(%m : f64)
+^m(%r: f64):
+  return %r : f64
+}
+func.func @diamond_grad(%x: f64, %c: i1) -> f64 {
+  %g = autodiff.grad @diamond(%x, %c) {wrt = array<i64: 0>} : (f64, i1) -> f64
+  return %g : f64
+}
+
+// -----
+
+// A counted loop of blocks: an scf.while whose `before` region tests the counter and
+// whose `after` region is the body.
+// CHECK-LABEL: func.func @counted(
+// CHECK-NOT:     {{^ *cf\.}}
+// CHECK:         scf.while
+// CHECK:           arith.cmpi slt
+// CHECK:           scf.condition
+// CHECK:         } do {
+// CHECK:           math.tanh
+// CHECK:           arith.addi
+// CHECK:           scf.yield
+// GRAD-LABEL: func.func @counted_vjp_0(
+// GRAD:         scf.for
+// GRAD:         autodiff.grad_of "math.tanh"
+func.func @counted(%x: f64, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  cf.br ^head(%c0, %x : index, f64)
+^head(%i: index, %y: f64):
+  %more = arith.cmpi slt, %i, %n : index
+  cf.cond_br %more, ^body, ^done
+^body:
+  %t = math.tanh %y : f64
+  %i1 = arith.addi %i, %c1 : index
+  cf.br ^head(%i1, %t : index, f64)
+^done:
+  return %y : f64
+}
+func.func @counted_grad(%x: f64, %n: index) -> f64 {
+  %g = autodiff.grad @counted(%x, %n) {wrt = array<i64: 0>} : (f64, index) -> f64
+  return %g : f64
+}
+
+// -----
+
+// A switch: the first case is tested first, the default is the innermost else.
+// CHECK-LABEL: func.func @switch(
+// CHECK-SAME:    %[[X:x]]: f64, %[[K:k]]: index)
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[IS0:.*]] = arith.cmpi eq, %[[K]], %[[ZERO]] : index
+// CHECK-NEXT:    %{{.*}} = scf.if %[[IS0]] -> (f64) {
+// CHECK-NEXT:      math.sin %[[X]]
+// CHECK:         } else {
+// CHECK-NEXT:      %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT:      %[[IS2:.*]] = arith.cmpi eq, %[[K]], %[[TWO]] : index
+// CHECK-NEXT:      %{{.*}} = scf.if %[[IS2]] -> (f64) {
+// CHECK-NEXT:        math.cos %[[X]]
+// CHECK:           } else {
+// CHECK-NEXT:        math.exp %[[X]]
+// CHECK-NOT:     scf.index_switch
+func.func @switch(%x: f64, %k: index) -> f64 {
+  %r = scf.index_switch %k -> f64
+  case 0 {
+    %a = math.sin %x : f64
+    scf.yield %a : f64
+  }
+  case 2 {
+    %b = math.cos %x : f64
+    scf.yield %b : f64
+  }
+  default {
+    %c = math.exp %x : f64
+    scf.yield %c : f64
+  }
+  return %r : f64
+}
+
+// -----
+
+// A function with one block is left exactly as it is.
+// CHECK-LABEL: func.func @straight(
+// CHECK-NEXT:    %[[T:.*]] = math.tanh %x : f64
+// CHECK-NEXT:    func.return %[[T]] : f64
+func.func @straight(%x: f64) -> f64 {
+  %t = math.tanh %x : f64
+  return %t : f64
+}
