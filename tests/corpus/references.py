@@ -92,6 +92,12 @@ def inputs_enzyme_if1(rng, specs):
     return [_scalar(rng.uniform(0.25, 1.25), np.float64), _scalar(True, np.bool_)]
 
 
+def inputs_descending(rng, specs):
+    # (x, y) with x > y: enzyme_branch_self_recursive loops forever where x < y.
+    y = rng.uniform(0.25, 0.75)
+    return [_scalar(y + rng.uniform(0.1, 0.5), np.float64), _scalar(y, np.float64)]
+
+
 def inputs_cross_entropy(rng, specs):
     return [_signed(rng, (4,)), _scalar(2, np.int64)]
 
@@ -202,6 +208,7 @@ INPUTS = {
     "enzyme_reduce": inputs_enzyme_reduce,
     "enzyme_nested_if": inputs_enzyme_nested_if,
     "enzyme_if1": inputs_enzyme_if1,
+    "descending": inputs_descending,
     "cross_entropy": inputs_cross_entropy,
     "batched_cross_entropy": inputs_batched_cross_entropy,
     "mlp_batched": inputs_mlp_batched,
@@ -565,6 +572,18 @@ def enzyme_log2(x):
 
 def enzyme_for2(x):
     return x + 10 * x
+
+
+def enzyme_branch(x, y):
+    return torch.where(x < y, x, y)
+
+
+def enzyme_bbarg_order(x):
+    return x + 1.0
+
+
+def enzyme_branch_self_recursive(x, y):
+    return x + 1.0 + 0.0 * y
 
 
 def enzyme_if1(x, c):
