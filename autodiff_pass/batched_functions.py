@@ -226,7 +226,8 @@ class BatchedFunctions:
         self._lower_entry_ops(callee)
         if len(callee.body.blocks) != 1:
             raise error_at(
-                VmapError, user, f"cannot vmap @{key.callee}: it has more than one block"
+                VmapError, user, f"cannot vmap @{key.callee}: it branches between blocks; run lift-control-flow first "
+                "(every pipeline does)"
             )
         for index, output in enumerate(callee.function_type.outputs.data):
             if not isinstance(output, TensorType) and not is_scalar_type(output):

@@ -174,7 +174,7 @@ def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> 
             DifferentiationError,
             callee,
             f"cannot differentiate @{callee.sym_name.data}: "
-            "functions with more than one block are not supported",
+            "it branches between blocks; run lift-control-flow first (every pipeline does)",
         )
     value_map: dict[SSAValue, SSAValue] = dict(zip(callee.args, arguments, strict=True))
     for op in callee.body.block.ops:

@@ -57,7 +57,8 @@ def _inline(call: CallOp, module: ModuleOp | None, depth: int) -> None:
     if len(callee.body.blocks) != 1:
         raise error_at(
             DifferentiationError, call,
-            f"cannot inline @{name} into a linalg.generic body: it has more than one block",
+            f"cannot inline @{name} into a linalg.generic body: it branches between blocks; run "
+            "lift-control-flow first (every pipeline does)",
         )
     block = call.parent_block()
     assert block is not None

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf, ub
+from xdsl.dialects import arith, cf, func, scf, ub
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -47,7 +47,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from gradir.errors import PipelineError, location_of
+from gradir.errors import PipelineError, SourceError, location_of
 
 
 def branches_between_blocks(op: Operation) -> bool:
@@ -66,6 +66,38 @@ def erase_unreachable_blocks(region: Region) -> None:
             pending += block.last_op.successors if block.last_op is not None else []
     for block in [block for block in region.blocks if block not in reached]:
         region.erase_block(block, safe_erase=False)
+
+
+def switches_as_branches(region: Region) -> None:
+    """Rewrite each `cf.switch` ending a block of `region` as a chain of `cf.cond_br`s on
+    `flag == value`, one new block per case after the first. MLIR 22 keeps a switch's cases
+    in a hash set whose reserved keys are the largest and smallest i64: a case of either
+    value aborted the process when lifted."""
+    for block in list(region.blocks):
+        switch = block.last_op
+        if not isinstance(switch, cf.SwitchOp):
+            continue
+        flag = switch.flag
+        values = [int(v) for v in switch.case_values.get_values()] if switch.case_values else []
+        cases = [(value, target, list(operands)) for value, target, operands in zip(values, switch.case_blocks, switch.case_operand)]
+        default = (switch.default_block, list(switch.default_operands))
+        block.erase_op(switch)
+        if not cases:
+            block.add_op(cf.BranchOp(default[0], *default[1]))
+            continue
+        current = block
+        for index, (value, target, operands) in enumerate(cases):
+            constant = arith.ConstantOp(IntegerAttr(value, flag.type))
+            matches = arith.CmpiOp(flag, constant, "eq")
+            if index + 1 < len(cases):
+                following = Block()
+                region.insert_block_after(following, current)
+                branch = cf.ConditionalBranchOp(matches, target, operands, following, [])
+            else:
+                following = None
+                branch = cf.ConditionalBranchOp(matches, target, operands, default[0], default[1])
+            current.add_ops([constant, matches, branch])
+            current = following
 
 
 def lift_functions(ctx: Context, module: ModuleOp) -> None:
@@ -89,6 +121,7 @@ def lift_functions(ctx: Context, module: ModuleOp) -> None:
     ]
     for region in [r for f in functions for inner in f.walk() for r in inner.regions if len(r.blocks) > 1]:
         erase_unreachable_blocks(region)
+        switches_as_branches(region)
     carrier = ModuleOp([f.clone() for f in functions] + declarations)
     context = ir.Context()
     context.allow_unregistered_dialects = True  # autodiff ops, by their generic form
@@ -106,7 +139,10 @@ def lift_functions(ctx: Context, module: ModuleOp) -> None:
         except PipelineError as error:
             error.location = error.location or first
             raise
-    lifted_module = parse_module(ctx, lifted_text, "<lifted>")
+    try:
+        lifted_module = parse_module(ctx, lifted_text, "<lifted>")
+    except SourceError as error:  # MLIR printed what xDSL cannot read: say where it came from
+        raise PipelineError(f"lift-control-flow: the lifted function does not read back into xDSL: {error.message}", first) from None
     drop_unknown_properties(lifted_module)
     lifted = {op.sym_name.data: op for op in lifted_module.ops if isinstance(op, func.FuncOp)}
     for original in functions:

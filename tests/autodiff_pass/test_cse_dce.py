@@ -64,7 +64,7 @@ def test_gradir_cse_and_dce_match_xdsl_on_every_input(path):
     ctx = fresh_context()
     for chunk in chunks(path):
         expected = parse_module(ctx, chunk)
-        actual = expected.clone()
+        actual = parse_module(ctx, chunk)  # not a clone: xDSL's drops block names (^a -> ^bb1)
         CommonSubexpressionElimination().apply(ctx, expected)
         while True:
             DeadCodeElimination().apply(ctx, expected)

@@ -324,3 +324,26 @@ def test_cf_ops_are_gone_after_every_pipeline(ctx):
     module = run_passes(ctx, gradir.source.parse_module(ctx, EARLY_EXIT_LOOP), "lift-control-flow")
     assert not [op for op in module.walk() if isinstance(op, cf.BranchOp | cf.ConditionalBranchOp | cf.SwitchOp)]
     assert not [op for op in module.walk() if op.name == "ub.poison"]  # a zero where lifting left poison
+
+
+@pytest.mark.parametrize("k", [2**63 - 1, -(2**63), -5, 3])
+def test_switch_on_the_extreme_i64_values(k):
+    """Cases at the largest and smallest i64 (MLIR 22's hash set of cases reserves both:
+    lifting such a switch aborted the process), a negative case and the default."""
+    source = """
+func.func @f(%x: f64, %k: i64) -> f64 {
+  cf.switch %k : i64, [ default: ^join(%x : f64), 9223372036854775807: ^sine, -9223372036854775808: ^cube, -5: ^sine ]
+^sine:
+  %s = math.sin %x : f64
+  cf.br ^join(%s : f64)
+^cube:
+  %sq = arith.mulf %x, %x : f64
+  %c = arith.mulf %sq, %x : f64
+  cf.br ^join(%c : f64)
+^join(%r: f64):
+  return %r : f64
+}"""
+    x = 0.8
+    want = {2**63 - 1: math.sin(x), -5: math.sin(x), -(2**63): x**3}.get(k, x)
+    assert float(gradir.compile(source, target="cpu").f(x, np.int64(k))) == pytest.approx(want, rel=1e-15)
+    passed(gradir.gradcheck(source, "f", [np.float64(x), np.int64(k)], wrt=[0]))

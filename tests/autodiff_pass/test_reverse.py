@@ -188,12 +188,13 @@ def test_gradient_matches_finite_differences(loss_program: CpuExecutable):
 
 
 def _reverse_text(text: str, reuse_bodies: bool) -> str:
-    """`autodiff-reverse{reuse-backward-bodies=...},autodiff-forward` on `text`;
-    any failure fails the test (every input is valid)."""
+    """`autodiff-reverse{reuse-backward-bodies=...},autodiff-forward` on `text` (branches
+    between blocks lifted first, as every pipeline does); any failure fails the test (every
+    input is valid)."""
     ctx = fresh_context()
     module = parse_module(ctx, text)
     option = "true" if reuse_bodies else "false"
-    run_passes(ctx, module, f"autodiff-reverse{{reuse-backward-bodies={option}}},autodiff-forward")
+    run_passes(ctx, module, f"lift-control-flow,autodiff-reverse{{reuse-backward-bodies={option}}},autodiff-forward")
     return str(module)
 
 
@@ -213,12 +214,12 @@ def test_backward_body_templates_on_random_programs(seed: int, size: int):
 
 
 def _cleanup_pipeline_text(text: str, clean_inside_reverse: bool) -> str:
-    """`autodiff-reverse,autodiff-forward,autodiff-specialize-zero,cse,dce` on
-    `text`, optionally with reverse mode's vjp functions cleaned (CSE, unread
+    """`lift-control-flow,autodiff-reverse,autodiff-forward,autodiff-specialize-zero,cse,dce`
+    on `text`, optionally with reverse mode's vjp functions cleaned (CSE, unread
     gradients, DCE) right after it, as it used to do itself."""
     ctx = fresh_context()
     module = parse_module(ctx, text)
-    run_passes(ctx, module, "autodiff-reverse")
+    run_passes(ctx, module, "lift-control-flow,autodiff-reverse")
     if clean_inside_reverse:
         for op in module.ops:
             key = DerivativeKey.of_function(op) if isinstance(op, FuncOp) else None

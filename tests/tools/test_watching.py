@@ -45,8 +45,8 @@ def test_timing_reports_every_stage_of_a_compile_nested_and_in_order():
         assert expected in names, names
     order = [names.index(n) for n in ("parse", "autodiff-reverse", "cpu-tensor", "cpu-bufferize", "cpu-llvm", "cpu-jit")]
     assert order == sorted(order), names
-    assert ("lower-affine, inline", 1) in stages  # an MLIR pass list, inside cpu-tensor
-    assert stages[names.index("lower-affine, inline") - 1 :][0][0] in ("cpu-tensor", "lower-affine, inline")
+    assert ("lift-cf-to-scf, lower-affine, inline", 1) in stages  # an MLIR pass list, inside cpu-tensor
+    assert stages[names.index("lift-cf-to-scf, lower-affine, inline") - 1 :][0][0] in ("cpu-tensor", "lift-cf-to-scf, lower-affine, inline")
     top = [s for s in report.stages() if s.depth == 0]
     assert report.total_seconds == pytest.approx(sum(s.seconds for s in top))
     assert all(s.seconds >= 0 and s.count >= 1 for s in report.stages())
@@ -78,7 +78,7 @@ def test_a_failing_compile_ends_its_stages_and_the_next_one_starts_at_the_top():
         with pytest.raises(gradir.DifferentiationError, match="callee @ext has no body"):
             gradir.compile(NOT_DIFFERENTIABLE)
     assert [(s.name, s.depth, s.count) for s in failed.stages()] == [
-        ("parse", 0, 1), ("verify", 0, 1), ("autodiff-jacobian", 0, 1), ("autodiff-vmap", 0, 1),
+        ("parse", 0, 1), ("verify", 0, 1), ("lift-control-flow", 0, 1), ("autodiff-jacobian", 0, 1), ("autodiff-vmap", 0, 1),
         ("autodiff-reverse", 0, 1),
     ]  # fmt: skip  (the input's verification; the result's never came)
 
@@ -135,7 +135,7 @@ def test_gradir_log_prints_a_line_per_stage_on_stderr_and_nothing_without_it():
     assert logged.returncode == 0, logged.stderr
     lines = logged.stderr.splitlines()
     assert any(line.startswith("gradir: parse: ") and line.endswith(" s") for line in lines), lines
-    assert any(line.startswith("gradir:   lower-affine, inline: ") for line in lines), lines  # nested: indented
+    assert any(line.startswith("gradir:   lift-cf-to-scf, lower-affine, inline: ") for line in lines), lines  # nested: indented
     assert any(line.startswith("gradir: cpu-jit: ") for line in lines), lines
     quiet = child(sys.executable, "-c", script, env={k: v for k, v in os.environ.items() if k != "GRADIR_LOG"})
     assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
