@@ -221,6 +221,14 @@ def _op(op_class: type[Operation], params: tuple[Param, ...] = (X,), zeros: str 
     return Function(params, lambda e, *args: e.insert(op_class(*args)), zeros=zeros)
 
 
+def _select(e: Emitter, cond: SSAValue, a: SSAValue, b: SSAValue) -> Value:
+    """Per element (`autodiff.select`), or of whole tensors on one `i1`: `arith.select`
+    takes both, and canonicalization makes an `scf.if` yielding tensors the latter."""
+    if not isinstance(cond.type, TensorType):
+        return e.insert(arith.SelectOp(cond, a, b))
+    return e.insert(autodiff.SelectOp(cond, a, b))
+
+
 def _reduction(op_class: type[Operation]) -> Function:
     def emit(e: Emitter, x: SSAValue, dims: tuple[int, ...] | None, keepdim: bool) -> Value:
         return e.insert(op_class(x, None if dims is None else list(dims), keepdim))
@@ -370,9 +378,8 @@ FUNCTIONS: dict[str, Function] = {
     "max": _reduction(autodiff.MaxOp),
     "softmax": _op(autodiff.SoftmaxOp, (X, Param("dim", Kind.INT))),
     "log_softmax": _op(autodiff.LogSoftmaxOp, (X, Param("dim", Kind.INT))),
-    "select": _op(
-        autodiff.SelectOp, (Param("cond"), Param("a", literal=True), Param("b", literal=True)),
-        "select",
+    "select": Function(
+        (Param("cond"), Param("a", literal=True), Param("b", literal=True)), _select, zeros="select"
     ),
     "gt": _compare("ogt"), "ge": _compare("oge"), "lt": _compare("olt"),
     "le": _compare("ole"), "eq": _compare("oeq"), "ne": _compare("une"),

@@ -347,3 +347,29 @@ func.func @f(%x: f64, %k: i64) -> f64 {
     want = {2**63 - 1: math.sin(x), -5: math.sin(x), -(2**63): x**3}.get(k, x)
     assert float(gradir.compile(source, target="cpu").f(x, np.int64(k))) == pytest.approx(want, rel=1e-15)
     passed(gradir.gradcheck(source, "f", [np.float64(x), np.int64(k)], wrt=[0]))
+
+
+@pytest.mark.parametrize("condition", [True, False])
+def test_whole_tensors_selected_on_one_condition(condition):
+    """`arith.select` of two tensors on one `i1`: written so, and what canonicalization
+    makes of a branch between blocks passing one tensor or the other (random program 129
+    rewritten with branches: its reverse rule raised AttributeError)."""
+    written = """
+func.func @f(%a: tensor<4xf64>, %b: tensor<4xf64>, %c: i1) -> tensor<4xf64> {
+  %e = math.exp %a : tensor<4xf64>
+  %s = arith.select %c, %e, %b : tensor<4xf64>
+  %t = arith.mulf %s, %a : tensor<4xf64>
+  return %t : tensor<4xf64>
+}"""
+    branched = """
+func.func @f(%a: tensor<4xf64>, %b: tensor<4xf64>, %c: i1) -> tensor<4xf64> {
+  %e = math.exp %a : tensor<4xf64>
+  cf.cond_br %c, ^join(%e : tensor<4xf64>), ^join(%b : tensor<4xf64>)
+^join(%s: tensor<4xf64>):
+  %t = arith.mulf %s, %a : tensor<4xf64>
+  return %t : tensor<4xf64>
+}"""
+    rng = np.random.default_rng(3)
+    inputs = [rng.uniform(0.2, 1.0, 4), rng.uniform(-1.0, 1.0, 4), np.bool_(condition)]
+    for source in (written, branched):  # b matters only where it is selected
+        passed(gradir.gradcheck(source, "f", inputs, wrt=[0] if condition else [0, 1]))
