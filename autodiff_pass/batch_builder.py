@@ -75,6 +75,12 @@ class BatchBuilder:
         self.value_map: dict[SSAValue, SSAValue] = {}
         """The callee's values -> theirs in the batched function (set by the
         function's batcher): what a region copied into it must read instead."""
+        self.kept_lanes: SSAValue | None = None
+        """While batching code that runs on every lane though only some keep its result
+        (a branch on a batched condition, a loop body past some lanes' end):
+        `tensor<B x i1>`, true on the lanes that keep it
+        (`batching_control_flow.keeping_only`). Reads and writes at per-lane indices move
+        the other lanes' indices to 0, so that they stay in bounds."""
 
     def insert(self, op: Operation) -> Operation:
         if self.current is not None:

@@ -22,6 +22,7 @@ CPU and GPU pipelines map like any other.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import contextmanager
 
 from xdsl.dialects import affine, arith, scf, tensor
 from xdsl.dialects.builtin import (
@@ -59,6 +60,30 @@ def select_lanes(builder: BatchBuilder, condition: SSAValue, on_true: SSAValue, 
         ArrayAttr([IteratorTypeAttr.parallel()] * rank), [result_type],
     )
     return builder.insert(generic).results[0]
+
+
+def _lane_constant(builder: BatchBuilder, value: bool) -> SSAValue:
+    constant = builder.insert(arith.ConstantOp(IntegerAttr(int(value), i1))).results[0]
+    return builder.materialize(constant, False)
+
+
+@contextmanager
+def keeping_only(builder: BatchBuilder, lanes: SSAValue, negated: bool = False):
+    """Batch the code of the `with` block knowing that only `lanes` (or, `negated`, the
+    others) keep its results (`BatchBuilder.kept_lanes`; within an enclosing such block,
+    the lanes both keep). The other lanes run it on values the unbatched program never
+    computed there (a branch it did not take, an iteration past its end): an index read
+    from them must not be used to read or write memory."""
+    if negated:
+        lanes = select_lanes(builder, lanes, _lane_constant(builder, False), _lane_constant(builder, True))
+    outer = builder.kept_lanes
+    if outer is not None:
+        lanes = select_lanes(builder, outer, lanes, outer)
+    builder.kept_lanes = lanes
+    try:
+        yield
+    finally:
+        builder.kept_lanes = outer
 
 
 def _dynamic_sizes(builder: BatchBuilder, value: SSAValue) -> list[SSAValue]:
@@ -107,8 +132,9 @@ def batch_if_per_lane(builder: BatchBuilder, op: scf.IfOp, operands, batched) ->
     if not op.false_region.blocks:
         raise unsupported(op, "an scf.if with results and no else branch")
     branches = []
-    for region in (op.true_region, op.false_region):
-        branches.append([builder.materialize(v, b) for v, b in builder.batch_block(region.block, [])])
+    for region, negated in ((op.true_region, False), (op.false_region, True)):
+        with keeping_only(builder, operands[0], negated):
+            branches.append([builder.materialize(v, b) for v, b in builder.batch_block(region.block, [])])
     return [(select_lanes(builder, operands[0], t, f), True) for t, f in zip(*branches)]
 
 
@@ -180,7 +206,8 @@ def _while_any_lane_continues(builder: BatchBuilder, op: scf.WhileOp, inits: Seq
 
     def step():
         forwarded = state if forwards_arguments else condition_and_forwarded(state)[1]
-        new = [builder.materialize(v, b) for v, b in builder.batch_block(after, [(v, True) for v in forwarded])]
+        with keeping_only(builder, continuing):
+            new = [builder.materialize(v, b) for v, b in builder.batch_block(after, [(v, True) for v in forwarded])]
         kept = [select_lanes(builder, continuing, n, old) for n, old in zip(new, state)]
         builder.insert(scf.YieldOp(*kept, condition_and_forwarded(kept)[0]))
 
@@ -238,7 +265,8 @@ def batch_for_per_lane(builder: BatchBuilder, op: scf.ForOp, operands, batched) 
 
     def step_lanes_below_their_bound():
         active = _lanes_below(builder, induction, upper)
-        yielded = builder.batch_block(op.body.block, [(induction, False), *((v, True) for v in state)])
+        with keeping_only(builder, active):
+            yielded = builder.batch_block(op.body.block, [(induction, False), *((v, True) for v in state)])
         new = [builder.materialize(v, b) for v, b in yielded]
         builder.insert(scf.YieldOp(*(select_lanes(builder, active, n, old) for n, old in zip(new, state))))
 

@@ -79,10 +79,17 @@ def _lane_numbers(builder: BatchBuilder, element, shape: Sequence[int]) -> SSAVa
 
 
 def _index_columns(builder: BatchBuilder, indices: Sequence[SSAValue], flags: Sequence[bool]) -> list[SSAValue]:
-    """Each `index` operand as a `[B, 1]` column (unbatched ones the same in every lane)."""
+    """Each `index` operand as a `[B, 1]` column (unbatched ones the same in every lane).
+    Lanes that do not keep the result (`BatchBuilder.kept_lanes`) read at 0: their index
+    is one the unbatched program never computed, possibly out of bounds."""
+    from gradir.autodiff_pass.rules.batching_control_flow import select_lanes
+
     columns = []
     for value, flag in zip(indices, flags):
         lanes = builder.materialize(value, flag)
+        if flag and builder.kept_lanes is not None:
+            zero = builder.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).results[0]
+            lanes = select_lanes(builder, builder.kept_lanes, lanes, builder.materialize(zero, False))
         columns.append(builder.insert(tensor.ExpandShapeOp(
             lanes, [], ArrayAttr([ArrayAttr([IntegerAttr(0, i64), IntegerAttr(1, i64)])]),
             [builder.size, 1], TensorType(IndexType(), [builder.size, 1]),
