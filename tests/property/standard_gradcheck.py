@@ -69,19 +69,60 @@ def check_program(checker, program) -> dict:
 
 def compile_checker(programs):
     """One module for the batch. `GRADIR_STANDARD_CHECKPOINT=k` reverses the loops
-    with `checkpoint-every=k` (recomputing segments instead of caching every state)."""
+    with `checkpoint-every=k` (recomputing segments instead of caching every state);
+    `GRADIR_STANDARD_BRANCHES=1` checks the programs written with branches between blocks
+    (`with_branches`)."""
     import os
 
     from gradir.gradient_check import GradChecker
 
     checkpoint_every = int(os.environ.get("GRADIR_STANDARD_CHECKPOINT", "0"))
-    return GradChecker("".join(p.text for p in programs), [(p.name, None) for p in programs], checkpoint_every)
+    text = "".join(with_branches(p.text) if branches() else p.text for p in programs)
+    return GradChecker(text, [(p.name, None) for p in programs], checkpoint_every)
+
+
+def branches() -> bool:
+    import os
+
+    return os.environ.get("GRADIR_STANDARD_BRANCHES", "0") == "1"
+
+
+def with_branches(text: str) -> str:
+    """`text` with its `scf` control flow rewritten by MLIR 22's `convert-scf-to-cf`
+    (loop states as block arguments, `cf.cond_br` between blocks), what gradir's
+    `lift-control-flow` turns back; MLIR's error where it cannot (an `scf.if` inside a
+    `linalg.generic` body, which has one block)."""
+    from mlir import ir, passmanager
+
+    context = ir.Context()
+    module = ir.Module.parse(text, context)
+    passmanager.PassManager.parse("builtin.module(convert-scf-to-cf)", context).run(module.operation)
+    return "\n".join(str(op) for op in module.body.operations) + "\n"
 
 
 def check_batch(seeds: list[int]) -> list[dict]:
     from standard_programs import generate
 
     programs = [generate(seed) for seed in seeds]
+    if branches():
+        results = []
+        for program in list(programs):
+            try:
+                rewritten = with_branches(program.text)
+            except Exception as error:  # noqa: BLE001 -- reported per program, as a status
+                reason = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+            else:
+                if "cf.cond_br" in rewritten or "cf.br" in rewritten:
+                    continue
+                reason = "no scf control flow to rewrite"
+            programs.remove(program)
+            results.append({"status": "not rewritten", "report": reason, "seed": program.seed,
+                            "features": sorted(program.features)})  # fmt: skip
+        return results + (check_programs(programs) if programs else [])
+    return check_programs(programs)
+
+
+def check_programs(programs) -> list[dict]:
     try:
         shared = compile_checker(programs)
         per_program = {p.name: shared for p in programs}
