@@ -35,8 +35,9 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     TensorType,
+    i64,
 )
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.pattern_rewriter import (
@@ -68,36 +69,41 @@ def erase_unreachable_blocks(region: Region) -> None:
         region.erase_block(block, safe_erase=False)
 
 
-def switches_as_branches(region: Region) -> None:
-    """Rewrite each `cf.switch` ending a block of `region` as a chain of `cf.cond_br`s on
-    `flag == value`, one new block per case after the first. MLIR 22 keeps a switch's cases
-    in a hash set whose reserved keys are the largest and smallest i64: a case of either
-    value aborted the process when lifted."""
+def case_position(flag: SSAValue, values: list[int], position_type) -> tuple[list[Operation], SSAValue]:
+    """Ops computing which of `values` `flag` equals, as its position in the list, or
+    `len(values)` for none: one compare and select per case, a flat sequence."""
+    ops: list[Operation] = [arith.ConstantOp(IntegerAttr(len(values), position_type))]
+    position = ops[0].results[0]
+    for index, value in reversed(list(enumerate(values))):  # the first match wins
+        case = arith.ConstantOp(IntegerAttr(value, flag.type))
+        here = arith.ConstantOp(IntegerAttr(index, position_type))
+        matches = arith.CmpiOp(flag, case, "eq")
+        chosen = arith.SelectOp(matches, here, position)
+        ops += [case, here, matches, chosen]
+        position = chosen.result
+    return ops, position
+
+
+def switches_by_position(region: Region) -> None:
+    """Make each `cf.switch` ending a block of `region` that has a case beyond 32 bits
+    switch on the position of the matching case (`case_position`) instead. MLIR 22 keeps a
+    switch's cases in a hash set whose reserved keys are the largest and smallest i64: a
+    case of either value aborted the process when lifted; positions are small."""
     for block in list(region.blocks):
         switch = block.last_op
-        if not isinstance(switch, cf.SwitchOp):
+        if not isinstance(switch, cf.SwitchOp) or not switch.case_values:
             continue
-        flag = switch.flag
-        values = [int(v) for v in switch.case_values.get_values()] if switch.case_values else []
-        cases = [(value, target, list(operands)) for value, target, operands in zip(values, switch.case_blocks, switch.case_operand)]
+        values = [int(v) for v in switch.case_values.get_values()]
+        if all(-(2**31) <= v < 2**31 - 1 for v in values):
+            continue
+        ops, position = case_position(switch.flag, values, i64)
+        targets = list(switch.case_blocks)
+        operands = [list(o) for o in switch.case_operand]
         default = (switch.default_block, list(switch.default_operands))
         block.erase_op(switch)
-        if not cases:
-            block.add_op(cf.BranchOp(default[0], *default[1]))
-            continue
-        current = block
-        for index, (value, target, operands) in enumerate(cases):
-            constant = arith.ConstantOp(IntegerAttr(value, flag.type))
-            matches = arith.CmpiOp(flag, constant, "eq")
-            if index + 1 < len(cases):
-                following = Block()
-                region.insert_block_after(following, current)
-                branch = cf.ConditionalBranchOp(matches, target, operands, following, [])
-            else:
-                following = None
-                branch = cf.ConditionalBranchOp(matches, target, operands, default[0], default[1])
-            current.add_ops([constant, matches, branch])
-            current = following
+        block.add_ops(ops)
+        cases = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values)]), list(range(len(values))))
+        block.add_op(cf.SwitchOp(position, default[0], default[1], cases, targets, operands))
 
 
 def lift_functions(ctx: Context, module: ModuleOp) -> None:
@@ -121,7 +127,7 @@ def lift_functions(ctx: Context, module: ModuleOp) -> None:
     ]
     for region in [r for f in functions for inner in f.walk() for r in inner.regions if len(r.blocks) > 1]:
         erase_unreachable_blocks(region)
-        switches_as_branches(region)
+        switches_by_position(region)
     carrier = ModuleOp([f.clone() for f in functions] + declarations)
     context = ir.Context()
     context.allow_unregistered_dialects = True  # autodiff ops, by their generic form
@@ -167,20 +173,34 @@ def drop_unknown_properties(module: ModuleOp) -> None:
             del op.properties[name]
 
 
+CHAIN_CASES = 4
+"""Up to this many cases a switch becomes a chain of ifs (one compare each, as written);
+more become a tree of depth log2(cases + 1), which gradir's passes (they recurse once per
+level of nesting) take for any number of cases."""
+
+
 class IndexSwitchToIfChain(RewritePattern):
     """`scf.index_switch %i case c1 {A} case c2 {B} default {D}` ->
-    `scf.if %i == c1 {A} else {scf.if %i == c2 {B} else {D}}`."""
+    `scf.if %i == c1 {A} else {scf.if %i == c2 {B} else {D}}`; with more than
+    `CHAIN_CASES` cases, the position of the matching case (`case_position`) picked by a
+    balanced tree of `scf.if`s, each region copied once."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.IndexSwitchOp, rewriter: PatternRewriter) -> None:
         cases = list(op.cases.get_values())
         result_types = list(op.result_types)
-        rest = op.default_region.clone()
-        for value, case_region in reversed(list(zip(cases, op.case_regions))):
-            constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
-            matches = arith.CmpiOp(op.arg, constant, "eq")
-            branch = scf.IfOp(matches, result_types, case_region.clone(), rest)
-            rest = Region(Block([constant, matches, branch, scf.YieldOp(*branch.results)]))
+        if len(cases) <= CHAIN_CASES:
+            rest = op.default_region.clone()
+            for value, case_region in reversed(list(zip(cases, op.case_regions))):
+                constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+                matches = arith.CmpiOp(op.arg, constant, "eq")
+                branch = scf.IfOp(matches, result_types, case_region.clone(), rest)
+                rest = Region(Block([constant, matches, branch, scf.YieldOp(*branch.results)]))
+        else:
+            ops, position = case_position(op.arg, cases, IndexType())
+            regions = [*op.case_regions, op.default_region]
+            rest = _tree(position, regions, 0, len(regions), result_types)
+            rest.block.insert_ops_before(ops, rest.block.first_op)
         block = rest.detach_block(0)
         terminator = block.last_op
         assert isinstance(terminator, scf.YieldOp)
@@ -188,6 +208,18 @@ class IndexSwitchToIfChain(RewritePattern):
         block.erase_op(terminator)
         rewriter.inline_block(block, InsertPoint.before(op))
         rewriter.replace(op, [], values)
+
+
+def _tree(position: SSAValue, regions: list[Region], low: int, high: int, result_types) -> Region:
+    """A region running `regions[position]`, for `low <= position < high`."""
+    if high - low == 1:
+        return regions[low].clone()
+    middle = (low + high) // 2
+    split = arith.ConstantOp(IntegerAttr(middle, IndexType()))
+    below = arith.CmpiOp(position, split, "ult")
+    branch = scf.IfOp(below, result_types, _tree(position, regions, low, middle, result_types),
+                      _tree(position, regions, middle, high, result_types))
+    return Region(Block([split, below, branch, scf.YieldOp(*branch.results)]))
 
 
 class PoisonToZero(RewritePattern):

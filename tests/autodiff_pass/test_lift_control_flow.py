@@ -373,3 +373,41 @@ func.func @f(%a: tensor<4xf64>, %b: tensor<4xf64>, %c: i1) -> tensor<4xf64> {
     inputs = [rng.uniform(0.2, 1.0, 4), rng.uniform(-1.0, 1.0, 4), np.bool_(condition)]
     for source in (written, branched):  # b matters only where it is selected
         passed(gradir.gradcheck(source, "f", inputs, wrt=[0] if condition else [0, 1]))
+
+
+@pytest.mark.parametrize("cases", [5, 200])
+def test_a_switch_with_many_cases_is_a_balanced_tree(ctx, cases):
+    """More than `CHAIN_CASES` cases: a tree of depth log2(cases + 1), each region once.
+    A chain of 200 ifs reached Python's recursion limit in gradir's passes."""
+    arms = "\n".join(
+        f"  case {3 * i} {{\n    %c{i} = arith.constant {i + 2}.0 : f64\n"
+        f"    %m{i} = arith.mulf %x, %c{i} : f64\n    scf.yield %m{i} : f64\n  }}"
+        for i in range(cases)
+    )
+    source = f"""func.func @f(%x: f64, %k: index) -> f64 {{
+  %r = scf.index_switch %k -> f64
+{arms}
+  default {{
+    %e = math.exp %x : f64
+    scf.yield %e : f64
+  }}
+  return %r : f64
+}}"""
+    module = run_passes(ctx, gradir.source.parse_module(ctx, source), "lift-control-flow")
+    branches = [op for op in module.walk() if isinstance(op, scf.IfOp)]
+    assert len(branches) == cases  # a binary tree over cases + 1 leaves
+    deepest = 0
+    for branch in branches:
+        level, parent = 0, branch
+        while parent is not None:
+            level += isinstance(parent, scf.IfOp)
+            parent = parent.parent_op()
+        deepest = max(deepest, level)
+    assert deepest == math.ceil(math.log2(cases + 1))
+    program = gradir.compile(source, target="cpu")
+    for k in (0, 3, 3 * (cases - 1), 1, 3 * cases):  # first, second, last case, two defaults
+        position = k // 3 if k % 3 == 0 and k < 3 * cases else None
+        want = 0.7 * (position + 2) if position is not None else math.exp(0.7)
+        assert float(program.f(0.7, k)) == pytest.approx(want, rel=1e-15)
+    for k in (3 * (cases - 1), 1):  # the deepest case, a default
+        passed(gradir.gradcheck(source, "f", [np.float64(0.7), np.int64(k)], wrt=[0]))
