@@ -115,3 +115,51 @@ func.func @straight(%x: f64) -> f64 {
   %t = math.tanh %x : f64
   return %t : f64
 }
+
+// -----
+
+// More than four cases: the matching case's position (5: none), one compare and select
+// per case, then a balanced tree of scf.if on it, each region once.
+// CHECK-LABEL: func.func @many(
+// CHECK-SAME:    %[[X:x]]: f64, %[[K:k]]: index)
+// CHECK:         %[[NONE:.*]] = arith.constant 5 : index
+// CHECK:         %[[IS50:.*]] = arith.cmpi eq, %[[K]], %{{.*}} : index
+// CHECK-NEXT:    %[[P4:.*]] = arith.select %[[IS50]], %{{.*}}, %[[NONE]] : index
+// CHECK-COUNT-4: arith.select
+// CHECK:         %[[LOW:.*]] = arith.cmpi ult, %[[POS:.*]], %{{.*}} : index
+// CHECK-NEXT:    scf.if %[[LOW]] -> (f64) {
+// CHECK-COUNT-1: math.sin
+// CHECK-COUNT-1: math.cos
+// CHECK-COUNT-1: math.tanh
+// CHECK:         } else {
+// CHECK-COUNT-1: math.exp
+// CHECK-COUNT-1: math.log
+// CHECK-NOT:     math.
+// CHECK:         func.return
+func.func @many(%x: f64, %k: index) -> f64 {
+  %r = scf.index_switch %k -> f64
+  case 10 {
+    %a = math.sin %x : f64
+    scf.yield %a : f64
+  }
+  case 20 {
+    %b = math.cos %x : f64
+    scf.yield %b : f64
+  }
+  case 30 {
+    %c = math.tanh %x : f64
+    scf.yield %c : f64
+  }
+  case 40 {
+    %d = math.exp %x : f64
+    scf.yield %d : f64
+  }
+  case 50 {
+    %e = math.log %x : f64
+    scf.yield %e : f64
+  }
+  default {
+    scf.yield %x : f64
+  }
+  return %r : f64
+}
