@@ -173,6 +173,15 @@ def apply_passes(ctx, module, passes, after_each: Callable | None = None) -> Non
     stages = _PassStages(after_each)
     try:
         PassPipeline(tuple(passes), stages).apply(ctx, module)
+    except RecursionError:
+        # Parsing refuses input nested too deep (`gradir.source.MAX_OP_NESTING`); this is
+        # nesting a pass made, which the Python API must report as a GradirError too.
+        from gradir.errors import PipelineError
+
+        raise PipelineError(
+            "nesting too deep for gradir's passes, which recurse once per level "
+            "(Python's recursion limit was reached)"
+        ) from None
     finally:
         stages.finish_current(failed=True)  # a pass that raised: its stage ends, failed
 

@@ -411,3 +411,29 @@ def test_a_switch_with_many_cases_is_a_balanced_tree(ctx, cases):
         assert float(program.f(0.7, k)) == pytest.approx(want, rel=1e-15)
     for k in (3 * (cases - 1), 1):  # the deepest case, a default
         passed(gradir.gradcheck(source, "f", [np.float64(0.7), np.int64(k)], wrt=[0]))
+
+
+def test_nesting_a_pass_makes_too_deep_is_a_gradir_error():
+    """A pass that reaches Python's recursion limit (as the passes after a chain of 200 ifs
+    did) is a PipelineError, not a bare RecursionError out of the Python API."""
+    from dataclasses import dataclass
+
+    from xdsl.passes import ModulePass
+
+    from gradir.instrumentation import apply_passes
+    from gradir.source import make_context, parse_module
+
+    @dataclass(frozen=True)
+    class Bottomless(ModulePass):
+        name = "bottomless"
+
+        def apply(self, ctx, op):
+            def down(level):
+                return down(level + 1)
+
+            down(0)
+
+    ctx = make_context()
+    module = parse_module(ctx, "func.func @f() {\n  return\n}")
+    with pytest.raises(gradir.PipelineError, match="nesting too deep for gradir's passes"):
+        apply_passes(ctx, module, [Bottomless()])
