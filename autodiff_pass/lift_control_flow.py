@@ -1,6 +1,6 @@
 """`lift-control-flow`: branches between blocks (`cf`) -> `scf`, and `scf.index_switch` ->
-a chain of `scf.if`, so that differentiation, vmap and both backends see structured
-control flow only (`scf.if`, `scf.for`, `scf.while`).
+`scf.if`s, so that differentiation, vmap and both backends see structured control flow
+only (`scf.if`, `scf.for`, `scf.while`).
 
 Programs from C-like front ends, from Enzyme-MLIR's tests, or lowered once with
 `convert-scf-to-cf` branch between blocks. Their lifting to `scf` is MLIR's own
@@ -17,7 +17,8 @@ bufferizes (without it, 11 of the 33 corpus programs rewritten with branches,
 `lift-cf-to-scf` writes a multi-way branch, and a loop with several exits, as
 `scf.index_switch`; users write it too. Every rule gradir has for a branch (reverse and
 forward mode, batching, GPU mapping) is the rule of `scf.if`, and a switch over k cases is
-k nested ifs, so the switch is rewritten here rather than given a second set of rules
+k ifs (a chain for a few, a balanced tree over the matching case's position for more), so
+the switch is rewritten here rather than given a second set of rules
 (`IndexSwitchToIfChain`).
 """
 from __future__ import annotations

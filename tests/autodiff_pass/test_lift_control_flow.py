@@ -4,8 +4,6 @@ central differences in float64 through the CPU pipeline (`gradir.gradcheck`), ba
 and run with the GPU kernels emulated; plus what the lifting keeps (locations, argument
 names) and what it cleans up first (unreachable blocks)."""
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -14,6 +12,7 @@ from xdsl.dialects import cf, scf
 import gradir
 from gradir.errors import DifferentiationError
 
+from child_process import run_python
 from pass_support import function, run_passes
 
 # A loop written with branches, two exits (the counter runs out; the state passes 3)
@@ -259,7 +258,7 @@ func.func @f(%x: f64, %c: i1) -> f64 {
             passed(gradir.gradcheck(source, "f", [np.float64(0.5), np.bool_(condition)], wrt=[0]))
 
 
-def test_a_program_without_branches_never_loads_mlir():
+def test_a_program_without_branches_never_loads_mlir(tmp_path):
     code = """
 import sys
 from gradir.source import make_context, parse_module
@@ -281,9 +280,7 @@ LiftControlFlowPass().apply(ctx, module)
 assert "scf.if" in str(module), module
 print("mlir loaded" if "mlir.ir" in sys.modules else "mlir not loaded")
 """
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "mlir not loaded"
+    assert run_python(code, cwd=tmp_path, timeout=120).strip() == "mlir not loaded"
 
 
 def test_the_backends_lift_branches_themselves():
