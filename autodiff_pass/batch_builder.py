@@ -160,13 +160,18 @@ class BatchBuilder:
         assert isinstance(value.type, TensorType)
         if isinstance(value.owner, tensor.EmptyOp):
             return self.insert(tensor.EmptyOp(list(value.owner.operands), target)).results[0]
-        sizes = [
+        init = self.insert(tensor.EmptyOp(self.dynamic_sizes(value), target)).results[0]
+        return self.insert(BroadcastOp(value, init, DenseArrayBase.from_list(i64, [0]))).results[0]
+
+    def dynamic_sizes(self, value: SSAValue) -> list[SSAValue]:
+        """The sizes of `value`'s dynamic dims, read with `tensor.dim` (a `tensor.empty`
+        of its shape needs them)."""
+        assert isinstance(value.type, TensorType)
+        return [
             self.insert(tensor.DimOp(value, self.insert(ConstantOp.from_int_and_width(d, IndexType())))).results[0]
             for d, extent in enumerate(value.type.get_shape())
             if extent == DYNAMIC_INDEX
         ]
-        init = self.insert(tensor.EmptyOp(sizes, target)).results[0]
-        return self.insert(BroadcastOp(value, init, DenseArrayBase.from_list(i64, [0]))).results[0]
 
     def expand_to_rank(self, value: SSAValue, batched: bool, rank: int) -> SSAValue:
         """A batched `value` of logical rank < `rank` reshaped to `[B, 1.., shape]`,

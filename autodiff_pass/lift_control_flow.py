@@ -113,9 +113,9 @@ def lift_functions(ctx: Context, module: ModuleOp) -> None:
     functions = [op for op in module.ops if isinstance(op, func.FuncOp) and branches_between_blocks(op)]
     if not functions:
         return
-    from mlir import ir, passmanager
+    from mlir import ir
 
-    from gradir.mlir_bridge import generic_text, guarded
+    from gradir.mlir_bridge import run_pipeline, to_mlir_module
     from gradir.source import parse_module
 
     # A module of those functions only: what they call is declared, not brought along.
@@ -132,20 +132,13 @@ def lift_functions(ctx: Context, module: ModuleOp) -> None:
     carrier = ModuleOp([f.clone() for f in functions] + declarations)
     context = ir.Context()
     context.allow_unregistered_dialects = True  # autodiff ops, by their generic form
-    text = generic_text(carrier)
     first = location_of(functions[0])
-
-    def lift() -> str:
-        mlir_module = ir.Module.parse(text, context)
-        passmanager.PassManager.parse("builtin.module(lift-cf-to-scf, canonicalize)", context).run(mlir_module.operation)
-        return mlir_module.operation.get_asm(enable_debug_info=True, print_generic_op_form=True, use_local_scope=True)
-
-    with context:
-        try:
-            lifted_text = guarded("lift-control-flow", context, lift)
-        except PipelineError as error:
-            error.location = error.location or first
-            raise
+    try:
+        mlir_module = run_pipeline(to_mlir_module(carrier, context), "lift-cf-to-scf, canonicalize", "lift-control-flow")
+    except PipelineError as error:
+        error.location = error.location or first
+        raise
+    lifted_text = mlir_module.operation.get_asm(enable_debug_info=True, print_generic_op_form=True, use_local_scope=True)
     try:
         lifted_module = parse_module(ctx, lifted_text, "<lifted>")
     except SourceError as error:  # MLIR printed what xDSL cannot read: say where it came from

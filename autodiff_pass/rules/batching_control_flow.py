@@ -26,7 +26,6 @@ from contextlib import contextmanager
 
 from xdsl.dialects import affine, arith, scf, tensor
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     AffineMapAttr,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
@@ -48,7 +47,7 @@ def select_lanes(builder: BatchBuilder, condition: SSAValue, on_true: SSAValue, 
     assert isinstance(result_type, TensorType)
     rank = result_type.get_num_dims()
     element = result_type.element_type
-    empty = builder.insert(tensor.EmptyOp(_dynamic_sizes(builder, on_true), result_type)).results[0]
+    empty = builder.insert(tensor.EmptyOp(builder.dynamic_sizes(on_true), result_type)).results[0]
     body = Block(arg_types=[i1, element, element, element])
     select = arith.SelectOp(body.args[0], body.args[1], body.args[2])
     body.add_ops([select, YieldOp(select.result)])
@@ -62,8 +61,9 @@ def select_lanes(builder: BatchBuilder, condition: SSAValue, on_true: SSAValue, 
     return builder.insert(generic).results[0]
 
 
-def _lane_constant(builder: BatchBuilder, value: bool) -> SSAValue:
-    constant = builder.insert(arith.ConstantOp(IntegerAttr(int(value), i1))).results[0]
+def lane_constant(builder: BatchBuilder, value: int, type_) -> SSAValue:
+    """`tensor<B x type_>` holding `value` in every lane."""
+    constant = builder.insert(arith.ConstantOp(IntegerAttr(value, type_))).results[0]
     return builder.materialize(constant, False)
 
 
@@ -75,7 +75,7 @@ def keeping_only(builder: BatchBuilder, lanes: SSAValue, negated: bool = False):
     computed there (a branch it did not take, an iteration past its end): an index read
     from them must not be used to read or write memory."""
     if negated:
-        lanes = select_lanes(builder, lanes, _lane_constant(builder, False), _lane_constant(builder, True))
+        lanes = select_lanes(builder, lanes, lane_constant(builder, 0, i1), lane_constant(builder, 1, i1))
     outer = builder.kept_lanes
     if outer is not None:
         lanes = select_lanes(builder, outer, lanes, outer)
@@ -84,17 +84,6 @@ def keeping_only(builder: BatchBuilder, lanes: SSAValue, negated: bool = False):
         yield
     finally:
         builder.kept_lanes = outer
-
-
-def _dynamic_sizes(builder: BatchBuilder, value: SSAValue) -> list[SSAValue]:
-    """The sizes of `value`'s dynamic dims (a `tensor.empty` of its shape needs them)."""
-    assert isinstance(value.type, TensorType)
-    sizes = []
-    for dim, size in enumerate(value.type.get_shape()):
-        if size == DYNAMIC_INDEX:
-            position = builder.insert(arith.ConstantOp(IntegerAttr(dim, IndexType()))).results[0]
-            sizes.append(builder.insert(tensor.DimOp(value, position)).results[0])
-    return sizes
 
 
 def any_lane(builder: BatchBuilder, condition: SSAValue) -> SSAValue:

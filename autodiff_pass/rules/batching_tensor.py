@@ -82,14 +82,13 @@ def _index_columns(builder: BatchBuilder, indices: Sequence[SSAValue], flags: Se
     """Each `index` operand as a `[B, 1]` column (unbatched ones the same in every lane).
     Lanes that do not keep the result (`BatchBuilder.kept_lanes`) read at 0: their index
     is one the unbatched program never computed, possibly out of bounds."""
-    from gradir.autodiff_pass.rules.batching_control_flow import select_lanes
+    from gradir.autodiff_pass.rules.batching_control_flow import lane_constant, select_lanes
 
     columns = []
     for value, flag in zip(indices, flags):
         lanes = builder.materialize(value, flag)
         if flag and builder.kept_lanes is not None:
-            zero = builder.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).results[0]
-            lanes = select_lanes(builder, builder.kept_lanes, lanes, builder.materialize(zero, False))
+            lanes = select_lanes(builder, builder.kept_lanes, lanes, lane_constant(builder, 0, IndexType()))
         columns.append(builder.insert(tensor.ExpandShapeOp(
             lanes, [], ArrayAttr([ArrayAttr([IntegerAttr(0, i64), IntegerAttr(1, i64)])]),
             [builder.size, 1], TensorType(IndexType(), [builder.size, 1]),
