@@ -17,12 +17,21 @@ before it is copied into `%b`'s, which one-shot bufferization reports as a
 "RaW conflict". Such a yielded value, one that is (or was computed in place in,
 or is a view of) the buffer of another state of the same loop, is copied out
 first (`bufferization.alloc_tensor ... copy`), before any state is written.
+
+One-shot bufferization pairs the operands of an `scf.while`'s `scf.condition`
+with the `before` region's arguments, and those of its `scf.yield` with the
+`after` region's, by position. An `scf.while` whose regions take different
+arguments (canonicalization drops a forwarded value the `after` region does
+not read: JAX's `lax.while_loop` exported and canonicalized) has no such
+pairing; it is first rewritten so that both regions take the same arguments
+(`_same_arguments_in_both_regions`).
 """
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import bufferization
+from mlir.dialects import arith, bufferization, scf, tensor, ub
 
+from gradir.errors import PipelineError
 from gradir.mlir_bridge import walk_ops
 
 
@@ -34,6 +43,8 @@ def yield_loop_states_in_place(module: ir.Module) -> None:
     in the `before` region's argument, what `scf.yield` yields in the `after`
     region's (one-shot bufferization asks each to be equivalent to its own
     region's argument)."""
+    for loop in walk_ops(module, {"scf.while"}):
+        _same_arguments_in_both_regions(loop)
     for loop in walk_ops(module, {"scf.for", "scf.while"}):
         first_initial = 3 if loop.name == "scf.for" else 0
         for position, initial in enumerate(list(loop.operands)[first_initial:], start=first_initial):
@@ -47,6 +58,69 @@ def yield_loop_states_in_place(module: ir.Module) -> None:
             for region, first_forwarded in zip(loop.regions, (1, 0)):  # scf.condition's operand 0 is the flag
                 block = region.blocks[0]
                 _write_states_in_place(list(block.operations)[-1], first_forwarded, list(block.arguments))
+
+
+def _same_arguments_in_both_regions(loop: ir.Operation) -> None:
+    """Rewrite `loop`, an `scf.while` whose `before` region takes arguments B and whose
+    `after` region takes F (different types), into one whose regions both take B ++ F.
+
+    The new `before` region runs the old one on B and passes on its own B unchanged
+    followed by the forwarded F values (`scf.condition(%c) B, F`); the new `after`
+    region runs the old one on F and yields its B values followed by F unchanged. The
+    F arguments of the first `before` iteration start from placeholders nobody reads
+    (`tensor.empty`, a zero scalar) and the loop's results are the F part. Each
+    terminator operand then has an argument of its own type at its position, which
+    `_write_states_in_place` makes it land in."""
+    before, after = loop.regions[0].blocks[0], loop.regions[1].blocks[0]
+    state_types = [argument.type for argument in before.arguments]
+    forwarded_types = [argument.type for argument in after.arguments]
+    if state_types == forwarded_types:
+        return
+    both = state_types + forwarded_types
+    with ir.InsertionPoint(loop), loop.location:
+        placeholders = [_placeholder(type_) for type_ in forwarded_types]
+        symmetric = scf.WhileOp(both, [*loop.operands, *placeholders])
+        new_before = symmetric.before.blocks.append(*both)
+        new_after = symmetric.after.blocks.append(*both)
+    _move_body(before, new_before, list(new_before.arguments)[: len(state_types)])
+    condition = list(new_before.operations)[-1]
+    forwarded = list(condition.operands)[1:]
+    with ir.InsertionPoint(condition), condition.location:
+        scf.ConditionOp(condition.operands[0], [*list(new_before.arguments)[: len(state_types)], *forwarded])
+    condition.erase()
+    _move_body(after, new_after, list(new_after.arguments)[len(state_types) :])
+    yielded = list(new_after.operations)[-1]
+    with ir.InsertionPoint(yielded), yielded.location:
+        scf.YieldOp([*yielded.operands, *list(new_after.arguments)[len(state_types) :]])
+    yielded.erase()
+    for old, new in zip(loop.results, list(symmetric.results)[len(state_types) :]):
+        old.replace_all_uses_with(new)
+    loop.erase()
+
+
+def _move_body(block: ir.Block, into: ir.Block, arguments: list[ir.Value]) -> None:
+    """Move the ops of `block` to the end of `into`, its arguments replaced by `arguments`."""
+    for old, new in zip(block.arguments, arguments):
+        old.replace_all_uses_with(new)
+    for op in list(block.operations):
+        op.detach_from_parent()
+        into.append(op)
+
+
+def _placeholder(type_: ir.Type) -> ir.Value:
+    """A value of `type_` that is never read: the first iteration's `after`-side state."""
+    if isinstance(type_, ir.RankedTensorType):
+        if not type_.has_static_shape:
+            raise PipelineError(
+                f"an scf.while whose regions take different arguments forwards {type_}, a tensor "
+                "of dynamic shape, which gradir cannot yet give the loop a buffer for"
+            )
+        return tensor.EmptyOp(type_.shape, type_.element_type).result
+    if isinstance(type_, ir.FloatType):
+        return arith.ConstantOp(type_, 0.0).result
+    if isinstance(type_, (ir.IntegerType, ir.IndexType)):
+        return arith.ConstantOp(type_, 0).result
+    return ub.PoisonOp(type_).result
 
 
 def _write_states_in_place(terminator: ir.Operation, first: int, states: list[ir.Value]) -> None:

@@ -222,3 +222,76 @@ def test_state_read_after_the_inner_loop_that_updates_it(n):
         expected_s = expected_s * 2.25
     np.testing.assert_allclose(s, expected_s, rtol=1e-6)
     np.testing.assert_allclose(acc, expected_acc, rtol=1e-6)
+
+
+# An scf.while whose regions take different arguments: the `before` region takes (a, b, n)
+# and forwards (b, n); the `after` region takes (x, n) and yields (x, x / 2, n + 1), halving
+# until two successive values are close (the shape of JAX's `lax.while_loop` on
+# (x_prev, x) after canonicalization drops the forwarded x_prev). One-shot bufferization
+# pairs terminator operands with region arguments by position: gradir's in-place writes
+# stored a tensor into the `index` argument and MLIR aborted the process.
+DIFFERENT_REGION_ARGUMENTS = """
+#scalar = affine_map<() -> ()>
+func.func @halve(%a0: tensor<f32>, %b0: tensor<f32>, %scale: f32) -> (tensor<f32>, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %tolerance = arith.constant 1.0e-3 : f32
+  %empty = tensor.empty() : tensor<f32>
+  %r:2 = scf.while (%a = %a0, %b = %b0, %n = %c0) : (tensor<f32>, tensor<f32>, index) -> (tensor<f32>, index) {
+    %d = linalg.generic {indexing_maps = [#scalar, #scalar, #scalar], iterator_types = []}
+        ins(%a, %b : tensor<f32>, tensor<f32>) outs(%empty : tensor<f32>) {
+    ^bb0(%x: f32, %y: f32, %o: f32):
+      %s = arith.subf %x, %y : f32
+      %t = math.absf %s : f32
+      linalg.yield %t : f32
+    } -> tensor<f32>
+    %e = tensor.extract %d[] : tensor<f32>
+    %go = arith.cmpf ogt, %e, %tolerance : f32
+    scf.condition(%go) %b, %n : tensor<f32>, index
+  } do {
+  ^bb0(%x: tensor<f32>, %m: index):
+    %h = linalg.generic {indexing_maps = [#scalar, #scalar], iterator_types = []}
+        ins(%x : tensor<f32>) outs(%empty : tensor<f32>) {
+    ^bb0(%v: f32, %o: f32):
+      %y = arith.mulf %v, %scale : f32
+      linalg.yield %y : f32
+    } -> tensor<f32>
+    %next = arith.addi %m, %c1 : index
+    scf.yield %x, %h, %next : tensor<f32>, tensor<f32>, index
+  }
+  return %r#0, %r#1 : tensor<f32>, index
+}
+"""
+
+
+def halve_reference(a: float, b: float, scale: float):
+    a, b, n = np.float32(a), np.float32(b), 0
+    while abs(a - b) > np.float32(1e-3):
+        a, b, n = b, np.float32(b * np.float32(scale)), n + 1
+    return b, n
+
+
+@pytest.mark.parametrize("run", ["cpu", "gpu"])
+def test_while_whose_regions_take_different_arguments(run):
+    if run == "cpu":
+        call = CpuExecutable(DIFFERENT_REGION_ARGUMENTS).halve
+    else:
+        program = CudaProgram(DIFFERENT_REGION_ARGUMENTS)
+        call = lambda *args: program.emulate("halve", *args)  # noqa: E731
+    for a, b, scale in [(1.0, 1.0, 0.5), (0.0, 1.0, 0.5), (0.0, 8.0, 0.25), (3.0, 0.5, 0.75)]:
+        value, count = call(np.float32(a), np.float32(b), np.float32(scale))
+        want_value, want_count = halve_reference(a, b, scale)
+        assert int(count) == want_count, (a, b, scale)
+        np.testing.assert_array_equal(value, want_value)
+
+
+def test_while_whose_regions_take_different_arguments_is_rewritten_with_equal_ones():
+    from gradir.mlir_bridge import to_mlir_module, walk_ops
+    from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
+
+    module = to_mlir_module(DIFFERENT_REGION_ARGUMENTS)
+    yield_loop_states_in_place(module)
+    (loop,) = walk_ops(module, {"scf.while"})
+    before = [str(argument.type) for argument in loop.regions[0].blocks[0].arguments]
+    after = [str(argument.type) for argument in loop.regions[1].blocks[0].arguments]
+    assert before == after == ["tensor<f32>", "tensor<f32>", "index", "tensor<f32>", "index"]
