@@ -135,7 +135,10 @@ def _stop_gradients_kept(function: Callable[..., Any], closed, results_shape) ->
                     "loop or branch"
                 )
             else:
-                outputs = equation.primitive.bind(*inputs, **equation.params)
+                # As jax.core.eval_jaxpr binds: a call primitive (custom_jvp_call, pjit, ...)
+                # takes its parameters in another form than its equation keeps them.
+                parameters = equation.primitive.get_bind_params(equation.params)
+                outputs = equation.primitive.bind(*inputs, **parameters)
                 if not equation.primitive.multiple_results:
                     outputs = [outputs]
             values.update(zip(equation.outvars, outputs))

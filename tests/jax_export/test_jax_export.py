@@ -174,6 +174,19 @@ def test_stop_gradient_in_softmax_and_in_a_jitted_helper():
     assert_matches_jax(lambda z: -jax.nn.log_softmax(z)[0] + jax.nn.logsumexp(z), [z], "softmax_part", [0])
 
 
+def test_stop_gradient_beside_a_custom_jvp_function():
+    """A function with a stop_gradient (log_softmax's) and a jax.custom_jvp function
+    without one (jax.nn.relu): re-binding the custom_jvp call raised KeyError: 'subfuns',
+    so a classifier with ReLU layers and a log-softmax loss never exported."""
+    (w,) = arrays((4, 3))
+    x = arrays((5, 4))[0]
+
+    def loss(w):
+        return -jnp.sum(jax.nn.log_softmax(jax.nn.relu(x @ w), axis=-1)[:, 0])
+
+    assert_matches_jax(loss, [w], "relu_log_softmax", [0])
+
+
 def test_stop_gradient_inside_control_flow_or_beside_a_barrier_is_refused():
     def in_a_branch(x):
         return lax.cond(jnp.sum(x) > 0, lambda v: lax.stop_gradient(v) * v, lambda v: v * v, x)
