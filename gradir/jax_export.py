@@ -242,12 +242,32 @@ def _legalize_with_jaxlib(stablehlo: Any) -> str:
         # A module may be JAX's cached lowering: legalize a copy.
         module = jax_ir.Module.parse(stablehlo.operation.get_asm(enable_debug_info=True), stablehlo.context)
     with module.context:
+        _concatenations_as_tensor_concat(module, jax_ir)
         try:
             jax_passmanager.PassManager.parse(JAXLIB_PIPELINE).run(module.operation)
         except Exception as error:  # jaxlib's MLIRError: keep its first line
             raise SourceError(f"StableHLO to linalg failed in jaxlib: {_first_line(str(error))}") from error
     # With JAX's locations (the Python lines), for errors about what is left.
     return module.operation.get_asm(print_generic_op_form=True, enable_debug_info=True)
+
+
+def _concatenations_as_tensor_concat(module, jax_ir) -> None:
+    """Each `stablehlo.concatenate` becomes a `tensor.concat` (which the legalization leaves
+    as it is). Legalized, a concatenation is a generic whose body picks an operand with
+    `scf.if` and reads it with `tensor.extract` at a shifted index: a gather gradir
+    differentiates only one element at a time, and `jnp.concatenate`, `jnp.stack` and
+    arrays of traced scalars are in most models; `tensor.concat`'s derivative is slices."""
+    for op in _ops_named(module.operation, "stablehlo.concatenate"):
+        with jax_ir.InsertionPoint(op), op.location:
+            dimension = jax_ir.IntegerAttr(op.attributes["dimension"]).value
+            concat = jax_ir.Operation.create(
+                "tensor.concat",
+                results=[op.results[0].type],
+                operands=list(op.operands),
+                attributes={"dim": jax_ir.IntegerAttr.get(jax_ir.IntegerType.get_signless(64), dimension)},
+            )
+        op.results[0].replace_all_uses_with(concat.results[0])
+        op.erase()
 
 
 # ---------------------------------------------------------------- steps 3-4: MLIR 22

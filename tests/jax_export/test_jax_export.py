@@ -187,6 +187,23 @@ def test_stop_gradient_beside_a_custom_jvp_function():
     assert_matches_jax(loss, [w], "relu_log_softmax", [0])
 
 
+def test_concatenations_are_exported_as_tensor_concat():
+    """jaxlib legalizes a concatenation into a generic that picks its operand with scf.if
+    and reads it with tensor.extract, which gradir refused to differentiate: every
+    jnp.concatenate, jnp.stack and array of traced scalars. They stay tensor.concat."""
+
+    def loss(a, b, c):
+        joined = jnp.concatenate([a, b], axis=1)  # (3, 2) and (3, 4) -> (3, 6)
+        stacked = jnp.stack([c, 2.0 * c])  # (2, 6)
+        scalars = jnp.array([jnp.sum(a), jnp.max(b)])
+        return jnp.sum(jnp.tanh(joined) @ stacked.T * scalars)
+
+    args = arrays((3, 2), (3, 4), (6,))
+    text = assert_matches_jax(loss, args, "concatenations", [0, 1, 2])
+    assert text.count("tensor.concat") >= 3
+    assert "scf.if" not in text
+
+
 def test_stop_gradient_inside_control_flow_or_beside_a_barrier_is_refused():
     def in_a_branch(x):
         return lax.cond(jnp.sum(x) > 0, lambda v: lax.stop_gradient(v) * v, lambda v: v * v, x)
