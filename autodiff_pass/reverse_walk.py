@@ -228,7 +228,10 @@ class ReverseWalk:
         input_grads = self.templates.instantiate(key, op, body) if templated else None
         if input_grads is None:
             input_grads = list(
-                rule.emit_vjp(Builder(InsertPoint.at_end(body)), op, result_grads, captured)
+                rule.emit_vjp(
+                    Builder(InsertPoint.at_end(body)), op, result_grads, captured,
+                    [self.activity.is_active(operand) for operand in op.operands],
+                )
             )
             if templated:
                 self.templates.record(key, op, body, input_grads)

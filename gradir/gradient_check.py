@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.instrumentation import stage
 from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_float_tensor
@@ -64,12 +65,36 @@ def promote_to_f64(module: ModuleOp) -> ModuleOp:
     are dropped."""
     text = _LOW_PRECISION_FLOAT.sub("f64", str(_with_f64_float_literals(module)))
     promoted = reparse_keeping_locations(text, module)
+    _keep_bitcast_widths(promoted, module)
     for op in list(promoted.walk()):
         if isinstance(op, (arith.ExtFOp, arith.TruncFOp)) and op.input.type == op.result.type:
             op.result.replace_all_uses_with(op.input)
             op.detach()
             op.erase()
     return promoted
+
+
+def _keep_bitcast_widths(promoted: ModuleOp, original: ModuleOp) -> None:
+    """An `arith.bitcast` between integers and low-precision floats reinterprets bits of
+    one width: promoted, `i32 to f32` would read `i32 to f64`, which is not an op
+    (jax.random builds its floats so). Such a bitcast keeps its original float type, an
+    `arith.extf` to f64 after it (or an `arith.truncf` from f64 before it) joining it to
+    the promoted program. `promoted` is `original` reparsed: their walks align."""
+    for new, old in zip(list(promoted.walk()), list(original.walk())):
+        if not isinstance(new, arith.BitcastOp):
+            continue
+        if new.result.type != old.result.type:  # to a float that promotion widened
+            added = [arith.BitcastOp(new.input, old.result.type)]
+            added.append(arith.ExtFOp(added[0].result, new.result.type))
+            Rewriter.replace_op(new, added)
+        elif new.input.type != old.input.type:  # from a widened float
+            added = [arith.TruncFOp(new.input, old.input.type)]
+            Rewriter.insert_op(added[0], InsertPoint.before(new))
+            new.operands[0] = added[0].result
+        else:
+            continue
+        for op in added:
+            op.location = old.location
 
 
 def _with_f64_float_literals(module: ModuleOp) -> ModuleOp:

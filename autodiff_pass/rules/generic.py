@@ -128,4 +128,4 @@ def generic_jvp(
     return out
 
 
-RULES = (DerivativeRule(NAME, reverse=generic_vjp, forward=generic_jvp, captures=True),)
+RULES = (DerivativeRule(NAME, reverse=generic_vjp, forward=generic_jvp, captures=True, reads_operand_activity=True),)

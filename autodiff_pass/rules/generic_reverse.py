@@ -96,15 +96,23 @@ def _dims_and_constants(map_: AffineMap) -> bool:
 
 
 def generic_vjp(
-    builder: Builder, op: Operation, grads: Sequence[SSAValue], captured: Sequence[SSAValue]
+    builder: Builder,
+    op: Operation,
+    grads: Sequence[SSAValue],
+    captured: Sequence[SSAValue],
+    active_operands: Sequence[bool] | None = None,
 ) -> list[SSAValue | None]:
+    """The gradients of the operands marked in `active_operands` (default: every float
+    operand) and of the `captured` values."""
     assert isinstance(op, GenericOp)
+    if active_operands is None:
+        active_operands = [carries_derivative(operand) for operand in op.operands]
     windowed = window_contraction_vjp(builder, op, grads)
     if windowed is not None:
         return windowed  # a convolution written as a generic: no scatter, the convolution adjoints
     reduction = is_reduction(op)
     seeding = seeding_of(builder, op, grads)
-    targets = _targets(op, captured, reduction)
+    targets = _targets(op, captured, reduction, active_operands)
     gradients: list[SSAValue | None] = [None] * (len(op.operands) + len(captured))
 
     def add(slot: int, gradient: SSAValue) -> None:
@@ -114,6 +122,7 @@ def generic_vjp(
     reads = BodyReads(
         leaves={t.read_as for t in targets if t.slot >= len(op.operands) and t.read_as is not t.value},
         captured_scalars={value for value in captured if not isinstance(value.type, TensorType)},
+        constant_inputs={op.body.block.args[k] for k in range(len(op.inputs)) if not active_operands[k]},
     )
     for target in targets:
         if target.placed_by_map():
@@ -133,7 +142,9 @@ def generic_vjp(
 # ----------------------------------------------------------------------------
 
 
-def _targets(op: GenericOp, captured: Sequence[SSAValue], reduction: bool) -> list[Target]:
+def _targets(
+    op: GenericOp, captured: Sequence[SSAValue], reduction: bool, active_operands: Sequence[bool]
+) -> list[Target]:
     body = op.body.block
     maps = indexing_maps(op)
     loops = len(op.iterator_types.data)
@@ -141,7 +152,7 @@ def _targets(op: GenericOp, captured: Sequence[SSAValue], reduction: bool) -> li
     # The inputs, and the inits of an elementwise generic (read as inputs).
     candidates = list(range(len(op.inputs))) + ([] if reduction else [len(op.inputs) + j for j in range(len(op.outputs))])
     for k in candidates:
-        if carries_derivative(op.operands[k]) and body.args[k].uses:
+        if active_operands[k] and body.args[k].uses:
             targets.append(Target(op.operands[k], body.args[k], k, maps[k].data))
     gathered = gathers_of(op, captured)
     for position, value in enumerate(captured):
@@ -192,6 +203,8 @@ class BodyReads:
     """Elements gathered from captured tensors: their gradient is wanted as it is."""
     captured_scalars: set[SSAValue]
     """Active float scalars read directly."""
+    constant_inputs: set[SSAValue]
+    """The body's arguments of inputs that carry no derivative here."""
 
 
 class AdjointBody:
@@ -222,7 +235,7 @@ class AdjointBody:
             if inner in seeding.skip:
                 skip.add(copy)
         leaf_copies = {self.value_map[value] for value in reads.leaves}
-        varied = {self.value_map[a] for a in body.args if carries_derivative(a)}
+        varied = {self.value_map[a] for a in body.args if carries_derivative(a) and a not in reads.constant_inputs}
         varied |= reads.captured_scalars | leaf_copies
         propagate_varied(copies, varied, op)
 

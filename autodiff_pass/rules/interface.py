@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from gradir.autodiff_pass.activity import Activity
+from gradir.autodiff_pass.activity import Activity, carries_derivative
 from gradir.autodiff_pass.rules.formula import FormulaError
 from gradir.errors import DifferentiationError, GradirError, RuleError, error_at
 
@@ -207,6 +207,11 @@ class DerivativeRule:
     captured value -> tangent. The walks refuse an op whose regions read an
     active outer value unless its rule says it accounts for them: a derivative
     is never silently dropped."""
+    reads_operand_activity: bool = False
+    """Whether its reverse also takes `active_operands`, one bool per operand: whether
+    the operand carries a derivative here. A rule that differentiates code of its own
+    (a `linalg.generic`'s body) then leaves an inactive operand's part undifferentiated,
+    so an op there with no derivative (a bitcast of a constant's bits) is no refusal."""
 
     def reverse_in(self, walk: ReverseContext, op: Operation) -> None:
         """Differentiate `op` in reverse mode: the walk wraps `emit_vjp` in a `grad_of`."""
@@ -231,11 +236,13 @@ class DerivativeRule:
         op: Operation,
         output_grads: Sequence[SSAValue | None],
         captured: Sequence[SSAValue] = (),
+        active_operands: Sequence[bool] | None = None,
     ) -> list[SSAValue | None]:
         """Insert the backward of `op` with `builder`; one gradient per operand
         (None for an operand that gets none), then one per `captured` value
         (only for rules that account for captured values). `output_grads` has
-        None for a result that cannot carry a gradient (an integer)."""
+        None for a result that cannot carry a gradient (an integer).
+        `active_operands` (default: every float operand) reaches rules that read it."""
         if self.reverse is None:
             raise error_at(
                 DifferentiationError,
@@ -251,6 +258,10 @@ class DerivativeRule:
                 f"{len(output_grads)} output gradients",
             )
         extra = (captured,) if self.captures else ()
+        if self.reads_operand_activity:
+            if active_operands is None:
+                active_operands = [carries_derivative(operand) for operand in op.operands]
+            extra = (*extra, list(active_operands))
         grads = self._run(self.reverse, "reverse", builder, op, output_grads, extra, len(captured))
         grads = [
             grad if i >= len(op.operands) or self.differentiates(i) else None
