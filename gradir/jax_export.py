@@ -48,7 +48,7 @@ JAXLIB_PIPELINE = (
 )
 """What jaxlib's MLIR runs on the lowered StableHLO (step 2)."""
 
-MLIR22_PIPELINE = "builtin.module(inline,symbol-dce,canonicalize,cse)"
+MLIR22_PIPELINE = "builtin.module(inline,symbol-dce,reconcile-unrealized-casts,canonicalize,cse)"
 """What MLIR 22 runs once the module crossed over (step 4)."""
 
 _FOREIGN_DIALECTS = ("stablehlo.", "chlo.", "mhlo.", "sdy.")
@@ -284,6 +284,7 @@ def _normalise_with_mlir22(generic: str, name: str) -> str:
             _while_to_scf(loop)
         for case in _ops_named(module.operation, "stablehlo.case"):
             _case_to_scf(case)
+        _signless_integers(module)
         stops = _marks_to_stop_gradients(module)
         _reject_foreign_ops(module)
         _strip_and_rename(module, name)
@@ -294,6 +295,40 @@ def _normalise_with_mlir22(generic: str, name: str) -> str:
             raise SourceError(f"the exported module does not verify in MLIR 22: {_first_line(str(error))}") from error
         text = module.operation.get_asm(enable_debug_info=False)
     return _without_module_wrapper(text)
+
+
+def _signless_integers(module) -> None:
+    """Give every value of an unsigned or signed integer type (or a tensor of one) the
+    signless type of its width. jaxlib legalizes the ops on `uint32` (jax.random's
+    threefry rounds, a loop over `jnp.uint32` values) into signless arith ops that say
+    how they treat the sign (`shrui`, `cmpi ult`), but a `stablehlo.while`'s state keeps
+    `ui32`, joined to them by `unrealized_conversion_cast`s that no pipeline runs; with
+    one type on both sides the casts are identities, and `reconcile-unrealized-casts`
+    removes them."""
+    from mlir import ir
+
+    def signless(kind):
+        if isinstance(kind, ir.RankedTensorType):
+            tensor = ir.RankedTensorType(kind)
+            element = signless(tensor.element_type)
+            return None if element is None else ir.RankedTensorType.get(tensor.shape, element, tensor.encoding)
+        if isinstance(kind, ir.IntegerType) and not ir.IntegerType(kind).is_signless:
+            return ir.IntegerType.get_signless(ir.IntegerType(kind).width)
+        return None
+
+    for operation in [module.operation, *_walk(module.operation)]:
+        for region in operation.regions:
+            for block in region.blocks:
+                for argument in block.arguments:
+                    if (kind := signless(argument.type)) is not None:
+                        argument.set_type(kind)
+        for result in operation.results:
+            if (kind := signless(result.type)) is not None:
+                result.set_type(kind)
+        if operation.name == "func.func":
+            function_type = ir.FunctionType(ir.TypeAttr(operation.attributes["function_type"]).value)
+            inputs, results = ([signless(kind) or kind for kind in kinds] for kinds in (function_type.inputs, function_type.results))
+            operation.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
 
 
 def _marks_to_stop_gradients(module) -> int:

@@ -204,6 +204,27 @@ def test_concatenations_are_exported_as_tensor_concat():
     assert "scf.if" not in text
 
 
+def test_unsigned_loop_states_and_jax_random():
+    """A while loop over uint32 values (jax.random's threefry rounds, a fori_loop on
+    jnp.uint32) kept ui32 states joined to jaxlib's signless ops by
+    unrealized_conversion_casts, which no pipeline could run ("op was not bufferized")."""
+
+    def counted(x):
+        u = lax.fori_loop(0, 3, lambda i, u: u * jnp.uint32(3) + jnp.uint32(1), jnp.arange(4, dtype=jnp.uint32))
+        return jnp.sum(x * u.astype(jnp.float32))
+
+    def noisy(x):
+        return jnp.sum(jnp.sin(x) * jax.random.normal(jax.random.key(0), (4,)))
+
+    (x,) = arrays((4,))
+    for function, name in ((counted, "counted"), (noisy, "noisy")):
+        text = gradir.from_jax(function, x, name=name)
+        assert "unrealized_conversion_cast" not in text and "ui32" not in text
+        exe = gradir.compile(grad_wrapper(text, name, [0]))
+        np.testing.assert_allclose(exe.call(name, x)[0], function(x), rtol=2e-5, atol=1e-6)
+        np.testing.assert_allclose(exe.call(f"grad_{name}", x)[0], jax.grad(function)(x), rtol=2e-4, atol=1e-5)
+
+
 def test_stop_gradient_inside_control_flow_or_beside_a_barrier_is_refused():
     def in_a_branch(x):
         return lax.cond(jnp.sum(x) > 0, lambda v: lax.stop_gradient(v) * v, lambda v: v * v, x)
