@@ -76,42 +76,48 @@ def from_jax(
     closed, results_shape = jax.make_jaxpr(function, return_shape=True)(*example_args)  # traced once, for both
     if custom_derivatives == "error":
         _refuse_own_derivative_rules(closed.jaxpr)
-    function = _stop_gradients_kept(function, closed, results_shape)
+    function = _rewritten_for_gradir(function, closed, results_shape)
     stablehlo = jax.jit(function).lower(*example_args).compiler_ir("stablehlo")
     return from_stablehlo(stablehlo, name)
 
 
-# ---------------------------------------------------------------- stop_gradient
+# ---------------------------------------------------------------- stop_gradient, erf_inv
 
 _STOP_GRADIENT_MARK = "stablehlo.optimization_barrier"
 """What each `jax.lax.stop_gradient` is lowered as, to survive StableHLO (which has no
 such op: JAX drops it, and gradir then differentiated through it, a wrong gradient
 without an error); it becomes `autodiff.stop_gradient` in step 4."""
 
+_REWRITTEN = ("stop_gradient", "erf_inv")
+"""Primitives whose StableHLO gradir would differentiate wrongly, rewritten in the jaxpr."""
+
 _INLINED_CALLS = ("pjit", "jit", "closed_call", "core_call", "remat", "checkpoint", "custom_jvp_call", "custom_vjp_call")
-"""Primitives whose inner jaxpr is evaluated in place when it holds a stop_gradient (a
-custom derivative rule is not kept by StableHLO either: gradir differentiates the
+"""Primitives whose inner jaxpr is evaluated in place when it holds one of `_REWRITTEN`
+(a custom derivative rule is not kept by StableHLO either: gradir differentiates the
 primal code)."""
 
 
-def _stop_gradients_kept(function: Callable[..., Any], closed, results_shape) -> Callable[..., Any]:
+def _rewritten_for_gradir(function: Callable[..., Any], closed, results_shape) -> Callable[..., Any]:
     """`function`, unless its jaxpr (`closed`, whose results have the pytree structure of
-    `results_shape`) has a `stop_gradient`: then a function that computes the same, with
-    each `stop_gradient` as an `optimization_barrier` (`_STOP_GRADIENT_MARK`).
-    A program that has barriers of its own, or a stop_gradient inside `lax.cond`,
-    `while_loop` or `scan`, is a SourceError: gradir would take one for the other, or
-    lose it."""
+    `results_shape`) has a primitive of `_REWRITTEN`: then a function that computes the
+    same with each `stop_gradient` as an `optimization_barrier` (`_STOP_GRADIENT_MARK`)
+    and each `erf_inv` as `_erf_inv`. A program that has barriers of its own, or one of
+    them inside `lax.cond`, `while_loop` or `scan`, is a SourceError: gradir would take
+    one for the other, or lose it."""
     import jax
     from jax.extend import core
 
-    if not _holds(closed.jaxpr, "stop_gradient"):
+    if not any(_holds(closed.jaxpr, primitive) for primitive in _REWRITTEN):
         return function
-    if _holds(closed.jaxpr, "optimization_barrier"):
+    if _holds(closed.jaxpr, "stop_gradient") and _holds(closed.jaxpr, "optimization_barrier"):
         raise SourceError(
             "from_jax: the function uses both jax.lax.stop_gradient and jax.lax.optimization_barrier; "
             "gradir carries stop_gradient through StableHLO as an optimization barrier, so it cannot "
             "tell them apart"
         )
+
+    def rewritten_inside(jaxpr) -> str | None:
+        return next((primitive for primitive in _REWRITTEN if _holds(jaxpr, primitive)), None)
 
     def evaluate(jaxpr, constants, *arguments):
         values = dict(zip(jaxpr.constvars, constants))
@@ -126,14 +132,18 @@ def _stop_gradients_kept(function: Callable[..., Any], closed, results_shape) ->
             inner = _inner_jaxpr(equation)
             if primitive == "stop_gradient":
                 outputs = [jax.lax.optimization_barrier(inputs[0])]
-            elif inner is not None and primitive in _INLINED_CALLS and _holds(_open(inner), "stop_gradient"):
+            elif primitive == "erf_inv":
+                outputs = [_erf_inv(inputs[0])]
+            elif inner is not None and primitive in _INLINED_CALLS and rewritten_inside(_open(inner)):
                 outputs = evaluate(_open(inner), getattr(inner, "consts", ()), *inputs)
-            elif any(_holds(sub, "stop_gradient") for sub in core.jaxprs_in_params(equation.params)):
+            elif found := next(filter(None, map(rewritten_inside, core.jaxprs_in_params(equation.params))), None):
                 raise SourceError(
-                    f"from_jax: jax.lax.stop_gradient inside {primitive} is not supported (StableHLO "
-                    "drops it, and gradir would differentiate through it); move it out of the "
-                    "loop or branch"
-                )
+                    f"from_jax: jax.lax.{found} inside {primitive} is not supported ("
+                    + ("StableHLO drops it, and gradir would differentiate through it"
+                       if found == "stop_gradient" else
+                       "gradir would differentiate jaxlib's expansion of it, whose gradient is NaN")
+                    + "); move it out of the loop or branch"
+                )  # fmt: skip
             else:
                 # As jax.core.eval_jaxpr binds: a call primitive (custom_jvp_call, pjit, ...)
                 # takes its parameters in another form than its equation keeps them.
@@ -152,6 +162,64 @@ def _stop_gradients_kept(function: Callable[..., Any], closed, results_shape) ->
         return jax.tree_util.tree_unflatten(results_tree, results)
 
     return marked
+
+
+_ERF_INV_NEAR_ZERO = (
+    2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+    -0.00125372503, -0.00417768164, 0.246640727, 1.50140941,
+)
+_ERF_INV_IN_THE_TAILS = (
+    -0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+    -0.0076224613, 0.00943887047, 1.00167406, 2.83297682,
+)
+"""M. Giles, "Approximating the erfinv function" (GPU Computing Gems, 2011), single
+precision: erfinv(x) = x p(w - 2.5) for w = -log(1 - x^2) < 5, else x q(sqrt(w) - 3)."""
+
+
+def _erf_inv(x):
+    """erfinv(x), as JAX code whose derivatives gradir computes right, to any order.
+
+    jaxlib expands `erf_inv` into both of Giles' polynomials, `sqrt(w)` and `x * inf`
+    (for |x| = 1) chosen by selects. The gradient of a select's unchosen side is 0, and
+    0 times the derivative of `x * inf` (inf), or of `sqrt(w)` at w = 0, is NaN: gradir's
+    gradient of that expansion was NaN everywhere (JAX uses erf_inv's own rule, which
+    StableHLO does not keep). Here each side of a select reads a value it is finite on
+    (the double-where trick) and the poles are constants. Newton steps on erf(y) = x
+    (one in f32, two in f64, from Giles' single precision start) make the value right to
+    the precision and the derivative that of the inverse, sqrt(pi)/2 exp(y^2) (the
+    polynomial's own is 2e-5 off). Where |x| > 1/2 the step's residual is written
+    (1 - |x|) - erfc(|y|): erf(y) - x there loses the digits the step needs."""
+    import math
+
+    import jax.numpy as jnp
+    from jax import lax
+
+    dtype = jnp.result_type(x)
+    at_pole = jnp.abs(x) == 1
+    inside = jnp.where(at_pole, jnp.zeros_like(x), x)
+    w = -jnp.log1p(-inside * inside)
+    near_zero = w < 5
+
+    def horner(coefficients, t):
+        total = jnp.full_like(t, coefficients[0])
+        for coefficient in coefficients[1:]:
+            total = total * t + coefficient
+        return total
+
+    p = horner(_ERF_INV_NEAR_ZERO, jnp.where(near_zero, w, 2.5) - 2.5)
+    q = horner(_ERF_INV_IN_THE_TAILS, jnp.sqrt(jnp.where(near_zero, 9.0, w)) - 3.0)
+    y = jnp.where(near_zero, p, q) * inside
+    far = jnp.abs(inside) > 0.5
+    sign = jnp.where(inside > 0, jnp.ones_like(x), -jnp.ones_like(x))
+    x_far = jnp.where(far, inside, 0.75 * sign)  # |x| as sign * x: no abs, whose derivative at 0 is 0
+    for _ in range(2 if dtype == jnp.float64 else 1):
+        y_far = jnp.where(far, y, 0.75 * sign)
+        residual = jnp.where(
+            far, sign * ((1 - sign * x_far) - lax.erfc(sign * y_far)), lax.erf(y) - inside
+        )
+        y = y - residual * (math.sqrt(math.pi) / 2) * jnp.exp(y * y)
+    pole = jnp.where(x > 0, jnp.asarray(jnp.inf, dtype), jnp.asarray(-jnp.inf, dtype))
+    return jnp.where(at_pole, pole, y).astype(dtype)
 
 
 _CUSTOM_DERIVATIVES = ("custom_jvp_call", "custom_vjp_call", "custom_vjp_call_jaxpr")

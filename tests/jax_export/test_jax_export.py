@@ -225,6 +225,40 @@ def test_unsigned_loop_states_and_jax_random():
         np.testing.assert_allclose(exe.call(f"grad_{name}", x)[0], jax.grad(function)(x), rtol=2e-4, atol=1e-5)
 
 
+# Both of Giles' polynomials (|x| < 0.9966 and beyond), 0 itself, both signs.
+ERF_INV_POINTS = np.array([0.0, 0.3, -0.55, 0.8, -0.9, 0.97, -0.9985, 0.9993], dtype=np.float32)
+
+
+def test_erf_inv_gradient_is_its_own_not_nan():
+    """jaxlib expands erf_inv into selects between polynomials, sqrt(w) and x * inf: the
+    unchosen side's gradient is 0 * inf = NaN, so gradir's gradient of jax.scipy.special.erfinv
+    (JAX's truncated normal, inverse-CDF sampling) was NaN everywhere with the value right.
+    from_jax writes erf_inv as code whose every derivative is finite and right."""
+
+    def loss(x):
+        return jnp.sum(jax.scipy.special.erfinv(x) * jnp.arange(1.0, 9.0, dtype=x.dtype))
+
+    text = assert_matches_jax(loss, [ERF_INV_POINTS], "erf_inv", [0])  # value, grad, gradcheck (f64)
+    hessian = gradir.hessian(text, "erf_inv")(ERF_INV_POINTS)
+    want = jax.hessian(loss)(jnp.asarray(ERF_INV_POINTS, jnp.float32))
+    np.testing.assert_allclose(hessian, want, rtol=1e-3, atol=1e-3)
+    # The values are JAX's in f32 and f64, the poles stay poles.
+    poles = np.array([1.0, -1.0], np.float32)
+    for dtype, rtol in ((np.float32, 1e-6), (np.float64, 1e-13)):
+        with jax.enable_x64(dtype == np.float64):
+            x = np.concatenate([ERF_INV_POINTS, poles]).astype(dtype)
+            exe = gradir.compile(gradir.from_jax(jax.scipy.special.erfinv, x, name="erf_inv"))
+            np.testing.assert_allclose(exe.call("erf_inv", x)[0], jax.scipy.special.erfinv(x), rtol=rtol, atol=rtol)
+
+
+def test_erf_inv_inside_a_loop_is_refused():
+    def in_a_loop(x):
+        return lax.fori_loop(0, 2, lambda i, v: jax.scipy.special.erfinv(v) * 0.5, x).sum()
+
+    with pytest.raises(gradir.SourceError, match="erf_inv inside scan is not supported"):
+        gradir.from_jax(in_a_loop, ERF_INV_POINTS)
+
+
 def test_stop_gradient_inside_control_flow_or_beside_a_barrier_is_refused():
     def in_a_branch(x):
         return lax.cond(jnp.sum(x) > 0, lambda v: lax.stop_gradient(v) * v, lambda v: v * v, x)
