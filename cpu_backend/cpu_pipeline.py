@@ -103,7 +103,12 @@ from gradir.mlir_bridge import (
 )
 from gradir.instrumentation import stage
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
-from gradir.mlir_bridge.host_execution import LLVM_PIPELINE
+from gradir.mlir_bridge.host_execution import (
+    IMPLEMENTATION_PREFIX,
+    LLVM_PIPELINE,
+    keep_function_names_off_the_c_library,
+    restore_c_interface_names,
+)
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
 from gradir.mlir_bridge.written_arguments import copy_written_arguments, copy_written_loop_states
 from gradir.mlir_bridge.tensor_stage import (
@@ -382,7 +387,7 @@ def _mark_noalias(module: ir.Module, memref_ranks: dict[str, list[int | None]]) 
     LLVM keeps reduction accumulators in registers and drops overlap checks.
     """
     for function in top_level_ops(module, {"llvm.func"}):
-        name = ir.StringAttr(function.attributes["sym_name"]).value
+        name = ir.StringAttr(function.attributes["sym_name"]).value.removeprefix(IMPLEMENTATION_PREFIX)
         if name not in memref_ranks or not function.regions[0].blocks:
             continue
         position = 0
@@ -393,27 +398,6 @@ def _mark_noalias(module: ir.Module, memref_ranks: dict[str, list[int | None]]) 
             # A memref argument expands to: allocated, aligned, offset, sizes, strides.
             add_argument_attribute(function, position + 1, "llvm.noalias", ir.UnitAttr.get())
             position += 3 + 2 * rank
-
-
-IMPLEMENTATION_PREFIX = "__gradir_"
-"""Prefix of every function body's LLVM symbol (the C wrappers keep `_mlir_ciface_f`)."""
-
-
-def keep_function_names_off_the_c_library(module: ir.Module) -> None:
-    """Rename each function body `f` to `__gradir_f`; only `_mlir_ciface_f` keeps the user's name.
-
-    LLVM lowers `math.log2`, `math.atan`, copies and allocations to calls of
-    the C library's `log2`, `atan`, `memcpy`, `malloc`; a user function of that
-    name would be bound instead, so `@log2` computing `math.log2` called itself
-    forever (corpus program `enzyme_math_log2`).
-    """
-    for function in top_level_ops(module, {"llvm.func"}):
-        name = ir.StringAttr(function.attributes["sym_name"]).value
-        if not function.regions[0].blocks or name.startswith("_mlir_ciface_"):
-            continue
-        new_name = IMPLEMENTATION_PREFIX + name
-        ir.SymbolTable.replace_all_symbol_uses(name, new_name, module.operation)
-        ir.SymbolTable.set_symbol_name(function, new_name)
 
 
 def fuse_tensors(module: ir.Module) -> None:
@@ -501,12 +485,13 @@ def lower_to_llvm(
             with stage("cpu-threads"):
                 run_loops_on_threads(module, threads)
         with stage("cpu-llvm"):
+            keep_function_names_off_the_c_library(module)
             if threads > 1:
                 run_pipeline(module, CPU_LLVM_PIPELINE, "cpu-llvm")
             else:
                 run_pipeline(module, SERIAL_LLVM_PIPELINE, "cpu-llvm")
+            restore_c_interface_names(module)
             _mark_noalias(module, memref_ranks)
-            keep_function_names_off_the_c_library(module)
     return module
 
 

@@ -52,6 +52,8 @@ from gradir.mlir_bridge import (
 from gradir.mlir_bridge.host_execution import (
     LLVM_PIPELINE,
     PACKED_ENTRY_POINT,
+    keep_function_names_off_the_c_library,
+    restore_c_interface_names,
     FunctionSignature,
     as_function,
     call_packed,
@@ -296,7 +298,11 @@ class _Emulation:
 def _emulation_engine(launch_ir: str) -> _Emulation:
     module = to_mlir_module(launch_ir, new_context())
     launches_to_host_loops(module)
+    with module.context:
+        keep_function_names_off_the_c_library(module)
     run_pipeline(module, EMULATION_PIPELINE, "gpu-emulate")
+    with module.context:
+        restore_c_interface_names(module)
     with module.context:
         engine = guarded("gpu-emulate", module.context, lambda: ExecutionEngine(module, opt_level=2))
     return _Emulation(engine, module)

@@ -36,6 +36,7 @@ from gradir.mlir_bridge.destinations import compute_into_destinations
 from gradir.mlir_bridge.booleans import reject_boolean_buffers, store_booleans_as_bytes
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.forwarding_calls import keep_forwarding_calls, write_call_results_in_place
+from gradir.mlir_bridge.host_execution import keep_function_names_off_the_c_library, restore_c_interface_names
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
 from gradir.mlir_bridge.tensor_stage import (
     ELEMENTWISE_FUSION_PIPELINE,
@@ -214,8 +215,14 @@ def nvvm_pipeline(chip: str = "sm_90", features: str | None = None, opt_level: i
 def to_nvvm_binary(
     module: ir.Module, chip: str = "sm_90", features: str | None = None, opt_level: int = 3
 ) -> ir.Module:
-    """Stage 4: kernels -> NVVM -> PTX inside `gpu.binary`; host code -> LLVM dialect."""
+    """Stage 4: kernels -> NVVM -> PTX inside `gpu.binary`; host code -> LLVM dialect (function
+    bodies as `__gradir_f`, their C wrappers `_mlir_ciface_f`: see
+    `host_execution.keep_function_names_off_the_c_library`)."""
+    with module.context:
+        keep_function_names_off_the_c_library(module)
     run_pipeline(module, nvvm_pipeline(chip, features, opt_level), "gpu-nvvm")
+    with module.context:
+        restore_c_interface_names(module)
     return module
 
 

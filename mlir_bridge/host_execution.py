@@ -48,6 +48,42 @@ LLVM_PIPELINE = (
 )
 """Host code (scf, memref, arith, math, vector, func) to the LLVM dialect the JIT compiles."""
 
+IMPLEMENTATION_PREFIX = "__gradir_"
+"""Prefix of every function body's symbol once lowered (the C wrappers keep `_mlir_ciface_f`)."""
+
+
+def keep_function_names_off_the_c_library(module: ir.Module) -> None:
+    """Before `LLVM_PIPELINE`: rename each function body `f` to `__gradir_f`.
+
+    The lowering calls the C library for math ops and copies: `convert-math-to-libm`
+    makes `math.erf` a call of `@erf`, reusing a function of that name if the module has
+    one, and LLVM makes `math.log2` and copies calls of `log2` and `memcpy`, which the
+    JIT binds to the module's own symbols first. A user's `@erf(x) = 2x` then computed
+    every `math.erf` of the program (a wrong value, no error), and `@asinh` computing
+    `math.asinh` called itself forever (Enzyme's math tests name each function after its
+    op). `restore_c_interface_names` gives the C wrappers their names back afterwards."""
+    for function in list(module.body.operations):
+        if function.operation.name != "func.func" or not function.regions[0].blocks:
+            continue
+        name = ir.StringAttr(function.attributes["sym_name"]).value
+        new_name = IMPLEMENTATION_PREFIX + name
+        ir.SymbolTable.replace_all_symbol_uses(name, new_name, module.operation)
+        ir.SymbolTable.set_symbol_name(function, new_name)
+
+
+def restore_c_interface_names(module: ir.Module) -> None:
+    """After `LLVM_PIPELINE`: `_mlir_ciface___gradir_f`, the C wrapper of a body renamed by
+    `keep_function_names_off_the_c_library`, becomes `_mlir_ciface_f` again, the name
+    the callers look up."""
+    wrapper = "_mlir_ciface_" + IMPLEMENTATION_PREFIX
+    for function in list(module.body.operations):
+        name = ir.StringAttr(function.attributes["sym_name"]).value if "sym_name" in function.attributes else ""
+        if function.operation.name == "llvm.func" and name.startswith(wrapper):
+            original = "_mlir_ciface_" + name.removeprefix(wrapper)
+            ir.SymbolTable.replace_all_symbol_uses(name, original, module.operation)
+            ir.SymbolTable.set_symbol_name(function, original)
+
+
 def _value_spec(function: str, what: str, value_type: ir.Type, where: str | None) -> ValueSpec:
     """`where`: the function's location, where an unsupported type is reported."""
     supported = ", ".join(NUMPY_DTYPES)
