@@ -106,6 +106,7 @@ from gradir.mlir_bridge.distinct_results import copy_repeated_results
 from gradir.mlir_bridge.host_execution import (
     IMPLEMENTATION_PREFIX,
     LLVM_PIPELINE,
+    accurate_expm1,
     keep_function_names_off_the_c_library,
     restore_c_interface_names,
 )
@@ -486,6 +487,7 @@ def lower_to_llvm(
                 run_loops_on_threads(module, threads)
         with stage("cpu-llvm"):
             keep_function_names_off_the_c_library(module)
+            accurate_expm1(module)
             if threads > 1:
                 run_pipeline(module, CPU_LLVM_PIPELINE, "cpu-llvm")
             else:

@@ -52,6 +52,7 @@ from gradir.mlir_bridge import (
 from gradir.mlir_bridge.host_execution import (
     LLVM_PIPELINE,
     PACKED_ENTRY_POINT,
+    accurate_expm1,
     keep_function_names_off_the_c_library,
     restore_c_interface_names,
     FunctionSignature,
@@ -298,8 +299,9 @@ class _Emulation:
 def _emulation_engine(launch_ir: str) -> _Emulation:
     module = to_mlir_module(launch_ir, new_context())
     launches_to_host_loops(module)
-    with module.context:
+    with module.context, ir.Location.unknown():
         keep_function_names_off_the_c_library(module)
+        accurate_expm1(module)
     run_pipeline(module, EMULATION_PIPELINE, "gpu-emulate")
     with module.context:
         restore_c_interface_names(module)
