@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from xdsl.builder import Builder
 from xdsl.dialects import arith, math, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     FloatAttr,
     IndexType,
@@ -97,28 +98,44 @@ def region_as_generic(builder: Builder, body: Block, result_type: TensorType) ->
     )  # fmt: skip
 
 
-def static_pad_offsets(op: tensor.PadOp) -> list[int] | None:
-    """The static low padding of `op`, None when any low/high is dynamic."""
-    if op.low or op.high:
+def pad_offsets(op: tensor.PadOp) -> list[int | SSAValue] | None:
+    """Where `op` places its source: the low padding per dimension, a number or the
+    `index` value it was given as; None unless the source and the result have static
+    shapes (a pad of run-time size is left to MLIR)."""
+    source, result = op.source.type, op.result.type
+    if not isinstance(source, TensorType) or not isinstance(result, TensorType):
         return None
-    return list(op.static_low.get_values())
+    if DYNAMIC_INDEX in (*source.get_shape(), *result.get_shape()):
+        return None
+    given = iter(op.low)
+    return [next(given) if low == DYNAMIC_INDEX else low for low in op.static_low.get_values()]
 
 
-def insert_at(builder: Builder, source: SSAValue, dest: SSAValue, offsets: Sequence[int]) -> SSAValue:
-    """`tensor.insert_slice source into dest` at static `offsets`, stride 1."""
+def _mixed(offsets: Sequence[int | SSAValue]) -> tuple[list[SSAValue], list[int]]:
+    """Offsets of a slice op: the values among `offsets`, and the static list (values as
+    the dynamic marker)."""
+    values = [offset for offset in offsets if isinstance(offset, SSAValue)]
+    static = [DYNAMIC_INDEX if isinstance(offset, SSAValue) else offset for offset in offsets]
+    return values, static
+
+
+def insert_at(builder: Builder, source: SSAValue, dest: SSAValue, offsets: Sequence[int | SSAValue]) -> SSAValue:
+    """`tensor.insert_slice source into dest` at `offsets` (numbers or `index` values), stride 1."""
     assert isinstance(source.type, TensorType)
     sizes = list(source.type.get_shape())
+    values, static = _mixed(offsets)
     op = tensor.InsertSliceOp.get(
-        source, dest, static_sizes=sizes, static_offsets=list(offsets), static_strides=[1] * len(sizes)
+        source, dest, offsets=values, static_sizes=sizes, static_offsets=static, static_strides=[1] * len(sizes)
     )
     return builder.insert(op).result
 
 
-def extract_at(builder: Builder, source: SSAValue, offsets: Sequence[int], like: SSAValue) -> SSAValue:
-    """`tensor.extract_slice source` of `like`'s type at static `offsets`, stride 1."""
+def extract_at(builder: Builder, source: SSAValue, offsets: Sequence[int | SSAValue], like: SSAValue) -> SSAValue:
+    """`tensor.extract_slice source` of `like`'s type at `offsets` (numbers or `index`
+    values), stride 1."""
     assert isinstance(like.type, TensorType)
     sizes = list(like.type.get_shape())
-    op = tensor.ExtractSliceOp.from_static_parameters(source, list(offsets), sizes)
+    op = tensor.ExtractSliceOp(source, list(offsets), sizes, [1] * len(sizes), like.type)
     return builder.insert(op).result
 
 
@@ -135,14 +152,14 @@ class LowerGenerate(RewritePattern):
 
 
 class LowerPad(RewritePattern):
-    """`tensor.pad` (static low/high) -> the source inserted into the padding,
+    """`tensor.pad` (static shapes) -> the source inserted into the padding,
     a `region_as_generic` of its body."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tensor.PadOp, rewriter: PatternRewriter) -> None:
-        offsets = static_pad_offsets(op)
-        if offsets is None or not isinstance(op.result.type, TensorType):
-            return  # dynamic padding: left to MLIR
+        offsets = pad_offsets(op)
+        if offsets is None:
+            return  # a pad of run-time size: left to MLIR
         builder = Builder(InsertPoint.before(op))
         padding = builder.insert(region_as_generic(builder, op.region.block, op.result.type))
         rewriter.replace(op, [], [insert_at(builder, op.source, padding.results[0], offsets)])

@@ -9,7 +9,8 @@ with `tensor.extract`), so the rules rebuild the body as that generic
 reverse mode gives the captured values' gradients, forward mode the tangent.
 
 - generate: exactly that generic.
-- pad (static low/high; dynamic padding is a located error): the result is the
+- pad (static shapes, the amounts numbers or values; a pad of run-time size is a
+  located error): the result is the
   source inserted into the padding. The source's gradient is the result's
   gradient at the source's place; the padding's gradient, the result's with
   that place zeroed, goes to the body's generic (a padding value captured from
@@ -31,7 +32,7 @@ from gradir.autodiff_pass.rules.generic_reverse import generic_vjp
 from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.dialects.mlir22_ops import GenerateOp
 from gradir.errors import DifferentiationError, error_at
-from gradir.lowering.standard_ops import extract_at, insert_at, region_as_generic, static_pad_offsets
+from gradir.lowering.standard_ops import extract_at, insert_at, pad_offsets, region_as_generic
 
 
 def _body_gradients(builder: Builder, op: Operation, grad: SSAValue, captured: Sequence[SSAValue]):
@@ -74,11 +75,11 @@ def generate_jvp(
     return [_body_tangent(builder, op, captured_tangents)]
 
 
-def _pad_offsets(op: tensor.PadOp) -> list[int]:
-    offsets = static_pad_offsets(op)
+def _pad_offsets(op: tensor.PadOp) -> list[int | SSAValue]:
+    offsets = pad_offsets(op)
     if offsets is None:
         raise error_at(
-            DifferentiationError, op, "differentiation of 'tensor.pad' needs static low and high padding"
+            DifferentiationError, op, "differentiation of 'tensor.pad' needs static source and result shapes"
         )
     return offsets
 
