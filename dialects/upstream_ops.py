@@ -13,6 +13,7 @@ passes) stays xDSL's:
 - `linalg.generic #trait ins(...)`: the attribute dictionary given by an alias.
 - `linalg.index` inside a named op's body (`linalg.fill_rng_2d`), not only a generic.
 - `tensor.pad` by amounts given as values, with a static result type (`PadOp`).
+- `memref.cast`'s custom form (`MemrefCastOp`): xDSL 0.74 has only the generic one.
 - the convolution and pooling ops (`linalg_conv.WINDOW_OPS`): xDSL lacks most
   of them, and those it has differ from MLIR (required strides, a wrong max
   pooling body); `linalg.quantized_matmul` (`linalg_quantized`), whose body
@@ -35,7 +36,7 @@ from collections.abc import Callable
 from xdsl.context import Context
 from typing import cast
 
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, memref, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import DictionaryAttr
@@ -130,6 +131,34 @@ class GenericOp(linalg.GenericOp):
                 parser.parse_optional_attr_dict = outer  # type: ignore[method-assign]
 
 
+class MemrefCastOp(memref.CastOp):
+    """`memref.cast %m : memref<4xf32> to memref<?xf32>`: MLIR's custom form, which xDSL
+    0.74's op has none of (LAGrad's tests cast their buffers so)."""
+
+    name = "memref.cast"
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        source = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_keyword("to")
+        result_type = parser.parse_type()
+        op = cls.build(operands=[parser.resolve_operand(source, source_type)], result_types=[result_type])
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.dest.type)
+
+
 class PadOp(tensor.PadOp):
     """`tensor.pad` verified as MLIR verifies it: the result type need only be compatible
     with the one inferred. A pad by amounts given as SSA values (`low[%c0, %c2]`) may
@@ -163,6 +192,7 @@ GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {
         *WINDOW_OPS, *PACKING_OPS, *QUANTIZED_OPS, FillRng2DOp, ElementwiseKindAttr, TypeFnAttr,
     ),
     "math": MATH_OPS,
+    "memref": (MemrefCastOp,),
     "tensor": (PadOp, *TENSOR_OPS),
 }
 """Dialect name -> gradir's versions of some of its ops (and attributes), and

@@ -74,3 +74,23 @@ func.func @sparse_literals() -> (tensor<2x2xf64>, tensor<2x2xi32>, tensor<3xf32>
   %c = arith.constant sparse<2, 2.500000e+00> : tensor<3xf32>
   return %eye, %b, %c : tensor<2x2xf64>, tensor<2x2xi32>, tensor<3xf32>
 }
+
+// -----
+
+// memref.cast's custom form (xDSL 0.74 has only the generic one), and tensor.pad by
+// amounts given as values into a static result (xDSL's verifier wanted dynamic sizes).
+// CHECK-LABEL: func.func @cast_and_pad
+// CHECK:         memref.cast %{{.*}} : memref<2xf64> to memref<?xf64>
+// CHECK:         tensor.pad %{{.*}} low[%{{.*}}, 2] high[%{{.*}}, %{{.*}}]
+// CHECK:         } : tensor<1x2xf32> to tensor<1x5xf32>
+func.func @cast_and_pad(%x: tensor<1x2xf32>, %v: f32) -> (memref<?xf64>, tensor<1x5xf32>) {
+  %u = memref.alloc() : memref<2xf64>
+  %cast = memref.cast %u : memref<2xf64> to memref<?xf64>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = tensor.pad %x low[%c0, 2] high[%c0, %c1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %v : f32
+  } : tensor<1x2xf32> to tensor<1x5xf32>
+  return %cast, %p : memref<?xf64>, tensor<1x5xf32>
+}

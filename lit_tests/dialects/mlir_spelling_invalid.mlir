@@ -6,3 +6,16 @@ func.func @bad(%a: f64, %b: f64) -> i1 {
   %c = arith.cmpf "not a predicate", %a, %b : f64
   return %c : i1
 }
+
+// -----
+
+// A pad whose static result size is not the padded size (2 + 2 + 1 = 5, not 6).
+// RUN: not autodiff-opt %s --split-input-file 2>&1 | filecheck %s --check-prefix=PAD
+// PAD: error: {{.*}}result dimension 1 is 6, but the padded size is 2 + 2 + 1
+func.func @bad_pad(%x: tensor<1x2xf32>, %v: f32) -> tensor<1x6xf32> {
+  %p = tensor.pad %x low[0, 2] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %v : f32
+  } : tensor<1x2xf32> to tensor<1x6xf32>
+  return %p : tensor<1x6xf32>
+}
