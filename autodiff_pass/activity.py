@@ -29,8 +29,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import affine, scf
-from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import NoneAttr, TensorType
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
 from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_float_tensor
 from gradir.errors import DifferentiationError, error_at
@@ -120,6 +120,11 @@ def analyze_activity(
     """Activity of the ops of `block` w.r.t. `independents` (differentiated
     arguments) and `dependents` (differentiated results)."""
     varied = {value for value in independents if carries_derivative(value)}
+    for value in varied:
+        if isinstance(value, OpResult):
+            _refuse_encoding(value.type, value.owner, "produces")
+        else:
+            _refuse_encoding(value.type, block.parent_op(), f"takes as argument {value.index}")  # type: ignore[attr-defined]
     _vary(block, varied)
     useful = {value for value in dependents if carries_derivative(value)}
     _use(block, useful)
@@ -189,9 +194,26 @@ CACHE_ATTRIBUTE = "autodiff.cache"
 imports this module)."""
 
 
+def _refuse_encoding(type_: Attribute, where: Operation | None, verb: str) -> None:
+    """A tensor type with an encoding (`tensor<2xf64, "pltri">`, a sparse layout) is not a
+    plain array of values: the derivative rules build plain tensors, so its gradient
+    would not have its type. Refused where it becomes active."""
+    if isinstance(type_, TensorType) and not isinstance(type_.encoding, NoneAttr):
+        name = f"'{where.name}'" if where is not None else "it"
+        raise error_at(
+            DifferentiationError,
+            where,
+            f"{name} {verb} {type_}, a tensor with an encoding: gradir differentiates tensors "
+            "without one (drop the encoding; a sparse tensor is not supported)",
+        )
+
+
 def _refuse_dynamic_shapes(op: Operation) -> None:
     """A float tensor of dynamic shape computed from a varied value would carry a
-    derivative that gradir cannot represent: a located error, never a silent zero."""
+    derivative that gradir cannot represent: a located error, never a silent zero.
+    Likewise a tensor with an encoding (`_refuse_encoding`)."""
+    for result in op.results:
+        _refuse_encoding(result.type, op, "produces")
     for result in op.results:
         type_ = result.type
         if (
