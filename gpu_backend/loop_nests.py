@@ -230,6 +230,8 @@ def _through_reshape(reshape: ir.Operation, indices: list[ir.Value]) -> tuple[ir
         shape = ir.MemRefType(reshape.results[0].type).shape
         return source, [_linearize([indices[d] for d in group], [shape[d] for d in group]) for group in groups]
     shape = ir.MemRefType(source.type).shape
+    if not groups:  # all of a 1x...x1 source collapsed to 0-d: no group, one index 0 per dim
+        return source, [index(0) for _ in shape]
     source_indices: list[ir.Value] = []
     for group, collapsed in zip(groups, indices):
         source_indices.extend(delinearize(collapsed, [shape[d] for d in group]))

@@ -238,7 +238,14 @@ def batch_scatter(builder, op, operands, batched):
 
 
 def _shifted_reassociation(op: Operation) -> ArrayAttr:
+    """The batch dimension is a group of its own, except where the op has no group at all
+    (a 0-d tensor to or from `1x...x1`): then the batch dimension and the unit ones are
+    the one group."""
     groups = [[d.value.data + 1 for d in group.data] for group in op.reassociation.data]  # type: ignore[attr-defined]
+    if not groups:
+        expanded = op.results[0] if isinstance(op, tensor.ExpandShapeOp) else op.operands[0]
+        rank = expanded.type.get_num_dims()  # type: ignore[union-attr]
+        return ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in range(rank + 1)])])
     return ArrayAttr([ArrayAttr([IntegerAttr(0, i64)])] + [
         ArrayAttr([IntegerAttr(d, i64) for d in group]) for group in groups
     ])

@@ -233,6 +233,63 @@ def test_a_reshaped_slice_at_a_loop_position_is_read_through_its_buffer(rows):
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
 
 
+# One element of each row at the loop's position, seen as a 0-d tensor (JAX's reverse scan
+# in rlax's TD(lambda) does this): the collapse to 0-d has no reassociation group, so the
+# kernel's read through the views had no index for the slice's dimension (an IndexError
+# in the GPU pipeline), and vmap of the collapse made an invalid collapse_shape.
+ELEMENT_AS_SCALAR = """
+#scalar = affine_map<() -> ()>
+func.func @discounted(%rewards: tensor<6xf64>, %gamma: tensor<f64>) -> tensor<f64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %zero = arith.constant dense<0.0> : tensor<f64>
+  %empty = tensor.empty() : tensor<f64>
+  %g = scf.for %t = %c0 to %c6 step %c1 iter_args(%acc = %zero) -> (tensor<f64>) {
+    %row = tensor.extract_slice %rewards[%t] [1] [1] : tensor<6xf64> to tensor<1xf64>
+    %r = tensor.collapse_shape %row [] : tensor<1xf64> into tensor<f64>
+    %next = linalg.generic {indexing_maps = [#scalar, #scalar, #scalar, #scalar], iterator_types = []}
+        ins(%r, %acc, %gamma : tensor<f64>, tensor<f64>, tensor<f64>) outs(%empty : tensor<f64>) {
+    ^bb0(%x: f64, %a: f64, %k: f64, %o: f64):
+      %d = arith.mulf %a, %k : f64
+      %s = arith.addf %d, %x : f64
+      %q = arith.mulf %s, %s : f64
+      linalg.yield %q : f64
+    } -> tensor<f64>
+    scf.yield %next : tensor<f64>
+  }
+  return %g : tensor<f64>
+}
+func.func @discounted_grad(%rewards: tensor<6xf64>, %gamma: tensor<f64>) -> (tensor<6xf64>, tensor<f64>) {
+  %d:2 = autodiff.grad @discounted(%rewards, %gamma) : (tensor<6xf64>, tensor<f64>) -> (tensor<6xf64>, tensor<f64>)
+  return %d#0, %d#1 : tensor<6xf64>, tensor<f64>
+}
+func.func @discounted_per_example(%rewards: tensor<3x6xf64>, %gamma: tensor<f64>) -> (tensor<3x6xf64>, tensor<3xf64>) {
+  %d:2 = autodiff.vmap @discounted_grad(%rewards, %gamma) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0, 0>, size = 3 : i64}
+      : (tensor<3x6xf64>, tensor<f64>) -> (tensor<3x6xf64>, tensor<3xf64>)
+  return %d#0, %d#1 : tensor<3x6xf64>, tensor<3xf64>
+}
+"""
+
+
+def test_an_element_at_the_loop_position_seen_as_a_0d_tensor():
+    rng = np.random.default_rng(5)
+    rewards, gamma = rng.uniform(-0.5, 0.5, (3, 6)), np.array(0.6)
+    cpu = gradir.compile(ELEMENT_AS_SCALAR)
+    gpu = gradir.compile(ELEMENT_AS_SCALAR, target="cuda")
+    for example in range(3):  # the gradient against central differences, then the GPU against the CPU
+        result = gradir.gradcheck(ELEMENT_AS_SCALAR, "discounted", inputs=[rewards[example], gamma])
+        assert result.ok, result.report()
+    want = cpu.discounted_per_example(rewards, gamma)
+    for got in (gpu.emulate("discounted_per_example", rewards, gamma),
+                [np.stack(parts) for parts in zip(*(cpu.discounted_grad(r, gamma) for r in rewards))]):
+        for g, w in zip(got, want):
+            assert np.max(np.abs(w)) > 0.05
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14)
+    for g, w in zip(gpu.emulate("discounted_grad", rewards[0], gamma), cpu.discounted_grad(rewards[0], gamma)):
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14)
+
+
 # ---------------------------------------------------------------- while loops and affine loops
 
 WHILE_ON_DEVICE_DATA = """
