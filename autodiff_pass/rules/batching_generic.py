@@ -3,6 +3,7 @@ own because the linalg named ops' rules batch their generic view with it too
 (`batching_linalg`), and `batching` imports those."""
 from __future__ import annotations
 
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, IteratorTypeAttr
 from xdsl.ir import Operation, SSAValue
@@ -14,9 +15,11 @@ from gradir.autodiff_pass.batch_builder import BatchBuilder, unsupported
 def batch_generic(builder, op, operands, batched):
     """A leading parallel dimension: batched operands' maps read it first, the
     others' maps ignore it; every output is batched (an unbatched init is
-    broadcast); `linalg.index` in the body counts one dimension further."""
+    broadcast); `linalg.index` in the body counts one dimension further; a batched
+    scalar read from outside becomes an input, a batched tensor gathered from outside
+    is read at the lane's batch index."""
     assert isinstance(op, GenericOp)
-    captured = _batched_scalar_captures(builder, op)
+    captured, gathered = _batched_captures(builder, op)
     count = len(op.inputs)
     outputs = [builder.materialize(v, b) for v, b in zip(operands[count:], batched[count:])]
     values = list(operands[:count]) + outputs
@@ -41,6 +44,16 @@ def batch_generic(builder, op, operands, batched):
     for position, value in enumerate(captured):
         argument = body.block.insert_arg(value.type, count + position)
         lanes[value].replace_uses_with_if(argument, lambda use: id(use.operation) in inside)
+    # A batched tensor the body gathers from (`tensor.extract %t[%i]`: an embedding row, a
+    # label's log-probability) is read in its own lane: the batch index first.
+    for value in gathered:
+        for use in list(lanes[value].uses):
+            read = use.operation
+            if id(read) not in inside:
+                continue
+            lane = IndexOp(0)
+            read.parent_block().insert_op_before(lane, read)  # type: ignore[union-attr]
+            read.operands = [read.operands[0], lane.result, *read.operands[1:]]
     old = op.indexing_maps.data[0].data
     lane_map = AffineMapAttr(AffineMap(old.num_dims + 1, 0, (AffineExpr.dimension(0),)))
     generic = GenericOp(
@@ -54,22 +67,27 @@ def batch_generic(builder, op, operands, batched):
     return [(r, True) for r in builder.insert(generic).results]
 
 
-def _batched_scalar_captures(builder: BatchBuilder, op: Operation) -> list[SSAValue]:
-    """The batched scalars `op`'s body reads from outside, in order of first use; a
-    batched tensor read from outside (an element at data-dependent indices, a gather
-    inside the body) is refused: each lane would read the whole batch."""
+def _batched_captures(builder: BatchBuilder, op: Operation) -> tuple[list[SSAValue], list[SSAValue]]:
+    """The batched values `op`'s body reads from outside, in order of first use: the
+    scalars, and the tensors it reads only with `tensor.extract` (a gather inside the
+    body). A batched tensor used in any other way is refused."""
     inside = {id(nested) for nested in op.walk()}
-    captured: list[SSAValue] = []
+    scalars: list[SSAValue] = []
+    tensors: list[SSAValue] = []
     for nested in op.walk():
         if nested is op:
             continue
-        for operand in nested.operands:
+        for position, operand in enumerate(nested.operands):
             owner = operand.owner
             owner_op = owner if isinstance(owner, Operation) else owner.parent_op()
             if id(owner_op) in inside or not builder.is_batched_capture(operand):
                 continue
-            if isinstance(operand.type, TensorType):
-                raise unsupported(op, "its body reads a batched value defined outside it")
-            if operand not in captured:
-                captured.append(operand)
-    return captured
+            if not isinstance(operand.type, TensorType):
+                if operand not in scalars:
+                    scalars.append(operand)
+            elif isinstance(nested, tensor.ExtractOp) and position == 0:
+                if operand not in tensors:
+                    tensors.append(operand)
+            else:
+                raise unsupported(op, f"its body reads a batched tensor defined outside it with '{nested.name}'")
+    return scalars, tensors

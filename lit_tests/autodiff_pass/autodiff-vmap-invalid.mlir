@@ -71,20 +71,26 @@ func.func @main(%xs: tensor<4x2xf64>, %ks: tensor<4xf64>) -> tensor<4x3xf64> {
 
 // -----
 
-// A linalg.generic whose body reads a batched value from outside it.
-func.func @f(%x: tensor<4xf64>, %s: tensor<f64>) -> tensor<4xf64> {
+// A linalg.generic whose body passes a batched tensor from outside to a call (only reading
+// an element of it, a gather, is batched).
+func.func private @first(%t: tensor<2xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %v = tensor.extract %t[%c0] : tensor<2xf64>
+  return %v : f64
+}
+func.func @f(%x: tensor<4xf64>, %s: tensor<2xf64>) -> tensor<4xf64> {
   %e = tensor.empty() : tensor<4xf64>
-  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'linalg.generic' is not supported (its body reads a batched value defined outside it)
+  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'linalg.generic' is not supported (its body reads a batched tensor defined outside it with 'func.call')
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf64>) outs(%e : tensor<4xf64>) {
   ^bb0(%a: f64, %o: f64):
-    %v = tensor.extract %s[] : tensor<f64>
+    %v = func.call @first(%s) : (tensor<2xf64>) -> f64
     %m = arith.mulf %a, %v : f64
     linalg.yield %m : f64
   } -> tensor<4xf64>
   return %r : tensor<4xf64>
 }
-func.func @main(%x: tensor<4xf64>, %ss: tensor<3xf64>) -> tensor<3x4xf64> {
-  %r = autodiff.vmap @f(%x, %ss) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<4xf64>, tensor<3xf64>) -> tensor<3x4xf64>
+func.func @main(%x: tensor<4xf64>, %ss: tensor<3x2xf64>) -> tensor<3x4xf64> {
+  %r = autodiff.vmap @f(%x, %ss) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<4xf64>, tensor<3x2xf64>) -> tensor<3x4xf64>
   return %r : tensor<3x4xf64>
 }
 

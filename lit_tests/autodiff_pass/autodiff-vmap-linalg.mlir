@@ -152,3 +152,31 @@ func.func @main(%xs: tensor<5x2x3xf64>, %w: tensor<3x4xf64>, %x: tensor<2x3xf64>
   %f = autodiff.vmap @conv(%image, %ks) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<2x6x6x3xf64>, tensor<5x3x3x3x4xf64>) -> tensor<5x2x16xf64>
   return %a, %b3, %c, %d#0, %d#1, %e, %f : tensor<5x2x4xf64>, tensor<5x2x4xf64>, tensor<5x7x2x4xf64>, tensor<5x3xf64>, tensor<5x2x3xf64>, tensor<5x2x16xf64>, tensor<5x2x16xf64>
 }
+
+// A body reading an element of a batched tensor from outside (a gather: an embedding row, a
+// label's log-probability) reads it in its lane: the batch index first. Both for a
+// linalg.map and for the generic it is.
+// CHECK-LABEL: func.func @gathers_vmap_n_0_to_0_x3(
+// CHECK-SAME:    %{{[^:]*}}: tensor<4xf64>, %[[S:[^:]*]]: tensor<3x2xf64>) -> tensor<3x4xf64>
+// CHECK:         linalg.generic
+// CHECK:           %[[I:.*]] = linalg.index 1 : index
+// CHECK:           %[[K:.*]] = arith.remui %[[I]], %{{.*}} : index
+// CHECK:           %[[LANE:.*]] = linalg.index 0 : index
+// CHECK:           tensor.extract %[[S]][%[[LANE]], %[[K]]] : tensor<3x2xf64>
+func.func @gathers(%x: tensor<4xf64>, %s: tensor<2xf64>) -> tensor<4xf64> {
+  %e = tensor.empty() : tensor<4xf64>
+  %c2 = arith.constant 2 : index
+  %m = linalg.map ins(%x : tensor<4xf64>) outs(%e : tensor<4xf64>)
+    (%in: f64, %o: f64) {
+      %i = linalg.index 0 : index
+      %k = arith.remui %i, %c2 : index
+      %v = tensor.extract %s[%k] : tensor<2xf64>
+      %p = arith.mulf %in, %v : f64
+      linalg.yield %p : f64
+    }
+  return %m : tensor<4xf64>
+}
+func.func @gathers_batched(%x: tensor<4xf64>, %ss: tensor<3x2xf64>) -> tensor<3x4xf64> {
+  %r = autodiff.vmap @gathers(%x, %ss) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<4xf64>, tensor<3x2xf64>) -> tensor<3x4xf64>
+  return %r : tensor<3x4xf64>
+}
