@@ -37,6 +37,7 @@ not cover: `stablehlo.sort`, a `custom_call` such as a LAPACK routine) is a
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -229,7 +230,6 @@ def _refuse_own_derivative_rules(jaxpr) -> None:
     """A SourceError at the first function of `jaxpr` (nested ones included) that has a
     derivative rule of the program's own. JAX's library functions with such rules
     (`jax.nn.relu`, ...) define the derivative their primal code has, and pass."""
-    import re
 
     from jax.extend import core
 
@@ -313,8 +313,17 @@ def _legalize_with_jaxlib(stablehlo: Any) -> str:
         _concatenations_as_tensor_concat(module, jax_ir)
         try:
             jax_passmanager.PassManager.parse(JAXLIB_PIPELINE).run(module.operation)
-        except Exception as error:  # jaxlib's MLIRError: keep its first line
-            raise SourceError(f"StableHLO to linalg failed in jaxlib: {_first_line(str(error))}") from error
+        except Exception as error:  # jaxlib's MLIRError: its first diagnostic, at the Python line
+            diagnostics = getattr(error, "error_diagnostics", None) or []
+            if not diagnostics:
+                raise SourceError(f"StableHLO to linalg failed in jaxlib: {_first_line(str(error))}") from error
+            first = diagnostics[0]
+            # jaxlib's locations are its own MLIR's: read the first file position of the text.
+            where = re.search(r'"([^"]+)":(\d+):(\d+)', str(first.location))
+            raise SourceError(
+                f"StableHLO to linalg failed in jaxlib: {' '.join(first.message.split())}",
+                f"{where[1]}:{where[2]}:{where[3]}" if where else None,
+            ) from error
     # With JAX's locations (the Python lines), for errors about what is left.
     return module.operation.get_asm(print_generic_op_form=True, enable_debug_info=True)
 

@@ -306,6 +306,16 @@ def test_a_derivative_rule_of_the_programs_own_is_refused_where_it_is_defined():
         gradir.from_jax(lambda v: jnp.sum(v), x, custom_derivatives="ignore")
 
 
+def test_a_failure_inside_jaxlib_is_its_own_message_at_the_python_line():
+    """jaxlib's legalization makes an invalid empty slice of lax.associative_scan: the error
+    said only "Failure while executing pass pipeline:", with no place."""
+    (x,) = arrays((8,))
+    with pytest.raises(gradir.SourceError) as raised:
+        gradir.from_jax(lambda v: jnp.sum(lax.associative_scan(jnp.add, v) ** 2), x)
+    assert "StableHLO to linalg failed in jaxlib: offset 0 is out-of-bounds" in raised.value.message
+    assert raised.value.location.startswith(f"{__file__}:")
+
+
 # ---------------------------------------------------------------- README
 
 
