@@ -113,11 +113,11 @@ def restore_c_interface_names(module: ir.Module) -> None:
     the callers look up."""
     wrapper = "_mlir_ciface_" + IMPLEMENTATION_PREFIX
     for function in list(module.body.operations):
-        name = ir.StringAttr(function.attributes["sym_name"]).value if "sym_name" in function.attributes else ""
-        if function.operation.name == "llvm.func" and name.startswith(wrapper):
-            original = "_mlir_ciface_" + name.removeprefix(wrapper)
-            ir.SymbolTable.replace_all_symbol_uses(name, original, module.operation)
-            ir.SymbolTable.set_symbol_name(function, original)
+        if function.operation.name != "llvm.func":
+            continue
+        name = ir.StringAttr(function.attributes["sym_name"]).value
+        if name.startswith(wrapper):  # called from outside only: no use in the module to rename
+            ir.SymbolTable.set_symbol_name(function, "_mlir_ciface_" + name.removeprefix(wrapper))
 
 
 def _value_spec(function: str, what: str, value_type: ir.Type, where: str | None) -> ValueSpec:
