@@ -18,6 +18,7 @@ Needs `pip install -e '.[jax]'` (jax==0.10.2).
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
 import sys
 import textwrap
@@ -33,9 +34,13 @@ SEED = 0
 try:
     import jax
     import jax.numpy as jnp
+    import jax.scipy.linalg
+    import jax.scipy.special
+    import jax.scipy.stats
     from jax import lax
+    from jax.example_libraries import stax
 except ImportError:  # the module still lists the programs (tests read SPECS)
-    jax = jnp = lax = None
+    jax = jnp = lax = stax = None
 
 
 # ---------------------------------------------------------------- the JAX programs
@@ -80,6 +85,700 @@ def rnn_loss(w, u, b, h0, xs):
     return jnp.sum(hs**2)
 
 
+# ---------------------------------------------------------------- programs from public JAX code
+# Upstream code, changed only as far as a loss of flat float32 arguments needs (each
+# Spec's `source` names the file and every change): models become functions of their
+# parameters, sizes are small, randomness is a fixed key or an input.
+
+# jax-ml/jax examples/mnist_classifier_fromscratch.py
+
+
+def mnist_predict(params, inputs):
+    activations = inputs
+    for w, b in params[:-1]:
+        outputs = jnp.dot(activations, w) + b
+        activations = jnp.tanh(outputs)
+
+    final_w, final_b = params[-1]
+    logits = jnp.dot(activations, final_w) + final_b
+    return logits - jax.scipy.special.logsumexp(logits, axis=1, keepdims=True)
+
+
+def mnist_fromscratch_loss(w1, b1, w2, b2, inputs, targets):
+    params, batch = [(w1, b1), (w2, b2)], (inputs, targets)
+    inputs, targets = batch
+    preds = mnist_predict(params, inputs)
+    return -jnp.mean(jnp.sum(preds * targets, axis=1))
+
+
+# jax-ml/jax examples/differentially_private_sgd.py
+
+
+def dpsgd_model(pool):
+    return stax.serial(
+        stax.Conv(2, (3, 3), padding="SAME", strides=(2, 2)),
+        stax.Relu,
+        pool((2, 2), (1, 1)),
+        stax.Flatten,
+        stax.Dense(3),
+    )
+
+
+def dpsgd_loss(params, batch, pool=None):
+    _, predict = dpsgd_model(pool or stax.MaxPool)
+    inputs, targets = batch
+    logits = predict(params, inputs)
+    logits = stax.logsoftmax(logits)  # log normalize
+    return -jnp.mean(jnp.sum(logits * targets, axis=1))  # cross entropy loss
+
+
+def dpsgd_cnn_loss(conv_w, conv_b, dense_w, dense_b, images, targets):
+    params = [(conv_w, conv_b), (), (), (), (dense_w, dense_b)]
+    return dpsgd_loss(params, (images, targets))
+
+
+def dpsgd_clipped_grad(params, l2_norm_clip, single_example_batch):
+    """Evaluate gradient for a single-example batch and clip its grad norm."""
+    grads = jax.grad(dpsgd_loss)(params, single_example_batch, stax.AvgPool)
+    nonempty_grads, tree_def = jax.tree_util.tree_flatten(grads)
+    total_grad_norm = jnp.linalg.norm(jnp.array([jnp.linalg.norm(neg.ravel()) for neg in nonempty_grads]))
+    divisor = jnp.maximum(total_grad_norm / l2_norm_clip, 1.0)
+    normalized_nonempty_grads = [g / divisor for g in nonempty_grads]
+    return jax.tree_util.tree_unflatten(tree_def, normalized_nonempty_grads)
+
+
+def dpsgd_private_grad_loss(conv_w, conv_b, dense_w, dense_b, images, targets):
+    params = [(conv_w, conv_b), (), (), (), (dense_w, dense_b)]
+    batch = (images[:, None], targets[:, None])  # shape_as_image(..., dummy_dim=True)
+    l2_norm_clip, batch_size = 3.0, images.shape[0]
+    clipped_grads = jax.vmap(dpsgd_clipped_grad, (None, None, 0))(params, l2_norm_clip, batch)
+    clipped_grads_flat, grads_treedef = jax.tree_util.tree_flatten(clipped_grads)
+    aggregated_clipped_grads = [g.sum(0) for g in clipped_grads_flat]
+    normalized_aggregated_clipped_grads = [g / batch_size for g in aggregated_clipped_grads]
+    return sum(jnp.sum(g**2) for g in normalized_aggregated_clipped_grads)
+
+
+# jax-ml/jax examples/mnist_vae.py
+
+
+def vae_gaussian_kl(mu, sigmasq):
+    """KL divergence from a diagonal Gaussian to the standard Gaussian."""
+    return -0.5 * jnp.sum(1.0 + jnp.log(sigmasq) - mu**2.0 - sigmasq)
+
+
+def vae_gaussian_sample(rng, mu, sigmasq):
+    """Sample a diagonal Gaussian."""
+    return mu + jnp.sqrt(sigmasq) * jax.random.normal(rng, mu.shape, jnp.float32)  # f32 draws under x64 too
+
+
+def vae_bernoulli_logpdf(logits, x):
+    """Bernoulli log pdf of data x given logits."""
+    return -jnp.sum(jnp.logaddexp(0.0, jnp.where(x, -1.0, 1.0) * logits))
+
+
+def vae_models():
+    encoder_init, encode = stax.serial(
+        stax.Dense(4), stax.Relu,
+        stax.FanOut(2),
+        stax.parallel(stax.Dense(2), stax.serial(stax.Dense(2), stax.Softplus)),
+    )  # fmt: skip
+    decoder_init, decode = stax.serial(
+        stax.Dense(4), stax.Relu,
+        stax.Dense(6),
+    )  # fmt: skip
+    return encode, decode
+
+
+def vae_elbo(rng, params, images):
+    """Monte Carlo estimate of the negative evidence lower bound."""
+    encode, decode = vae_models()
+    enc_params, dec_params = params
+    mu_z, sigmasq_z = encode(enc_params, images)
+    logits_x = decode(dec_params, vae_gaussian_sample(rng, mu_z, sigmasq_z))
+    return vae_bernoulli_logpdf(logits_x, images) - vae_gaussian_kl(mu_z, sigmasq_z)
+
+
+def vae_loss(e1w, e1b, e2w, e2b, e3w, e3b, d1w, d1b, d2w, d2b, images):
+    enc_params = [(e1w, e1b), (), (), [(e2w, e2b), [(e3w, e3b), ()]]]
+    dec_params = [(d1w, d1b), (), (d2w, d2b)]
+    params, batch, batch_size = (enc_params, dec_params), images, images.shape[0]
+    rng = jax.random.fold_in(jax.random.key(0), 1)
+    return -vae_elbo(rng, params, batch) / batch_size
+
+
+# jax-ml/jax examples/advi.py
+
+
+def advi_diag_gaussian_sample(rng, mean, log_std):
+    # Take a single sample from a diagonal multivariate Gaussian.
+    return mean + jnp.exp(log_std) * jax.random.normal(rng, mean.shape, jnp.float32)  # f32 draws under x64 too
+
+
+def advi_diag_gaussian_logpdf(x, mean, log_std):
+    # Evaluate a single point on a diagonal multivariate Gaussian.
+    return jnp.sum(jax.vmap(jax.scipy.stats.norm.logpdf)(x, mean, jnp.exp(log_std)))
+
+
+def advi_elbo(logprob, rng, mean, log_std):
+    # Single-sample Monte Carlo estimate of the variational lower bound.
+    sample = advi_diag_gaussian_sample(rng, mean, log_std)
+    return logprob(sample) - advi_diag_gaussian_logpdf(sample, mean, log_std)
+
+
+def advi_batch_elbo(logprob, rng, params, num_samples):
+    # Average over a batch of random samples.
+    rngs = jax.random.split(rng, num_samples)
+    vectorized_elbo = jax.vmap(functools.partial(advi_elbo, logprob), in_axes=(0, None, None))
+    return jnp.mean(vectorized_elbo(rngs, *params))
+
+
+def advi_funnel_log_density(params):
+    norm = jax.scipy.stats.norm
+    return norm.logpdf(params[0], 0, jnp.exp(params[1])) + norm.logpdf(params[1], 0, 1.35)
+
+
+def advi_objective(mean, log_std):
+    params, t, num_samples = (mean, log_std), 3, 8
+    rng = jax.random.key(t)
+    return -advi_batch_elbo(advi_funnel_log_density, rng, params, num_samples)
+
+
+# jax-ml/jax docs/notebooks/vmapped_log_probs.md
+
+
+def vmapped_log_probs_data():
+    np_random = np.random.RandomState(10009)  # np.random.seed(10009)
+    num_features = 3
+    num_points = 8
+    true_beta = np_random.randn(num_features).astype(np.float32)
+    all_x = np_random.randn(num_points, num_features).astype(np.float32)
+    y = (np_random.rand(num_points) < 1 / (1 + np.exp(-all_x.dot(true_beta)))).astype(np.int32)
+    return all_x, y
+
+
+def vmapped_log_probs_elbo(beta_loc, beta_log_scale, epsilon):
+    all_x, y = vmapped_log_probs_data()
+
+    @jax.jit
+    def log_joint(beta):
+        result = 0.0
+        # Note that no `axis` parameter is provided to `jnp.sum`.
+        result = result + jnp.sum(jax.scipy.stats.norm.logpdf(beta, loc=0.0, scale=10.0))
+        result = result + jnp.sum(-jnp.log(1 + jnp.exp(-(2 * y - 1) * jnp.dot(all_x, beta))))
+        return result
+
+    batched_log_joint = jax.jit(jax.vmap(log_joint))
+    beta_sample = beta_loc + jnp.exp(beta_log_scale) * epsilon
+    return jnp.mean(batched_log_joint(beta_sample), 0) + jnp.sum(beta_log_scale - 0.5 * np.log(2 * np.pi))
+
+
+# jax-ml/jax docs/notebooks/convolutions.md
+
+
+def conv_strided_atrous_loss(img, kernel):
+    dn = lax.conv_dimension_numbers(img.shape, kernel.shape, ("NHWC", "HWIO", "NHWC"))
+    # SAME padding, 2,2 stride, no dilation
+    out = lax.conv_general_dilated(img, kernel, (2, 2), "SAME", (1, 1), (1, 1), dn)
+    # VALID padding, no stride, rhs kernel dilation ~ Atrous convolution
+    out2 = lax.conv_general_dilated(img, kernel, (1, 1), "VALID", (1, 1), (2, 2), dn)
+    return jnp.sum(out**2) + jnp.sum(out2**2)
+
+
+def conv_transposed_loss(img, kernel):
+    dn = lax.conv_dimension_numbers(img.shape, kernel.shape, ("NHWC", "HWIO", "NHWC"))
+    # VALID padding, no stride, lhs=input dilation  ~ Transposed Convolution
+    out = lax.conv_general_dilated(img, kernel, (1, 1), ((0, 0), (0, 0)), (2, 2), (1, 1), dn)
+    # transposed conv = 180deg kernel rotation plus LHS dilation
+    kernel_rot = jnp.rot90(jnp.rot90(kernel, axes=(0, 1)), axes=(0, 1))
+    padding = ((2, 1), (2, 1))
+    out2 = lax.conv_general_dilated(img, kernel_rot, (1, 1), padding, (2, 2), (1, 1), dn)
+    return jnp.sum(out**2) + jnp.sum(out2**2)
+
+
+# google/flax flax/linen/pooling.py, flax/nnx/nn/normalization.py, examples/mnist/train.py
+
+
+def flax_pool(inputs, init, reduce_fn, window_shape, strides, padding):
+    num_batch_dims = inputs.ndim - (len(window_shape) + 1)
+    strides = strides or (1,) * len(window_shape)
+    strides = (1,) * num_batch_dims + strides + (1,)
+    dims = (1,) * num_batch_dims + window_shape + (1,)
+    y = lax.reduce_window(inputs, init, reduce_fn, dims, strides, padding)
+    return y
+
+
+def flax_avg_pool(inputs, window_shape, strides=None, padding="VALID"):
+    y = flax_pool(inputs, 0.0, lax.add, window_shape, strides, padding)
+    y = y / np.prod(window_shape)  # count_include_pad=True
+    return y
+
+
+def flax_batch_norm(x, scale, bias, epsilon=1e-5):
+    # BatchNorm(use_running_average=False) on NHWC: _compute_stats (use_fast_variance) then _normalize
+    axes = (0, 1, 2)
+    mu, mu2 = x.mean(axes), jnp.square(x).mean(axes)
+    var = jnp.maximum(0.0, mu2 - jnp.square(mu))
+    stats_shape = feature_shape = (1, 1, 1, x.shape[-1])
+    mean = mu.reshape(stats_shape)
+    var = var.reshape(stats_shape)
+    y = x - mean
+    mul = lax.rsqrt(var + epsilon)
+    mul *= scale.reshape(feature_shape)
+    y *= mul
+    y += bias.reshape(feature_shape)
+    return y
+
+
+def flax_conv(x, kernel, bias):
+    # nnx.Conv(kernel_size=(3, 3)): padding 'SAME', strides 1
+    y = lax.conv_general_dilated(x, kernel, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    return y + bias.reshape((1, 1, 1, -1))
+
+
+def flax_cnn_loss(k1, c1, s1, o1, k2, c2, s2, o2, w3, b3, w4, b4, images, labels):
+    x = images
+    x = flax_avg_pool(jax.nn.relu(flax_batch_norm(flax_conv(x, k1, c1), s1, o1)), (2, 2), (2, 2))
+    x = flax_avg_pool(jax.nn.relu(flax_batch_norm(flax_conv(x, k2, c2), s2, o2)), (2, 2), (2, 2))
+    x = x.reshape(x.shape[0], -1)  # flatten
+    x = jax.nn.relu(x @ w3 + b3)
+    logits = x @ w4 + b4
+    # optax.softmax_cross_entropy_with_integer_labels(logits=logits, labels=labels).mean()
+    label_logits = jnp.take_along_axis(logits, labels[..., None], axis=-1)[..., 0]
+    log_normalizers = jax.nn.logsumexp(logits, axis=-1)
+    return (log_normalizers - label_logits).mean()
+
+
+# google/flax flax/linen/recurrent.py
+
+
+def flax_lstm_cell(params, carry, inputs):
+    wi, wh, bh = params  # the Dense layers ii, if, ig, io (no bias) and hi, hf, hg, ho, stacked
+    c, h = carry
+    i = jax.nn.sigmoid(inputs @ wi[0] + (h @ wh[0] + bh[0]))
+    f = jax.nn.sigmoid(inputs @ wi[1] + (h @ wh[1] + bh[1]))
+    g = jnp.tanh(inputs @ wi[2] + (h @ wh[2] + bh[2]))
+    o = jax.nn.sigmoid(inputs @ wi[3] + (h @ wh[3] + bh[3]))
+    new_c = f * c + i * g
+    new_h = o * jnp.tanh(new_c)
+    return (new_c, new_h), new_h
+
+
+def flax_lstm_loss(wi, wh, bh, xs, ys):
+    batch, hidden = xs.shape[1], wh.shape[-1]
+    carry = (jnp.zeros((batch, hidden)), jnp.zeros((batch, hidden)))  # initialize_carry: zeros
+    _, hs = lax.scan(functools.partial(flax_lstm_cell, (wi, wh, bh)), carry, xs)  # nn.RNN, time-major
+    return jnp.mean((hs - ys) ** 2)
+
+
+def flax_gru_cell(params, carry, inputs):
+    wi, bi, wh, bhn = params  # the Dense layers ir, iz, in (bias) and hr, hz (no bias), hn (bias), stacked
+    h = carry
+    r = jax.nn.sigmoid((inputs @ wi[0] + bi[0]) + h @ wh[0])
+    z = jax.nn.sigmoid((inputs @ wi[1] + bi[1]) + h @ wh[1])
+    # add bias because the linear transformations aren't directly summed.
+    n = jnp.tanh((inputs @ wi[2] + bi[2]) + r * (h @ wh[2] + bhn))
+    new_h = (1.0 - z) * n + z * h
+    return new_h, new_h
+
+
+def flax_gru_loss(wi, bi, wh, bhn, h0, xs):
+    def body(t, h):
+        return flax_gru_cell((wi, bi, wh, bhn), h, xs[t])[0]
+
+    h = lax.fori_loop(0, xs.shape[0], body, h0)
+    return jnp.sum(h**2)
+
+
+# jax-ml/jax docs/the-training-cookbook.py
+
+
+class dot_dict(dict):
+    __setattr__ = dict.__setitem__
+    __getattr__ = dict.__getitem__
+
+
+def cookbook_model_apply(num_layers, params, tokens):
+    out = params.embedding.at[tokens].get()
+    out += params.pos_embed
+    del tokens
+
+    for layer in range(num_layers):
+        block = params.layers[layer]
+        att_skip = out  # 1 billion dollars in venture capital funding please
+        qkv = jnp.einsum("bsd,3dkh->bs3kh", out, block.attention.qkv)
+        out = jax.nn.dot_product_attention(qkv[:, :, 0, :], qkv[:, :, 1, :], qkv[:, :, 2, :], is_causal=True)
+        out = jnp.einsum("bskh,khd->bsd", out, block.attention.out)
+        out += att_skip
+        out *= jax.lax.rsqrt(jnp.linalg.norm(out, axis=-1, keepdims=True) + 1e-6)
+
+        mlp_skip = out  # machine learning circa 1986
+        out = jnp.einsum("bsd,dh->bsh", out, block.mlp.in_kernel)
+        out = jax.nn.gelu(out)
+        out = jnp.einsum("bsh,hd->bsd", out, block.mlp.out_kernel)
+        out += mlp_skip
+        out *= jax.lax.rsqrt(jnp.linalg.norm(out, axis=-1, keepdims=True) + 1e-6)
+
+    logits = jnp.einsum("bsd,dl->bsl", out, params.linear_out.kernel)
+    return logits
+
+
+def cookbook_loss(embedding, pos_embed, qkv, att_out, mlp_in, mlp_out, linear_out, observed_ids, target_ids):
+    params = dot_dict(embedding=embedding, pos_embed=pos_embed, linear_out=dot_dict(kernel=linear_out))
+    block = dot_dict(attention=dot_dict(qkv=qkv, out=att_out), mlp=dot_dict(in_kernel=mlp_in, out_kernel=mlp_out))
+    params.layers = dot_dict({0: block})
+    batch, vocab_size = dict(observed_ids=observed_ids, target_ids=target_ids), embedding.shape[0]
+
+    def loss_fn(params):
+        logits = cookbook_model_apply(1, params, batch["observed_ids"])
+        labels = jax.nn.one_hot(batch["target_ids"], vocab_size)
+        return -(labels * jax.nn.log_softmax(logits)).mean()
+
+    return loss_fn(params)
+
+
+# google/flax examples/gemma (layers.py, positional_embeddings.py, modules.py, transformer.py)
+
+
+def gemma_rms_norm(x, scale):
+    x = jnp.asarray(x, jnp.float32)
+    mean2 = jnp.mean(jnp.square(x), axis=-1, keepdims=True)
+    normed_inputs = jnp.asarray(x * jax.lax.rsqrt(mean2 + 1e-06), dtype=jnp.float32)
+    normed_inputs = normed_inputs * (1.0 + scale)
+    return normed_inputs
+
+
+def gemma_apply_rope(inputs, positions, head_dim, max_wavelength=10_000, scale_factor=1.0):
+    fraction = 2 * jnp.arange(0, head_dim // 2) / head_dim
+    timescale = max_wavelength**fraction
+    sinusoid_inp = positions[..., jnp.newaxis] / timescale[jnp.newaxis, jnp.newaxis, :]
+    sinusoid_inp = sinusoid_inp[..., jnp.newaxis, :]
+    sinusoid_inp /= scale_factor
+    sin = jnp.sin(sinusoid_inp)
+    cos = jnp.cos(sinusoid_inp)
+    first_half, second_half = jnp.split(inputs, 2, axis=-1)
+    first_part = first_half * cos - second_half * sin
+    second_part = second_half * cos + first_half * sin
+    out = jnp.concatenate([first_part, second_part], axis=-1)
+    return out.astype(inputs.dtype)
+
+
+def gemma_attention(q_w, kv_w, o_w, x, segment_pos, attn_mask, num_heads, num_kv_heads, head_dim):
+    query_pre_attn_scalar, attn_logits_soft_cap, sliding_window_size, K_MASK = head_dim**-0.5, 50.0, 2, -2.3819763e38
+    query_proj = jnp.einsum("BTD,NDH->BTNH", x, q_w)
+    key_proj, value_proj = jnp.einsum("BTD,CKDH->CBTKH", x, kv_w)
+    query_proj = gemma_apply_rope(query_proj, segment_pos, head_dim=head_dim)
+    query_scaled = query_proj * query_pre_attn_scalar
+    key_proj = gemma_apply_rope(key_proj, segment_pos, head_dim=head_dim)
+    # use_gqa: Reshape matrices to enable einsums over groups.
+    num_groups = num_heads // num_kv_heads
+    batch_size, seq_size, _, head_dim = query_scaled.shape
+    query_scaled = query_scaled.reshape((batch_size, seq_size, num_kv_heads, num_groups, head_dim))
+    logits = jnp.einsum("BTKGH,BSKH->BTKGS", query_scaled, key_proj)
+    logits = logits.reshape((batch_size, seq_size, num_heads, -1))
+    logits = jnp.tanh(logits / attn_logits_soft_cap)
+    logits = logits * attn_logits_soft_cap
+    # AttentionType.LOCAL_SLIDING
+    all_ones = jnp.ones(attn_mask.shape, dtype=attn_mask.dtype)
+    sliding_mask = jnp.triu(all_ones, -1 * sliding_window_size + 1) * jnp.tril(all_ones, sliding_window_size - 1)
+    attn_mask = sliding_mask * attn_mask
+    padded_logits = jnp.where((jnp.expand_dims(attn_mask, -2)), logits, K_MASK)
+    probs = jax.nn.softmax(padded_logits, axis=-1).astype(key_proj.dtype)
+    batch_size, seq_size1, _, _ = probs.shape
+    probs = probs.reshape((batch_size, seq_size1, num_kv_heads, num_groups, -1))
+    encoded = jnp.einsum("BTKGS,BSKH->BTKGH", probs, value_proj)
+    encoded = encoded.reshape((batch_size, seq_size, num_heads, head_dim))
+    return jnp.einsum("BTNH,NHD->BTD", encoded, o_w)
+
+
+def gemma_block_loss(x, pre_attn, q_w, kv_w, o_w, post_attn, pre_ffw, gate_w, up_w, down_w, post_ffw, input_mask):
+    # transformer.py: build_positions_from_mask, make_causal_attn_mask
+    positions = jnp.cumsum(input_mask, axis=-1)
+    segment_pos = positions - (positions >= 1)
+    seq_len = input_mask.shape[-1]
+    attn_mask = input_mask[..., None, :]
+    causal_mask = jnp.tril(jnp.ones((seq_len, seq_len), dtype=jnp.bool_))
+    attn_mask *= causal_mask[None, ...]
+    # modules.py Block.__call__
+    attn_inputs = gemma_rms_norm(x, pre_attn)
+    attn_output = gemma_attention(q_w, kv_w, o_w, attn_inputs, segment_pos, attn_mask, 4, 2, 2)
+    attn_output = gemma_rms_norm(attn_output, post_attn)
+    x += attn_output
+    ffw_inputs = gemma_rms_norm(x, pre_ffw)
+    ffw_outputs = (jax.nn.gelu(ffw_inputs @ gate_w) * (ffw_inputs @ up_w)) @ down_w  # FeedForward
+    ffw_outputs = gemma_rms_norm(ffw_outputs, post_ffw)
+    x += ffw_outputs
+    return jnp.mean(x**2)
+
+
+# jax-ml/jax jax/experimental/ode.py, tests/ode_test.py
+
+
+def runge_kutta_step(func, y0, f0, t0, dt):
+    # Dopri5 Butcher tableaux
+    alpha = jnp.array([1 / 5, 3 / 10, 4 / 5, 8 / 9, 1.0, 1.0, 0], dtype=dt.dtype)
+    beta = jnp.array(
+        [[1 / 5, 0, 0, 0, 0, 0, 0], [3 / 40, 9 / 40, 0, 0, 0, 0, 0],
+         [44 / 45, -56 / 15, 32 / 9, 0, 0, 0, 0],
+         [19372 / 6561, -25360 / 2187, 64448 / 6561, -212 / 729, 0, 0, 0],
+         [9017 / 3168, -355 / 33, 46732 / 5247, 49 / 176, -5103 / 18656, 0, 0],
+         [35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0]],
+        dtype=f0.dtype)  # fmt: skip
+    c_sol = jnp.array([35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0], dtype=f0.dtype)
+    c_error = jnp.array([
+        35 / 384 - 1951 / 21600, 0, 500 / 1113 - 22642 / 50085, 125 / 192 -
+        451 / 720, -2187 / 6784 - -12231 / 42400, 11 / 84 - 649 / 6300, -1. / 60.
+    ], dtype=f0.dtype)  # fmt: skip
+
+    def body_fun(i, k):
+        ti = t0 + dt * alpha[i - 1]
+        yi = y0 + dt.astype(f0.dtype) * jnp.dot(beta[i - 1, :], k)
+        ft = func(yi, ti)
+        return lax.dynamic_update_slice(k, ft[None, :], (i, 0))  # upstream: k.at[i, :].set(ft)
+
+    k = lax.dynamic_update_slice(jnp.zeros((7, f0.shape[0]), f0.dtype), f0[None, :], (0, 0))  # upstream: .at[0, :].set(f0)
+    k = lax.fori_loop(1, 7, body_fun, k)
+
+    y1 = dt.astype(f0.dtype) * jnp.dot(c_sol, k) + y0
+    y1_error = dt.astype(f0.dtype) * jnp.dot(c_error, k)
+    f1 = k[-1]
+    return y1, f1, y1_error, k
+
+
+def ode_pend(y, _, m, g):
+    theta, omega = y
+    return jnp.array([omega, -m * omega - g * jnp.sin(theta)])
+
+
+def ode_dopri_loss(y0, m, g):
+    func, dt = functools.partial(ode_pend, m=m, g=g), jnp.asarray(0.1, jnp.float32)
+
+    def step(i, y):
+        t = i * dt
+        return runge_kutta_step(func, y, func(y, t), t, dt)[0]
+
+    return jnp.sum(lax.fori_loop(0, 4, step, y0) ** 2)
+
+
+# jax-ml/jax docs/notebooks/Custom_derivative_rules_for_Python_code.md
+
+
+def fixed_point(f, a, x_guess):
+    def cond_fun(carry):
+        x_prev, x = carry
+        return jnp.abs(x_prev - x) > 1e-6
+
+    def body_fun(carry):
+        _, x = carry
+        return x, f(a, x)
+
+    _, x_star = lax.while_loop(cond_fun, body_fun, (x_guess, f(a, x_guess)))
+    return x_star
+
+
+def newton_sqrt(a):
+    update = lambda a, x: 0.5 * (x + a / x)  # noqa: E731
+    return fixed_point(update, a, a)
+
+
+def newton_sqrt_loss(a, b):
+    return jnp.sum(jax.vmap(newton_sqrt)(a)) + newton_sqrt(b)
+
+
+# jax-ml/jax docs/jaxpr.md
+
+
+def one_of_three(index, arg):
+    return lax.switch(index, [lambda x: x + 1.0, lambda x: x - 2.0, lambda x: x + 3.0], arg)
+
+
+def func7(arg):
+    return lax.cond(arg >= 0.0, lambda xtrue: xtrue + 3.0, lambda xfalse: xfalse - 3.0, arg)
+
+
+def func8(arg1, arg2):  # Where `arg2` is a pair.
+    return lax.cond(arg1 >= 0.0, lambda xtrue: xtrue[0], lambda xfalse: jnp.array([1]) + xfalse[1], arg2)
+
+
+def jaxpr_cond_loss(index, x, y, p0, p1):
+    u = jnp.sum(one_of_three(index, x) ** 2) + jnp.sum(jax.vmap(one_of_three)(jnp.arange(3) % 3, x) ** 3)
+    v = jnp.sum(jax.vmap(func7)(y) ** 2) + func7(jnp.sum(x)) ** 2
+    return u + v + jnp.sum(func8(y[0], (p0, p1)) ** 2) + jnp.sum(func8(y[1], (p0 * x[0], p1 * x[1])) ** 2)
+
+
+# jax-ml/jax examples/gaussian_process_regression.py (removed in c856560f0e)
+
+
+def gp_cov_map(cov_func, xs, xs2=None):
+    if xs2 is None:
+        return jax.vmap(lambda x: jax.vmap(lambda y: cov_func(x, y))(xs))(xs)
+    else:
+        return jax.vmap(lambda x: jax.vmap(lambda y: cov_func(x, y))(xs))(xs2).T
+
+
+def gp_softplus(x):
+    return jnp.logaddexp(x, 0.0)
+
+
+def gp_exp_quadratic(x1, x2):
+    return jnp.exp(-jnp.sum((x1 - x2) ** 2))
+
+
+def gp_marginal_likelihood(noise, amplitude, lengthscale, x, y):
+    numpts, eye = x.shape[0], jnp.eye(x.shape[0])
+    noise = gp_softplus(noise)
+    amp = gp_softplus(amplitude)
+    ls = gp_softplus(lengthscale)
+    ymean = jnp.mean(y)
+    y = y - ymean
+    x = x / ls
+    train_cov = amp * gp_cov_map(gp_exp_quadratic, x) + eye * (noise + 1e-6)
+    chol = jax.scipy.linalg.cholesky(train_cov, lower=True)
+    kinvy = jax.scipy.linalg.solve_triangular(chol.T, jax.scipy.linalg.solve_triangular(chol, y, lower=True))
+    log2pi = jnp.log(2.0 * 3.1415)
+    ml = jnp.sum(-0.5 * jnp.dot(y.T, kinvy) - jnp.sum(jnp.log(jnp.diag(chol))) - (numpts / 2.0) * log2pi)
+    ml -= jnp.sum(-0.5 * jnp.log(2 * 3.1415) - jnp.log(amp) - 0.5 * jnp.log(amp) ** 2)  # lognormal prior
+    return -ml
+
+
+def gp_kernel_loss(noise, amplitude, lengthscale, x, y, xtest):
+    eye = jnp.eye(x.shape[0])
+    noise = gp_softplus(noise)
+    amp = gp_softplus(amplitude)
+    ls = gp_softplus(lengthscale)
+    ymean = jnp.mean(y)
+    y = y - ymean
+    x = x / ls
+    train_cov = amp * gp_cov_map(gp_exp_quadratic, x) + eye * (noise + 1e-6)
+    xtest = xtest / ls
+    cross_cov = amp * gp_cov_map(gp_exp_quadratic, x, xtest)
+    var = amp * gp_cov_map(gp_exp_quadratic, xtest)
+    # the Cholesky solves (LAPACK custom_calls, not exportable) replaced by products
+    return jnp.dot(y, jnp.dot(train_cov, y)) + jnp.sum(jnp.dot(cross_cov.T, y) ** 2) + jnp.sum(jnp.diag(var))
+
+
+# google/flax examples/ppo/ppo_lib.py (loss_fn), models.py, agent.py
+
+
+def ppo_actor_critic(params, states):
+    w1, b1, wp, bp, wv, bv = params  # models.ActorCritic, its convolutions and Dense(512) reduced to one Dense(4)
+    x = states.reshape((states.shape[0], -1))
+    x = jax.nn.relu(x @ w1 + b1)
+    logits = x @ wp + bp
+    policy_log_probabilities = jax.nn.log_softmax(logits)
+    value = x @ wv + bv
+    return policy_log_probabilities, value
+
+
+def ppo_loss(w1, b1, wp, bp, wv, bv, states, actions, old_log_probs, returns, advantages):
+    params, clip_param, vf_coeff, entropy_coeff = (w1, b1, wp, bp, wv, bv), 0.1, 0.5, 0.01
+    log_probs, values = ppo_actor_critic(params, states)  # agent.policy_action
+    values = values[:, 0]  # Convert shapes: (batch, 1) to (batch, ).
+    probs = jnp.exp(log_probs)
+
+    value_loss = jnp.mean(jnp.square(returns - values), axis=0)
+
+    entropy = jnp.sum(-probs * log_probs, axis=1).mean()
+
+    log_probs_act_taken = jax.vmap(lambda lp, a: lp[a])(log_probs, actions)
+    ratios = jnp.exp(log_probs_act_taken - old_log_probs)
+    # Advantage normalization (following the OpenAI baselines).
+    advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    pg_loss = ratios * advantages
+    clipped_loss = advantages * jax.lax.clamp(1.0 - clip_param, ratios, 1.0 + clip_param)
+    ppo_loss = -jnp.mean(jnp.minimum(pg_loss, clipped_loss), axis=0)
+
+    return ppo_loss + vf_coeff * value_loss - entropy_coeff * entropy
+
+
+# google-deepmind/rlax rlax/_src/multistep.py, rlax/_src/value_learning.py
+
+
+def lambda_returns(r_t, discount_t, v_t, lambda_=1.0, stop_target_gradients=False):
+    # If scalar make into vector.
+    lambda_ = jnp.ones_like(discount_t) * lambda_
+
+    # Work backwards to compute `G_{T-1}`, ..., `G_0`.
+    def _body(acc, xs):
+        returns, discounts, values, lambda_ = xs
+        acc = returns + discounts * ((1 - lambda_) * values + lambda_ * acc)
+        return acc, acc
+
+    _, returns = jax.lax.scan(_body, v_t[-1], (r_t, discount_t, v_t, lambda_), reverse=True)
+
+    return jax.lax.select(stop_target_gradients, jax.lax.stop_gradient(returns), returns)
+
+
+def td_lambda(v_tm1, r_t, discount_t, v_t, lambda_, stop_target_gradients=True):
+    target_tm1 = lambda_returns(r_t, discount_t, v_t, lambda_)
+    target_tm1 = jax.lax.select(stop_target_gradients, jax.lax.stop_gradient(target_tm1), target_tm1)
+    return target_tm1 - v_tm1
+
+
+def rlax_td_lambda_loss(v_tm1, r_t, discount_t, v_t):
+    return 0.5 * jnp.sum(td_lambda(v_tm1, r_t, discount_t, v_t, 0.9, stop_target_gradients=False) ** 2)
+
+
+# jax-ml/jax jax/_src/random/core.py
+
+
+def truncated_normal_sample(lower, upper, u01):
+    # `_truncated_normal(key, lower, upper, shape, dtype)` with its uniform draw as an argument
+    dtype = jnp.float32
+    sqrt2 = np.array(np.sqrt(2), dtype)
+    lower = lax.convert_element_type(lower, dtype)
+    upper = lax.convert_element_type(upper, dtype)
+    a = lax.erf(lower / sqrt2)
+    b = lax.erf(upper / sqrt2)
+    u = a + (b - a) * u01  # uniform(key, shape, dtype, minval=a, maxval=b)
+    out = sqrt2 * lax.erf_inv(u)
+    # Clamp the value to the open interval (lower, upper) to make sure that
+    # rounding (or if we chose `a` for `u`) doesn't push us outside of the range.
+    return jnp.clip(
+        out,
+        lax.nextafter(lax.stop_gradient(lower), np.array(np.inf, dtype=dtype)),
+        lax.nextafter(lax.stop_gradient(upper), np.array(-np.inf, dtype=dtype)))
+
+
+def truncated_normal_loss(lower, upper, u01):
+    return jnp.mean(truncated_normal_sample(lower, upper, u01) ** 2)
+
+
+# lindermanlab/S5 s5/ssm.py
+
+
+def s5_binary_operator(q_i, q_j):
+    """Binary operator for parallel scan of linear recurrence. Assumes a diagonal matrix A."""
+    A_i, b_i = q_i
+    A_j, b_j = q_j
+    return A_j * A_i, A_j * b_i + b_j
+
+
+def s5_discretize_zoh(Lambda, B_tilde, Delta):
+    Identity = jnp.ones(Lambda.shape[0])
+    Lambda_bar = jnp.exp(Lambda * Delta)
+    B_bar = (1 / Lambda * (Lambda_bar - Identity))[..., None] * B_tilde
+    return Lambda_bar, B_bar
+
+
+def s5_apply_ssm(Lambda_bar, B_bar, C_tilde, input_sequence):
+    Lambda_elements = Lambda_bar * jnp.ones((input_sequence.shape[0], Lambda_bar.shape[0]))
+    Bu_elements = jax.vmap(lambda u: B_bar @ u)(input_sequence)
+
+    _, xs = jax.lax.associative_scan(jax.vmap(s5_binary_operator), (Lambda_elements, Bu_elements))
+
+    return jax.vmap(lambda x: (C_tilde @ x).real)(xs)
+
+
+def s5_ssm_loss(Lambda_re, B, C, D, log_step, input_sequence):
+    # S5SSM.setup (discretization "zoh", step_rescale 1) and S5SSM.__call__
+    step = jnp.exp(log_step[:, 0])
+    Lambda_bar, B_bar = s5_discretize_zoh(Lambda_re, B, step)
+    ys = s5_apply_ssm(Lambda_bar, B_bar, C, input_sequence)
+    # Add feedthrough matrix output Du;
+    Du = jax.vmap(lambda u: D * u)(input_sequence)
+    return jnp.sum((ys + Du) ** 2)
+
+
 # ---------------------------------------------------------------- what is exported
 
 
@@ -87,8 +786,14 @@ def rnn_loss(w, u, b, h0, xs):
 class Spec:
     name: str
     function_name: str
-    args: tuple  # (shape, dtype name, role); role: "data", "weight" (scaled by 1/sqrt(fan-in)) or "labels<N>"
+    args: tuple  # (shape, dtype name, role); role: "data", "weight" (scaled by 1/sqrt(fan-in)), "labels<N>",
+    #              "positive" (no sign), "normal" (standard normal), "uniform<lo>,<hi>", "onehot<N>" (one-hot rows),
+    #              "bernoulli" (bool) or "leftpad<k>" (bool rows, the first k False)
     what: str
+    source: str = ""  # the upstream program (repo, path, commit) and how it was changed; a header line when set
+    helpers: tuple = ()  # names of functions the program calls, whose source the header shows too
+    grad_mode: str = "rev"  # "fwd": the reference gradient is jax.jacfwd (JAX has no reverse mode for while_loop)
+    reference_rtol: str = ""  # the corpus comparison's rtol, and why, where JAX's float64 reference cannot be exact
 
     @property
     def function(self):
@@ -98,6 +803,9 @@ class Spec:
     def wrt(self) -> tuple[int, ...]:
         return tuple(i for i, (_, dtype, _) in enumerate(self.args) if dtype.startswith("float"))
 
+
+JAX_REPO = "jax-ml/jax (commit cec06d116c05f0d52adfceee3d3b730fdbcb0ce5) "
+FLAX = "google/flax (commit 18f8f311c275d57f46d95e41b15aa97b454754c0) "
 
 SPECS = [
     Spec("mlp", "mlp_loss", (((3, 5), "float32", "weight"), ((5,), "float32", "data"), ((5, 2), "float32", "weight"),
@@ -123,8 +831,230 @@ SPECS = [
                              ((2, 3), "float32", "data"), ((5, 2, 2), "float32", "data")),
          "tanh RNN over 5 steps with lax.scan (batch 2): scf.while (from stablehlo.while) carrying a tensor<i32> "
          "counter, the state and the stacked outputs; dynamic extract_slice/insert_slice at the clamped counter"),
+    Spec("mnist_fromscratch", "mnist_fromscratch_loss",
+         (((6, 5), "float32", "weight"), ((5,), "float32", "weight"), ((5, 3), "float32", "weight"),
+          ((3,), "float32", "weight"), ((4, 6), "float32", "data"), ((4, 3), "float32", "onehot3")),
+         "JAX's MNIST example from scratch: a tanh MLP over a list of (w, b) pairs, log-probabilities by "
+         "jax.scipy.special.logsumexp(keepdims=True) (its max shift under stop_gradient), one-hot cross entropy",
+         JAX_REPO + "examples/mnist_classifier_fromscratch.py: `predict` (as mnist_predict) and `loss`; layer "
+         "sizes [6, 5, 3] for [784, 1024, 1024, 10], params and batch as flat arguments",
+         helpers=("mnist_predict",)),
+    Spec("vae", "vae_loss",
+         (((6, 4), "float32", "weight"), ((4,), "float32", "weight"), ((4, 2), "float32", "weight"),
+          ((2,), "float32", "weight"), ((4, 2), "float32", "weight"), ((2,), "float32", "weight"),
+          ((2, 4), "float32", "weight"), ((4,), "float32", "weight"), ((4, 6), "float32", "weight"),
+          ((6,), "float32", "weight"), ((3, 6), "bool", "bernoulli")),
+         "the MNIST VAE's negative ELBO: stax Dense/Relu/FanOut/parallel/Softplus encoder and decoder, "
+         "jax.random.normal from a fixed key (threefry2x32 in integer ops, erf_inv), jnp.logaddexp, jnp.where on "
+         "bool images (an i1 argument), log, sqrt",
+         JAX_REPO + "examples/mnist_vae.py: `elbo` (as vae_elbo) and the objective -elbo / batch_size, the rng "
+         "fixed to fold_in(key(0), 1), random.normal drawn in float32 (the float64 reference draws the same "
+         "numbers); encoder and decoder with one hidden Dense(4) for two Dense(512), 6-pixel "
+         "binary images",
+         helpers=("vae_gaussian_kl", "vae_gaussian_sample", "vae_bernoulli_logpdf", "vae_models", "vae_elbo")),
+    Spec("advi", "advi_objective", (((2,), "float32", "data"), ((2,), "float32", "data")),
+         "automatic differentiation variational inference on the funnel density: random.split and vmap over keys, "
+         "random.normal (threefry, erf_inv), jax.scipy.stats.norm.logpdf with exp scales, vmap(norm.logpdf)",
+         JAX_REPO + "examples/advi.py: `objective` (rng = random.key(t), t = 3) with 8 samples for 40; helper "
+         "names prefixed advi_; random.normal drawn in float32 (the float64 reference draws the same numbers)",
+         helpers=("advi_diag_gaussian_sample", "advi_diag_gaussian_logpdf", "advi_elbo", "advi_batch_elbo",
+                  "advi_funnel_log_density"),
+         reference_rtol="2e-6 JAX draws the normal noise in float32 (its erf_inv is up to 8e-7 off the true one); "
+                        "gradir's f64 check computes the same draw's erf_inv in f64, and the objective (8 samples of "
+                        "exp(log_std) scales) carries the difference: 2.4e-7 of the value seen"),
+    Spec("vmapped_log_probs", "vmapped_log_probs_elbo",
+         (((3,), "float32", "data"), ((3,), "float32", "data"), ((4, 3), "float32", "normal")),
+         "Bayesian logistic regression ELBO: a jitted log-joint (norm.logpdf prior, log(1 + exp(.)) likelihood on "
+         "dense f32/i32 data constants) batched by jax.vmap under jax.jit, reparameterised samples",
+         JAX_REPO + "docs/notebooks/vmapped_log_probs.md: `log_joint` and `elbo` of 'Self-contained variational "
+         "inference example'; the fake data set generated as there, 3 features and 8 points for 10 and 100",
+         helpers=("vmapped_log_probs_data",)),
+    Spec("conv_strided_atrous", "conv_strided_atrous_loss",
+         (((1, 6, 6, 2), "float32", "data"), ((3, 3, 2, 2), "float32", "weight")),
+         "lax.conv_general_dilated in NHWC/HWIO: SAME padding with stride 2 (padding (0, 1)), and VALID with "
+         "rhs (kernel) dilation 2 (atrous), sums of squares",
+         JAX_REPO + "docs/notebooks/convolutions.md: the 'SAME padding, 2,2 stride' and 'rhs kernel dilation ~ "
+         "Atrous convolution' calls (dilation 2 for 12), on a 1x6x6x2 image with a 3x3x2x2 kernel",
+         ),
+    Spec("conv_transposed", "conv_transposed_loss",
+         (((1, 3, 3, 2), "float32", "data"), ((3, 3, 2, 2), "float32", "weight")),
+         "transposed convolutions: lax.conv_general_dilated with lhs (input) dilation 2, and the 180-degree "
+         "rotated kernel (jnp.rot90 twice: reverse) with padding ((2, 1), (2, 1))",
+         JAX_REPO + "docs/notebooks/convolutions.md: the 'lhs=input dilation ~ Transposed Convolution' call and "
+         "the tf.nn.conv2d_transpose equivalent, on a 1x3x3x2 image with a 3x3x2x2 kernel",
+         ),
+    Spec("flax_lstm", "flax_lstm_loss",
+         (((4, 2, 3), "float32", "weight"), ((4, 3, 3), "float32", "weight"), ((4, 3), "float32", "weight"),
+          ((4, 2, 2), "float32", "data"), ((4, 2, 3), "float32", "data")),
+         "Flax's LSTMCell (sigmoid gates, tanh) run by lax.scan over 4 steps (batch 2), zero initial carry, "
+         "mean squared error of the outputs: a tuple carry, stacked gate weights indexed per gate",
+         FLAX + "flax/linen/recurrent.py `LSTMCell.__call__` with its eight Dense layers as stacked arrays "
+         "(wi[gate] without bias, wh[gate] and bh[gate]), scanned time-major as nn.RNN does",
+         helpers=("flax_lstm_cell",)),
+    Spec("flax_gru", "flax_gru_loss",
+         (((3, 2, 3), "float32", "weight"), ((3, 3), "float32", "weight"), ((3, 3, 3), "float32", "weight"),
+          ((3,), "float32", "weight"), ((2, 3), "float32", "data"), ((5, 2, 2), "float32", "data")),
+         "Flax's GRUCell run by lax.fori_loop over 5 steps reading xs[t] (a dynamic slice at the loop counter), "
+         "sum of squares of the last state",
+         FLAX + "flax/linen/recurrent.py `GRUCell.__call__` with its six Dense layers as stacked arrays, driven "
+         "by lax.fori_loop instead of nn.RNN",
+         helpers=("flax_gru_cell",)),
+    Spec("cookbook_transformer", "cookbook_loss",
+         (((6, 4), "float32", "weight"), ((4, 4), "float32", "data"), ((3, 4, 2, 2), "float32", "weight"),
+          ((2, 2, 4), "float32", "weight"), ((4, 8), "float32", "weight"), ((8, 4), "float32", "weight"),
+          ((4, 6), "float32", "weight"), ((1, 4), "int32", "labels6"), ((1, 4), "int32", "labels6")),
+         "the JAX training cookbook's transformer: embedding gather (.at[tokens].get), 4-d einsums, "
+         "jax.nn.dot_product_attention(is_causal=True), jnp.linalg.norm normalisation with rsqrt, tanh GELU, "
+         "one_hot and log_softmax cross entropy",
+         JAX_REPO + "docs/the-training-cookbook.py: `model_apply` (config replaced by num_layers, out_sharding "
+         "arguments dropped) and train_step's `loss_fn`; 1 layer, embed 4, 2 heads of 2, mlp 8, vocab 6, "
+         "sequence 4 (upstream 4 layers, 512, 8 x 128, 2048, 256, 128)",
+         helpers=("dot_dict", "cookbook_model_apply")),
+    Spec("gemma_block", "gemma_block_loss",
+         (((1, 4, 4), "float32", "data"), ((4,), "float32", "data"), ((4, 4, 2), "float32", "weight"),
+          ((2, 2, 4, 2), "float32", "weight"), ((4, 2, 4), "float32", "weight"), ((4,), "float32", "data"),
+          ((4,), "float32", "data"), ((4, 6), "float32", "weight"), ((4, 6), "float32", "weight"),
+          ((6, 4), "float32", "weight"), ((4,), "float32", "data"), ((1, 4), "bool", "leftpad1")),
+         "a Gemma transformer block: RMSNorm, q/kv einsums, RoPE (jnp.split, sin/cos, concatenate), grouped-query "
+         "attention (5-d einsums, reshapes), tanh soft-capping, sliding-window and causal masks (triu/tril on "
+         "bool, jnp.where with -2.38e38), positions from an input mask by jnp.cumsum, gated GELU feed-forward",
+         FLAX + "examples/gemma: layers.py RMSNorm, positional_embeddings.py apply_rope, modules.py "
+         "Attention/FeedForward/Block.__call__ (local sliding attention, window 2, soft cap 50, post norms; no "
+         "cache, no dropout), transformer.py build_positions_from_mask and make_causal_attn_mask, inlined as "
+         "functions of the parameters; 4 heads, 2 kv heads, head_dim 2, features 4, hidden 6; loss mean(x**2)",
+         helpers=("gemma_rms_norm", "gemma_apply_rope", "gemma_attention")),
+    Spec("ode_dopri", "ode_dopri_loss",
+         (((2,), "float32", "data"), ((), "float32", "positive"), ((), "float32", "positive")),
+         "the damped pendulum integrated by 4 fixed Dormand-Prince steps: lax.fori_loop nested in lax.fori_loop, "
+         "gathers from constant Butcher tableaux at the loop counter, dynamic_update_slice of the stage matrix, "
+         "jnp.array of scalars (concatenate), 0-d float arguments",
+         JAX_REPO + "jax/experimental/ode.py `runge_kutta_step` (its two .at[...].set updates written as "
+         "lax.dynamic_update_slice: the stablehlo.scatter they lower to does not export) with tests/ode_test.py's `pend`, "
+         "stepped by a fixed-step fori_loop instead of odeint's adaptive while_loop and custom_vjp",
+         helpers=("runge_kutta_step", "ode_pend")),
+    Spec("newton_sqrt", "newton_sqrt_loss", (((4,), "float32", "positive"), ((), "float32", "positive")),
+         "Newton's square root by fixed-point iteration, lax.while_loop until |x_prev - x| <= 1e-6 (a trip "
+         "count that depends on the data), scalar and vmapped (a batched while: any() of the predicates, "
+         "selects); JAX's reference is jax.jacfwd (no reverse mode for while_loop)",
+         JAX_REPO + "docs/notebooks/Custom_derivative_rules_for_Python_code.md: `fixed_point` and `newton_sqrt` "
+         "as first written there (before custom_vjp), summed over a vmapped vector plus one scalar",
+         helpers=("fixed_point", "newton_sqrt"), grad_mode="fwd"),
+    Spec("jaxpr_cond", "jaxpr_cond_loss",
+         (((), "int32", "labels3"), ((3,), "float32", "data"), ((3,), "float32", "data"), ((1,), "float32", "data"),
+          ((), "float32", "data")),
+         "lax.switch on an integer argument (3 branches) and lax.cond on float predicates, plain (scf.if chains) "
+         "and vmapped (selects), a branch with a hoisted constant and a pair operand",
+         JAX_REPO + "docs/jaxpr.md: `one_of_three`, `func7` and `func8` (the branch constant jnp.array([1]) as "
+         "written there), combined into one loss of squares",
+         helpers=("one_of_three", "func7", "func8")),
+    Spec("gp_kernel", "gp_kernel_loss",
+         (((), "float32", "data"), ((), "float32", "data"), ((), "float32", "data"), ((6, 1), "float32", "data"),
+          ((6,), "float32", "data"), ((3, 1), "float32", "data")),
+         "Gaussian-process covariances: cov_map as nested jax.vmap of a squared-exponential kernel (train, cross "
+         "and test), softplus by jnp.logaddexp of 0-d parameters, jnp.eye, transposes, diag",
+         "jax-ml/jax (commit 035c1e566d61d759eb20106ae47df47f6284975f, before c856560f0e removed it) "
+         "examples/gaussian_process_regression.py `gp` without its Cholesky solves (jax.scipy.linalg.cholesky "
+         "exports a LAPACK stablehlo.custom_call): y K y + |K_x*^T y|^2 + trace(K_**) instead of the marginal "
+         "likelihood; 6 training points, 3 test points",
+         helpers=("gp_cov_map", "gp_softplus", "gp_exp_quadratic")),
+    Spec("td_lambda", "rlax_td_lambda_loss",
+         (((6,), "float32", "data"), ((6,), "float32", "data"), ((6,), "float32", "uniform0.5,1.0"),
+          ((6,), "float32", "data")),
+         "TD(lambda) errors: lax.scan(reverse=True) for the lambda-returns, lax.select on a constant predicate "
+         "between a stop_gradient'ed value and the value itself (stop_target_gradients=False: the gradient "
+         "flows), squared",
+         "google-deepmind/rlax (commit 4c5d25b2609879d321f5a432cdf88165574e57a7) rlax/_src/multistep.py "
+         "`lambda_returns` and rlax/_src/value_learning.py `td_lambda` without the chex assertions, called with "
+         "lambda 0.9 and stop_target_gradients=False, loss 0.5 * sum(td**2)",
+         helpers=("lambda_returns", "td_lambda")),
+    Spec("truncated_normal", "truncated_normal_loss",
+         (((4,), "float32", "uniform-1.5,-0.5"), ((4,), "float32", "uniform0.5,1.5"), ((4,), "float32", "uniform0.1,0.9")),
+         "reparameterised truncated-normal samples, differentiated wrt their bounds: lax.erf, lax.erf_inv (jaxlib "
+         "expands chlo.erf_inv into polynomials and a select for |u| == 1 on u * inf), jnp.clip between "
+         "lax.nextafter of stop_gradient'ed bounds",
+         JAX_REPO + "jax/_src/random/core.py `_truncated_normal` with its `uniform(key, ...)` draw written "
+         "out as a + (b - a) * u01 from an argument u01 (the threefry bits do not run, see vae), loss mean(x**2)",
+         helpers=("truncated_normal_sample",)),
 ]  # fmt: skip
 BY_NAME = {spec.name: spec for spec in SPECS}
+
+NOT_EXPORTED = [
+    # Programs from public code that `gradir.from_jax` refuses today (with jax 0.10.2), kept
+    # here to move into SPECS once they export. All four:
+    #   KeyError: 'subfuns' in from_jax's _stop_gradients_kept, which re-binds the custom_jvp_call
+    #   of jax.nn.relu (stax.Relu) when the function also has a stop_gradient (log_softmax,
+    #   logsumexp): jax.nn.relu(x) and jax.nn.log_softmax(.) in one function never export.
+    Spec("dpsgd_cnn", "dpsgd_cnn_loss",
+         (((3, 3, 1, 2), "float32", "weight"), ((1, 1, 1, 2), "float32", "weight"), ((8, 3), "float32", "weight"),
+          ((3,), "float32", "weight"), ((3, 6, 6, 1), "float32", "data"), ((3, 3), "float32", "onehot3")),
+         "the DP-SGD example's stax CNN and loss: stax.Conv (SAME, stride 2: asymmetric padding), Relu, "
+         "stax.MaxPool (lax.reduce_window max from -inf), Flatten, Dense, stax.logsoftmax, one-hot cross entropy",
+         JAX_REPO + "examples/differentially_private_sgd.py: `loss` with its stax.serial model reduced to "
+         "Conv(2, (3, 3), SAME, (2, 2)), Relu, MaxPool((2, 2), (1, 1)), Flatten, Dense(3) (upstream: two conv "
+         "blocks, Dense(32), Dense(10)); the model built by dpsgd_model; 6x6 images",
+         helpers=("dpsgd_model", "dpsgd_loss")),
+    Spec("dpsgd_private_grad", "dpsgd_private_grad_loss",
+         (((3, 3, 1, 2), "float32", "weight"), ((1, 1, 1, 2), "float32", "weight"), ((8, 3), "float32", "weight"),
+          ((3,), "float32", "weight"), ((3, 6, 6, 1), "float32", "data"), ((3, 3), "float32", "onehot3")),
+         "DP-SGD's per-example clipped gradients: vmap(grad(loss)) over the batch (a second-order program: the "
+         "export holds the CNN's backward pass), jnp.linalg.norm of the gradient pytree, maximum(norm / clip, 1) "
+         "(some examples clipped, some not), summed and squared",
+         JAX_REPO + "examples/differentially_private_sgd.py: `clipped_grad` and `private_grad` without the "
+         "Gaussian noise, returning the squared norm of the averaged clipped gradients; the model as in dpsgd_cnn "
+         "but with stax.AvgPool for MaxPool (grad of max pooling exports a stablehlo.select_and_scatter)",
+         helpers=("dpsgd_model", "dpsgd_loss", "dpsgd_clipped_grad")),
+    Spec("flax_cnn", "flax_cnn_loss",
+         (((3, 3, 1, 2), "float32", "weight"), ((2,), "float32", "weight"), ((2,), "float32", "data"),
+          ((2,), "float32", "data"), ((3, 3, 2, 2), "float32", "weight"), ((2,), "float32", "weight"),
+          ((2,), "float32", "data"), ((2,), "float32", "data"), ((8, 4), "float32", "weight"),
+          ((4,), "float32", "weight"), ((4, 3), "float32", "weight"), ((3,), "float32", "weight"),
+          ((2, 8, 8, 1), "float32", "data"), ((2,), "int32", "labels3")),
+         "Flax's MNIST CNN: Conv (SAME) -> BatchNorm with batch statistics (mean of squares minus squared mean, "
+         "max(0, .), rsqrt) -> relu -> avg_pool (lax.reduce_window add, stride 2), twice, then two Dense layers "
+         "and softmax cross entropy with integer labels (take_along_axis, logsumexp); conv biases cancel in "
+         "BatchNorm (zero gradient)",
+         "google/flax (commit 18f8f311c275d57f46d95e41b15aa97b454754c0) examples/mnist/train.py `CNN` and "
+         "`loss_fn` as one function of its parameters, with flax/linen/pooling.py `pool`/`avg_pool` and "
+         "flax/nnx/nn/normalization.py BatchNorm (_compute_stats, _normalize) inlined; dropout dropped (eval "
+         "mode), 2 and 2 channels for 32 and 64, Dense(4) for Dense(256), 3 classes, 8x8 images; optax's "
+         "softmax_cross_entropy_with_integer_labels written out",
+         helpers=("flax_pool", "flax_avg_pool", "flax_batch_norm", "flax_conv")),
+    Spec("ppo_loss", "ppo_loss",
+         (((6, 4), "float32", "weight"), ((4,), "float32", "weight"), ((4, 3), "float32", "weight"),
+          ((3,), "float32", "weight"), ((4, 1), "float32", "weight"), ((1,), "float32", "weight"),
+          ((5, 2, 3), "float32", "data"), ((5,), "int32", "labels3"), ((5,), "float32", "uniform-1.6,-0.6"),
+          ((5,), "float32", "data"), ((5,), "float32", "data")),
+         "the PPO loss: clipped surrogate (lax.clamp, jnp.minimum), advantage normalisation (mean, std), value "
+         "loss, entropy bonus; vmap(lambda lp, a: lp[a]) gathers the taken actions' log-probabilities",
+         FLAX + "examples/ppo/ppo_lib.py `loss_fn` (clip 0.1, vf_coeff 0.5, entropy_coeff 0.01) with "
+         "agent.policy_action and models.ActorCritic reduced to one Dense(4)+relu trunk with policy "
+         "(log_softmax) and value heads (upstream: three convolutions and Dense(512)); 5 samples, 3 actions",
+         helpers=("ppo_actor_critic",)),
+    # The S5 layer: "StableHLO to linalg failed in jaxlib: Failure while executing pass pipeline:" (the
+    #   cause, on the lines after: lax.associative_scan's odd/even slices legalize to an empty
+    #   tensor.extract_slice at offset 2 of a tensor<2xf32>, "offset 0 is out-of-bounds: 2 >= 2").
+    Spec("s5_ssm", "s5_ssm_loss",
+         (((3,), "float32", "uniform-1.0,-0.2"), ((3, 2), "float32", "weight"), ((2, 3), "float32", "weight"),
+          ((2,), "float32", "data"), ((3, 1), "float32", "uniform-2.0,-0.5"), ((8, 2), "float32", "data")),
+         "the S5 state-space layer: zero-order-hold discretisation (exp, 1/Lambda), a diagonal linear recurrence "
+         "by lax.associative_scan of a vmapped binary operator, vmapped output and feedthrough maps",
+         "lindermanlab/S5 (commit d133f4dee7f85c61476c150b69de3cccd610b6f5) s5/ssm.py `binary_operator`, "
+         "`discretize_zoh`, `apply_ssm` and S5SSM.setup/__call__ as one function, real-valued (Lambda without its "
+         "imaginary part, B and C real), conj_sym=False, bidirectional=False; P=3, H=2, L=8; loss sum(y**2)",
+         helpers=("s5_binary_operator", "s5_discretize_zoh", "s5_apply_ssm")),
+    # The Gaussian process's marginal likelihood: "no conversion to linalg for stablehlo.custom_call"
+    #   (jax.scipy.linalg.cholesky and solve_triangular are LAPACK custom calls), 'stablehlo.reduce' (the
+    #   jnp.sum of a 0-d value: a reduce over no dimensions, which jaxlib does not legalize).
+    Spec("gp_marginal_likelihood", "gp_marginal_likelihood",
+         (((), "float32", "data"), ((), "float32", "data"), ((), "float32", "data"), ((6, 1), "float32", "data"),
+          ((6,), "float32", "data")),
+         "the Gaussian-process negative log marginal likelihood: gp_kernel's covariances, then Cholesky, two "
+         "triangular solves, log of the diagonal, a log-normal prior on the amplitude",
+         "jax-ml/jax (commit 035c1e566d61d759eb20106ae47df47f6284975f) examples/gaussian_process_regression.py "
+         "`gp(..., compute_marginal_likelihood=True)` with params as 0-d arguments; 6 points",
+         helpers=("gp_cov_map", "gp_softplus", "gp_exp_quadratic")),
+]  # fmt: skip
+NOT_EXPORTED_BY_NAME = {spec.name: spec for spec in NOT_EXPORTED}
 
 
 def program_path(spec: Spec) -> Path:
@@ -173,18 +1103,23 @@ def program_text(spec: Spec) -> str:
     from gradir.jax_export import from_jax
 
     exported = from_jax(spec.function, *_example_args(spec), name=spec.function_name)
-    source = textwrap.dedent(inspect.getsource(spec.function)).rstrip().splitlines()
+    source = []
+    for function in [*(globals()[name] for name in spec.helpers), spec.function]:
+        source += textwrap.dedent(inspect.getsource(function)).rstrip().splitlines()
     shapes = ", ".join(f"{dtype}{list(shape)}" for shape, dtype, _ in spec.args)
     header = [
         f"// Source: JAX {jax.__version__} (jaxlib {_jaxlib_version()}): "
         f"`gradir.from_jax({spec.function_name}, ...)` with example arguments {shapes}; "
         "jax.jit(f).lower(...) then jaxlib's stablehlo-legalize-to-linalg (see gradir/jax_export.py)",
+        *([f"// Upstream: {spec.source}"] if spec.source else []),
         f"// What: {spec.what}",
         "// Adaptations: none by hand; generated by `python tests/corpus/jax_programs.py "
         f"{spec.name}` (references: jax.value_and_grad in float64, recorded in jax_{spec.name}.npz)",
         "// JAX source:",
         *[f"//   {line}" if line else "//" for line in source],
-        f"// gradir-corpus: entry={spec.function_name} wrt={','.join(map(str, spec.wrt))} reference=jax inputs=recorded",
+        *([f"// Reference tolerance: {spec.reference_rtol.split(' ', 1)[1]}"] if spec.reference_rtol else []),
+        f"// gradir-corpus: entry={spec.function_name} wrt={','.join(map(str, spec.wrt))} reference=jax inputs=recorded"
+        + (f" rtol={spec.reference_rtol.split(' ', 1)[0]}" if spec.reference_rtol else ""),
         "",
     ]
     marker = "// ---- gradir entry (added for the corpus, not upstream) ----"
@@ -203,6 +1138,26 @@ def make_inputs(spec: Spec) -> list[np.ndarray]:
         if role.startswith("labels"):
             arrays.append(rng.integers(0, int(role[len("labels"):]), size=shape).astype(dtype))
             continue
+        if role.startswith("onehot"):
+            classes = int(role[len("onehot"):])
+            arrays.append(np.eye(classes)[rng.integers(0, classes, size=shape[:-1])])
+            continue
+        if role == "bernoulli":
+            arrays.append(rng.integers(0, 2, size=shape).astype(bool))
+            continue
+        if role == "normal":
+            arrays.append(rng.standard_normal(size=shape))
+            continue
+        if role.startswith("uniform"):
+            low, high = map(float, role[len("uniform"):].split(","))
+            arrays.append(rng.uniform(low, high, size=shape))
+            continue
+        if role.startswith("leftpad"):  # bool rows: the first k False, the rest True
+            arrays.append(np.broadcast_to(np.arange(shape[-1]) >= int(role[len("leftpad"):]), shape).copy())
+            continue
+        if role == "positive":
+            arrays.append(rng.uniform(0.25, 1.25, size=shape))
+            continue
         values = rng.uniform(0.25, 1.25, size=shape) * rng.choice([-1.0, 1.0], size=shape)
         if role == "weight":
             values = values / np.sqrt(shape[0])
@@ -216,7 +1171,10 @@ def reference_arrays(spec: Spec) -> dict[str, np.ndarray]:
     inputs = make_inputs(spec)
     with jax.enable_x64(True):
         args = [jnp.asarray(a) for a in inputs]
-        value, grads = jax.value_and_grad(spec.function, argnums=spec.wrt)(*args)
+        if spec.grad_mode == "fwd":
+            value, grads = spec.function(*args), jax.jacfwd(spec.function, argnums=spec.wrt)(*args)
+        else:
+            value, grads = jax.value_and_grad(spec.function, argnums=spec.wrt)(*args)
         arrays = {f"arg{i}": np.asarray(a) for i, a in enumerate(inputs)}
         arrays["result0"] = np.asarray(value, dtype=np.float64)
         for i, g in zip(spec.wrt, grads):

@@ -709,3 +709,11 @@ REFERENCES = {
     if callable(function) and not name.startswith("_") and not name.startswith("inputs_")
     and getattr(function, "__module__", None) == __name__
 }
+
+
+# References of program groups kept in their own modules (REFERENCES and INPUTS dicts each).
+import references_enzyme_mlir, references_lagrad  # noqa: E402
+
+for _group in (references_lagrad, references_enzyme_mlir):
+    REFERENCES.update(_group.REFERENCES)
+    INPUTS.update(_group.INPUTS)

@@ -5,9 +5,11 @@ Every `programs/*.mlir` file holds one upstream program (adapted to MLIR 22, see
 its header) and a gradir entry below the line `// ---- gradir entry ...`.  Its
 header line
 
-    // gradir-corpus: entry=<func> wrt=<i,j,...|all> [modes=vjp,jvp] [reference=<name>] [inputs=<name>]
+    // gradir-corpus: entry=<func> wrt=<i,j,...|all> [modes=vjp,jvp] [reference=<name>] [inputs=<name>] [rtol=<r>]
 
-says what to check; `reference` names a PyTorch function and `inputs` an input
+says what to check; `rtol` loosens the comparison with the reference (values and
+gradients, default 1e-7 and 1e-6) where the header says why the reference cannot be the
+program's own f64 arithmetic; `reference` names a PyTorch function and `inputs` an input
 generator in `references.py` (default `pos`: floats in [0.25, 1.25)).
 `inputs=recorded` reads the inputs from `<name>.npz` beside the program, and
 `reference=jax` its results and `jax.grad` recorded there too (the programs
@@ -52,6 +54,7 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -79,6 +82,8 @@ class Program:
     reference: str | None
     inputs: str
     source: str
+    rtol: float | None = None
+    """The reference comparison's relative tolerance, where the header gives one."""
 
 
 @dataclass
@@ -105,7 +110,7 @@ def load_program(path: Path) -> Program:
     if not found:
         raise ValueError(f"{path.name}: no '// gradir-corpus:' line")
     fields = dict(item.split("=", 1) for item in found.group(1).split())
-    unknown = set(fields) - {"entry", "wrt", "modes", "reference", "inputs"}
+    unknown = set(fields) - {"entry", "wrt", "modes", "reference", "inputs", "rtol"}
     if unknown or "entry" not in fields or "wrt" not in fields:
         raise ValueError(f"{path.name}: bad gradir-corpus line (unknown {sorted(unknown)} or no entry/wrt)")
     if MARKER not in text:
@@ -122,7 +127,30 @@ def load_program(path: Path) -> Program:
         reference=None if reference in (None, "none") else reference,
         inputs=fields.get("inputs", "pos"),
         source=source.group(1) if source else "?",
+        rtol=float(fields["rtol"]) if "rtol" in fields else None,
     )
+
+
+SWEEP_SHARE = 3
+"""The checks that run corpus programs again in other forms (`test_corpus_vmap.py`,
+`test_corpus_gpu.py`, `test_corpus_branches.py`, the JAX programs' freshness) take, in CI,
+the programs a test names and about one in `SWEEP_SHARE` of the others (one in
+`GPU_SWEEP_SHARE` for the GPU sweep), chosen by a hash of the name, so adding a program
+changes no other's membership: the vmap sweep costs 2 s a program and the GPU sweep 9 s
+(NVVM and the emulation's JIT), so every program of a corpus of 200 would be 40 minutes of
+CI. `GRADIR_CORPUS_SWEEP=all` runs them on every program; the main
+check (`test_corpus.py`) always does."""
+
+GPU_SWEEP_SHARE = 6
+"""A multiple of `SWEEP_SHARE`: the GPU sweep's programs are among the others'."""
+
+
+def sweep_sample(programs: list[Program], named=frozenset(), share: int = SWEEP_SHARE) -> list[Program]:
+    """`programs` a sweep takes: all with `GRADIR_CORPUS_SWEEP=all`, else those in `named`
+    and those whose name hashes into one in `share`."""
+    if os.environ.get("GRADIR_CORPUS_SWEEP") == "all":
+        return list(programs)
+    return [p for p in programs if p.name in named or zlib.crc32(p.name.encode()) % share == 0]
 
 
 def discover(names=None) -> list[Program]:
@@ -596,14 +624,14 @@ def compare_with_reference(program: Program, checker, inputs) -> list[str]:
     want_values, want_grads = _torch_reference(program, arguments, wrt, cotangents)
     problems = []
     for k, (got, want) in enumerate(zip(outputs, want_values)):
-        problem = _mismatch(f"result {k}", got, want, REF_RTOL, REF_ATOL)
+        problem = _mismatch(f"result {k}", got, want, program.rtol or REF_RTOL, REF_ATOL)
         if problem:
             problems.append("value " + problem)
     if "vjp" in program.modes:
         grads = exe.call(f"__gradcheck_vjp_{entry}", *arguments, *cotangents)[len(outputs):]
         for index, got, want in zip(wrt, grads, want_grads):
             oracle = "jax.grad" if program.reference == "jax" else "torch.autograd"
-            problem = _mismatch(f"vjp wrt argument {index} vs {oracle}", got, want, 1e-6, 1e-8)
+            problem = _mismatch(f"vjp wrt argument {index} vs {oracle}", got, want, program.rtol or 1e-6, 1e-8)
             if problem:
                 problems.append(problem)
     return problems

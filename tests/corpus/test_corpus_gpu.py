@@ -1,4 +1,5 @@
-"""Every corpus program through the GPU pipeline (gpu_sweep.py): its vjp, and the vmap of
+"""Corpus programs through the GPU pipeline (gpu_sweep.py; in CI the programs named below and
+a sixth of the others, `run_corpus.sweep_sample`): its vjp, and the vmap of
 its vjp, with the kernels emulated on the CPU, against the CPU pipeline, in f64.
 
 A result the GPU computes differently is never expected. A program must run, or be refused
@@ -18,17 +19,29 @@ sys.path.insert(0, str(HERE))
 
 import gpu_sweep  # noqa: E402
 import run_corpus  # noqa: E402
+from test_corpus import EXPECTED as CORPUS_FAILURES  # noqa: E402
 from test_corpus_vmap import EXPECTED_REFUSALS as VMAP_REFUSALS  # noqa: E402
 
 VMAP = "refused by vmap (test_corpus_vmap.py)"
 
 # name -> (vjp, vmap): "ok", VMAP, or a substring of the GPU pipeline's one-line error.
-EXPECTED_REFUSALS = {
-    "jax_cross_entropy": ("ok", VMAP),
-    "torchmlir_lenet": ("ok", VMAP),
+EXPECTED_REFUSALS: dict[str, tuple[str, str]] = {
 }  # fmt: skip
 
-PROGRAMS = {program.name: program for program in run_corpus.discover()}
+NAMED = {"lagrad_scf_forintermediate", "jax_attention", "jax_mlp", "torchmlir_resnet_block",
+         "mlir_conv_2d_nhwc_hwcf", "mlir_pooling_nhwc_max", "lagrad_batch_matmul",
+         "enzyme_math_sqrt", "lagrad_generic_closure", "lagrad_gmm_full", "lagrad_lstm",
+         "enzyme_while_fwd", "enzyme_affine_for_rev",  # scf.while, affine.for
+         "enzyme_scf_while_rev", "jax_rnn",  # tapes of run-time length
+         "jax_cross_entropy", "torchmlir_lenet"}  # fmt: skip  (vmap of a gather from a batched tensor)
+"""Programs the tests below name: always swept."""
+
+PROGRAMS = {
+    program.name: program
+    for program in run_corpus.sweep_sample(run_corpus.discover(), NAMED | set(EXPECTED_REFUSALS), run_corpus.GPU_SWEEP_SHARE)
+    if program.name not in CORPUS_FAILURES
+}
+"""The programs the sweep takes (`run_corpus.sweep_sample`), less those the corpus lists as failing."""
 
 
 @pytest.fixture(scope="module")
@@ -66,10 +79,6 @@ def test_every_corpus_vjp_runs_on_the_gpu(sweep_results):
     # Loops on the host launching kernels, branches, named linalg ops, a branch passing on a
     # slice of its input (gpu_backend/branch_results.py), convolutions and pooling; scalar
     # functions, scalar results and scalar gradients (map_to_gpu._scalars_across):
-    assert {"lagrad_scf_forintermediate", "jax_attention", "jax_mlp", "torchmlir_resnet_block",
-            "mlir_conv_2d_nhwc_hwcf", "mlir_pooling_nhwc_max", "lagrad_batch_matmul",
-            "enzyme_math_sqrt", "lagrad_generic_closure", "lagrad_gmm_full", "lagrad_lstm",
-            "enzyme_while_fwd", "enzyme_affine_for_rev",  # scf.while, affine.for
-            "enzyme_scf_while_rev", "jax_rnn"} <= set(running)  # tapes of run-time length
+    assert NAMED <= set(running)
     vmapped = [name for name, result in sweep_results.items() if result.outcomes["vmap"][0] == "ok"]
     assert {"enzyme_scf_while_rev", "jax_rnn"} <= set(vmapped)  # vmap broadcasts an unbatched tape
