@@ -57,6 +57,7 @@ from gradir.native_calls import (
 
 if TYPE_CHECKING:  # MLIR and xDSL load only to compile: a cached executable needs neither
     from mlir import ir
+    from mlir import ir as mlir_ir
     from mlir.execution_engine import ExecutionEngine
     from xdsl.dialects.builtin import ModuleOp
 
@@ -152,6 +153,7 @@ def retain_freed_memory() -> bool:
 
 
 def _compile(text: str, opt_level: int, threads: int) -> _CompiledModule:
+    from mlir import ir as mlir_ir
     from mlir.execution_engine import ExecutionEngine
 
     from gradir.cpu_backend.checked_allocations import check_allocations
@@ -160,11 +162,14 @@ def _compile(text: str, opt_level: int, threads: int) -> _CompiledModule:
     from gradir.cpu_backend.thread_runtime import runtime_symbols
     from gradir.mlir_bridge import guarded, new_context, to_mlir_module, walk_ops
     from gradir.mlir_bridge.host_execution import read_signatures
+    from gradir.mlir_bridge.result_sizes import add_result_size_functions
 
     retain_freed_memory()
     start = time.perf_counter()
     context = new_context()
     module = to_mlir_module(text, context)
+    with context, mlir_ir.Location.unknown():
+        add_result_size_functions(module)
     signatures = read_signatures(module)
     _ALLOCATION_LIMIT.value = available_memory()
     lower_to_llvm(module, allocation_limit=_ALLOCATION_LIMIT.value, threads=threads)
@@ -341,5 +346,5 @@ class CpuExecutable(CompiledFunctions):
         signature = find_signature(self._signatures, name)
         compiled = self._compiled
         return call_guarded(
-            compiled.entry_points[name], signature, arguments, compiled.check_failures, _ALLOCATION_LIMIT.value
+            compiled.entry_points, signature, arguments, compiled.check_failures, _ALLOCATION_LIMIT.value
         )

@@ -30,6 +30,7 @@ a slice or a read at a computed index in a loop); none where nothing can fail.
 from __future__ import annotations
 
 import math
+import re
 
 from mlir import ir
 from mlir.dialects import arith, func, memref, scf, vector
@@ -235,8 +236,9 @@ def _message(assertion: ir.Operation) -> str:
     text = ir.StringAttr(assertion.attributes["msg"]).value
     lines = text.splitlines()
     if len(lines) >= 3 and lines[0].startswith("ERROR: Runtime op verification failed"):
-        op_text = lines[1].split("=", 1)[-1].strip() if "=" in lines[1].split('"')[0] else lines[1].strip()
-        name = op_text.split(" ", 1)[0].strip('"')
+        # The op as printed: `%r = name ...`, `name ...` or `"name"(...)`; its name.
+        op_text = re.sub(r"^\s*%[^=\s]*(\s*,\s*%[^=\s]*)*\s*=\s*", "", lines[1])
+        name = re.match(r'"?([\w.$]+)', op_text.strip())[1]  # type: ignore[index]
         reason = lines[2].lstrip("^ ").strip()
         text = f"{_REASONS.get(reason, reason)} ({name})"
     function = assertion.parent

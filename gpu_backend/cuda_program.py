@@ -43,6 +43,7 @@ from gradir.gpu_backend.ptx import kernel_ptx
 from gradir.gpu_backend.tile_policy import TilePolicy
 from gradir.mlir_bridge import (
     guarded,
+    location_text,
     new_context,
     public_functions,
     run_pipeline,
@@ -140,6 +141,7 @@ class CudaProgram:
         self.chip, self.features = checked_target(chip, features)
         module = to_mlir_module(source, new_context())
         self.signatures: dict[str, FunctionSignature] = read_signatures(module)
+        _refuse_dynamic_boundaries(module, self.signatures)
         _mark_c_interface(module)
         map_to_gpu(bufferize_for_gpu(module), policy)
         self.launch_ir = str(module)
@@ -287,6 +289,23 @@ def _invoke(
     if not address:
         raise PipelineError(f"no machine code for public function '{signature.name}'")
     call_packed(PACKED_ENTRY_POINT(address), signature, inputs, outputs, device)
+
+
+def _refuse_dynamic_boundaries(module: ir.Module, signatures: dict[str, FunctionSignature]) -> None:
+    """The GPU target's calls allocate device buffers of their results' static sizes (the CPU
+    target computes dynamic ones first, `mlir_bridge.result_sizes`): a tensor of dynamic
+    shape at a public function's boundary is a located error. Inside, run-time sizes run."""
+    for function in public_functions(module):
+        name = ir.StringAttr(function.attributes["sym_name"]).value
+        signature = signatures[name]
+        for what, specs in (("argument", signature.arguments), ("result", signature.results)):
+            for index, spec in enumerate(specs):
+                if not spec.is_scalar and spec.is_dynamic:
+                    raise PipelineError(
+                        f"{name}: {what} {index} has dynamic shape {spec}; the GPU target needs static "
+                        "shapes at a public function's boundary (the CPU target takes them)",
+                        location_text(function.location),
+                    )
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     Float64Type,
@@ -248,6 +249,10 @@ def is_float_value(type_: Attribute) -> bool:
 SMALL_INTEGERS = (0, 4)
 """Random integer and index inputs are drawn from [0, 4): small loop bounds, valid indices."""
 
+DYNAMIC_SIZE = 3
+"""The size of every dynamic dimension (`tensor<?x4xf64>`) of a drawn input: one size for all,
+so that dimensions the program needs equal are (pass inputs for others)."""
+
 
 def _integer_dtype(element: Attribute) -> np.dtype:
     if isinstance(element, IndexType):
@@ -283,12 +288,13 @@ def random_inputs(function: FuncOp, seed: int = 0, positive: bool = False) -> li
     nothing saturates (inputs in [0.25, 1.25) made every tanh of an MLP's first layer 1
     and its gradients 0); with `positive`, uniform in [0.25, 1.25) scaled alike (for log,
     sqrt, pow). Random booleans for i1, integers in `SMALL_INTEGERS` for the other
-    integer types and index."""
+    integer types and index. A dynamic dimension is `DYNAMIC_SIZE` long."""
     rng = np.random.default_rng(seed)
     arrays = []
     for type_ in function.function_type.inputs.data:
         if isinstance(type_, TensorType):
-            shape, element = tuple(type_.get_shape()), type_.element_type
+            shape = tuple(DYNAMIC_SIZE if size == DYNAMIC_INDEX else size for size in type_.get_shape())
+            element = type_.element_type
         else:
             shape, element = (), type_
         if isinstance(element, FLOAT_ELEMENT_TYPES):

@@ -50,9 +50,10 @@ NUMPY_DTYPES = {
 
 @dataclass(frozen=True)
 class TensorSpec:
-    """The static shape and element type of one tensor argument or result."""
+    """The shape (None for a dimension known only at run time) and element type of one
+    tensor argument or result."""
 
-    shape: tuple[int, ...]
+    shape: tuple[int | None, ...]
     dtype: np.dtype
     element: str = ""
     """The MLIR element type (`index` and `i64` share a dtype); derived from `dtype` if empty."""
@@ -63,8 +64,12 @@ class TensorSpec:
         if not self.element:
             object.__setattr__(self, "element", _mlir_name(self.dtype))
 
+    @property
+    def is_dynamic(self) -> bool:
+        return None in self.shape
+
     def __str__(self) -> str:
-        dims = "".join(f"{size}x" for size in self.shape)
+        dims = "".join(f"{'?' if size is None else size}x" for size in self.shape)
         return f"tensor<{dims}{self.element}>"
 
 
@@ -101,6 +106,29 @@ class FunctionSignature:
         """Positions of the scalar results, which come back by value."""
         return tuple(index for index, spec in enumerate(self.results) if spec.is_scalar)
 
+    @property
+    def dynamic_result_dims(self) -> int:
+        """How many result dimensions are known only at run time (what `result_sizes_name`
+        returns, in order)."""
+        return sum(size is None for spec in self.results for size in spec.shape)
+
+    @property
+    def result_sizes_name(self) -> str:
+        """The public function that computes the sizes of this function's dynamic result
+        dimensions from its arguments (`mlir_bridge.result_sizes`)."""
+        return RESULT_SIZES_PREFIX + self.name
+
+    def result_sizes_signature(self) -> FunctionSignature:
+        index = ScalarSpec(NUMPY_DTYPES["index"], "index")
+        return FunctionSignature(self.result_sizes_name, self.arguments, (index,) * self.dynamic_result_dims)
+
+
+RESULT_SIZES_PREFIX = "__gradir_result_sizes_"
+"""Prefix of the functions that compute result sizes (`FunctionSignature.result_sizes_name`)."""
+
+HIDDEN_PREFIX = "__gradir_"
+"""Public functions gradir adds for its own calls: not listed to users."""
+
 
 def _mlir_name(dtype: np.dtype) -> str:
     return next(name for name, known in NUMPY_DTYPES.items() if known == dtype)
@@ -126,8 +154,13 @@ def checked_arguments(signature: FunctionSignature, arguments: Sequence[object])
             raise ArgumentError(
                 f"{where} is a {type(argument).__name__}, expected a numpy array {spec}"
             )
-        if argument.shape != spec.shape:
-            raise ArgumentError(f"{where} has shape {argument.shape}, expected {spec.shape}")
+        if len(argument.shape) != len(spec.shape) or any(
+            want is not None and got != want for got, want in zip(argument.shape, spec.shape)
+        ):
+            expected = tuple("?" if size is None else size for size in spec.shape)
+            raise ArgumentError(
+                f"{where} has shape {argument.shape}, expected {expected}".replace("'?'", "?")
+            )
         if argument.dtype != spec.dtype:
             raise ArgumentError(f"{where} has dtype {argument.dtype}, expected {spec.dtype} ({spec})")
         checked.append(np.ascontiguousarray(argument))
@@ -216,7 +249,7 @@ def find_signature(signatures: dict[str, FunctionSignature], name: str) -> Funct
     if not isinstance(name, str):
         raise ArgumentError(f"a function name is a str, got {name!r} ({type(name).__name__})")
     if name not in signatures:
-        available = ", ".join(sorted(signatures)) or "none"
+        available = ", ".join(sorted(n for n in signatures if not n.startswith(HIDDEN_PREFIX))) or "none"
         raise ArgumentError(f"no public function '{name}' (available: {available})")
     return signatures[name]
 
@@ -227,9 +260,13 @@ to an array of pointers, one per C-interface argument (to where its value is sto
 where a returned value is to be stored."""
 
 
-def result_arrays(signature: FunctionSignature) -> list[np.ndarray]:
-    """Freshly allocated storage for each result of `signature` (0-d arrays for scalars)."""
-    return [np.empty(spec.shape, spec.dtype) for spec in signature.results]
+def result_arrays(signature: FunctionSignature, sizes: Sequence[int] = ()) -> list[np.ndarray]:
+    """Freshly allocated storage for each result of `signature` (0-d arrays for scalars);
+    `sizes` gives the dynamic dimensions, in order (what `result_sizes_name` returned)."""
+    given = iter(int(size) for size in sizes)
+    arrays = [np.empty([next(given) if size is None else size for size in spec.shape], spec.dtype)
+              for spec in signature.results]  # fmt: skip
+    return arrays
 
 
 def returned_values(signature: FunctionSignature, results: Sequence[np.ndarray]) -> tuple:
@@ -349,7 +386,7 @@ def signature_from_json(name: str, recorded: dict) -> FunctionSignature:
             return ScalarSpec(NUMPY_DTYPES[element], element)
         if entry["kind"] == "tensor":
             shape = tuple(entry["shape"])
-            if not all(isinstance(size, int) and size >= 0 for size in shape):
+            if not all(size is None or isinstance(size, int) and size >= 0 for size in shape):
                 raise ValueError(f"bad shape {entry['shape']!r}")
             return TensorSpec(shape, NUMPY_DTYPES[element], element)
         raise ValueError(f"unknown value kind {entry['kind']!r}")
@@ -393,21 +430,41 @@ def human_bytes(count: float) -> str:
 
 
 def call_guarded(
-    entry_point: Callable[[ctypes.Array], None],
+    entry_points: dict[str, Callable[[ctypes.Array], None]],
     signature: FunctionSignature,
     arguments: Sequence[object],
     check_failures: Sequence[tuple[str | None, str]],
     allocation_limit: int,
 ) -> tuple[np.ndarray | np.generic, ...]:
     """Check `arguments`, call the packed guarded entry point of `signature`'s function
-    (`cpu_backend.checked_allocations`) and return its results (`returned_values`).
+    (`cpu_backend.checked_allocations`; `entry_points` by function name) and return its
+    results (`returned_values`). Results of dynamic shape are allocated at the sizes the
+    function's `result_sizes_name` computes from the same arguments, called first.
 
     A failed allocation becomes an `AllocationError` (its size compared with
     `allocation_limit`, the bytes the compiled code was allowed to ask for), a failed run-time
     check the `RunTimeCheckError` of its (location, message) in `check_failures`."""
-    name = signature.name
     inputs = checked_arguments(signature, arguments)
-    results = result_arrays(signature)
+    sizes: Sequence[int] = ()
+    if signature.dynamic_result_dims:
+        sizing = signature.result_sizes_signature()
+        size_arrays = result_arrays(sizing)
+        _run_guarded(entry_points[sizing.name], sizing, inputs, size_arrays, check_failures, allocation_limit)
+        sizes = [int(size) for size in size_arrays]
+    results = result_arrays(signature, sizes)
+    _run_guarded(entry_points[signature.name], signature, inputs, results, check_failures, allocation_limit)
+    return returned_values(signature, results)
+
+
+def _run_guarded(
+    entry_point: Callable[[ctypes.Array], None],
+    signature: FunctionSignature,
+    inputs: Sequence[np.ndarray],
+    results: Sequence[np.ndarray],
+    check_failures: Sequence[tuple[str | None, str]],
+    allocation_limit: int,
+) -> None:
+    name = signature.name.removeprefix(RESULT_SIZES_PREFIX)
     failure = ctypes.c_int64(0)
     call_packed(entry_point, signature, inputs, results, failure=failure)
     if failure.value > 0:
@@ -427,7 +484,6 @@ def call_guarded(
             f"it had allocated are not freed",
             location,
         )
-    return returned_values(signature, results)
 
 
 class CompiledFunctions:
@@ -445,16 +501,17 @@ class CompiledFunctions:
 
     @property
     def signatures(self) -> dict[str, FunctionSignature]:
-        """Public function name -> its signature (tensors and scalars, before bufferization)."""
-        return dict(self._signatures)
+        """Public function name -> its signature (tensors and scalars, before bufferization);
+        not the functions gradir added for its own calls (`HIDDEN_PREFIX`)."""
+        return {name: sig for name, sig in self._signatures.items() if not name.startswith(HIDDEN_PREFIX)}
 
     def __getattr__(self, name: str):
         if name.startswith("_"):
             raise AttributeError(name)
-        if name not in self._signatures:
+        if name not in self.signatures:
             from gradir.errors import NoFunctionError
 
-            available = ", ".join(sorted(self._signatures)) or "none"
+            available = ", ".join(sorted(self.signatures)) or "none"
             raise NoFunctionError(
                 f"'{type(self).__name__}' has no public function or attribute '{name}' "
                 f"(available: {available})"
@@ -462,4 +519,4 @@ class CompiledFunctions:
         return as_function(self.call, name)
 
     def __dir__(self) -> list[str]:
-        return sorted({*super().__dir__(), *self._signatures})
+        return sorted({*super().__dir__(), *self.signatures})

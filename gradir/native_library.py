@@ -120,9 +120,7 @@ class NativeLibrary(CompiledFunctions):
     def call(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
         """Run public function `name` on `arguments` (as `CpuExecutable.call`)."""
         signature = find_signature(self._signatures, name)
-        return call_guarded(
-            self._entry_points[name], signature, arguments, self._check_failures, self.allocation_limit
-        )
+        return call_guarded(self._entry_points, signature, arguments, self._check_failures, self.allocation_limit)
 
     def __repr__(self) -> str:
         return f"<gradir.NativeLibrary {self.path} ({', '.join(self._signatures)})>"

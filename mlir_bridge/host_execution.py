@@ -6,8 +6,9 @@ lowered to the LLVM dialect with `LLVM_PIPELINE`, JIT-compiled by MLIR's Executi
 called through the C interface (`llvm.emit_c_interface`).
 
 This module holds what needs MLIR: the lowering pipeline and each public function's signature,
-read before bufferization turns results into out-parameters (`read_signatures`: ranked static
-tensors and scalars of f16, f32, f64, i1, i8, i16, i32, i64 and index). The calling convention
+read before bufferization turns results into out-parameters (`read_signatures`: ranked
+tensors, of static or dynamic shape, and scalars of f16, f32, f64, i1, i8, i16, i32, i64 and
+index). The calling convention
 itself needs only NumPy and ctypes and lives in `gradir.native_calls`, shared with the loader of
 exported libraries; its names are re-exported here for the callers that import them from here.
 """
@@ -124,12 +125,11 @@ def _value_spec(function: str, what: str, value_type: ir.Type, where: str | None
     """`where`: the function's location, where an unsupported type is reported."""
     supported = ", ".join(NUMPY_DTYPES)
     if isinstance(value_type, ir.RankedTensorType):
-        if not value_type.has_static_shape:
-            raise PipelineError(f"{function}: {what} has dynamic shape {value_type}; shapes must be static", where)
         element = str(value_type.element_type)
         if element not in NUMPY_DTYPES:
             raise PipelineError(f"{function}: {what} has element type {element}; supported: {supported}", where)
-        return TensorSpec(tuple(value_type.shape), NUMPY_DTYPES[element], element)
+        shape = tuple(None if value_type.is_dynamic_dim(dim) else size for dim, size in enumerate(value_type.shape))
+        return TensorSpec(shape, NUMPY_DTYPES[element], element)
     if str(value_type) in NUMPY_DTYPES:
         return ScalarSpec(NUMPY_DTYPES[str(value_type)], str(value_type))
     raise PipelineError(

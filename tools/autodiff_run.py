@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from gradir.api_arguments import checked_integer
-from gradir.gradient_check import random_array
+from gradir.gradient_check import DYNAMIC_SIZE, random_array
 from gradir.mlir_bridge.host_execution import find_signature
 from gradir.tools.array_files import checked_output_path, load_array
 from gradir.tools.cli import OneLineArgumentParser, add_watching_flags, description, entry_name, run_cli, watching
@@ -28,7 +28,8 @@ def _parser() -> OneLineArgumentParser:
         "--inputs", nargs="*", metavar="NPY",
         help="one .npy file per argument (a 0-d array for a scalar argument); without it, "
         "seeded random inputs as autodiff-gradcheck draws them (floats standard normal / "
-        "sqrt(fan-in), integers and index in 0..3), named on the first line of the output",
+        "sqrt(fan-in), integers and index in 0..3, each dynamic dimension 3 long), named on the "
+        "first line of the output",
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (without --inputs)")
     parser.add_argument("--output", metavar="NPZ", help="save the results as result0, result1, ... in this file (its name must end in .npz)")
@@ -55,7 +56,10 @@ def _run(argv: list[str]) -> int:
     if arrays is None:
         signature = find_signature(exe.signatures, name)
         rng = np.random.default_rng(args.seed)
-        arrays = [random_array(rng, spec.shape, spec.dtype) for spec in signature.arguments]
+        arrays = [
+            random_array(rng, tuple(DYNAMIC_SIZE if size is None else size for size in spec.shape), spec.dtype)
+            for spec in signature.arguments
+        ]
         if arrays:
             print(f"inputs: random, seed {args.seed} (floats standard normal / sqrt(fan-in), integers in 0..3)")
     results = exe.call(name, *arrays)

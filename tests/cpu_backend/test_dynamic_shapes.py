@@ -1,0 +1,119 @@
+"""Public functions over tensors of dynamic shape (`tensor<?x?xf64>`) on the CPU.
+
+An argument of dynamic shape takes an array of any size there (MLIR's run-time verification
+checks that the sizes agree where the program needs them to). A result of dynamic shape is an
+out-parameter the caller allocates, so each such function `f` gets a public
+`__gradir_result_sizes_f` (`mlir_bridge.result_sizes`) that computes its result sizes from the
+same arguments: called first, it is usually a few `memref.dim`s; where only the computation
+gives a size, it runs what it needs of it. Before, any dynamic shape at a public function's
+boundary was refused.
+"""
+import numpy as np
+import pytest
+
+import gradir
+from gradir.errors import ArgumentError, NoFunctionError, RunTimeCheckError
+
+PROGRAM = """
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @scaled_sin(%x: tensor<?x?xf64>, %b: tensor<?xf64>) -> tensor<?x?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x?xf64>
+  %m = tensor.dim %x, %c1 : tensor<?x?xf64>
+  %e = tensor.empty(%n, %m) : tensor<?x?xf64>
+  %y = linalg.generic {indexing_maps = [#map, #row, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : tensor<?x?xf64>, tensor<?xf64>) outs(%e : tensor<?x?xf64>) {
+  ^bb0(%a: f64, %c: f64, %o: f64):
+    %s = math.sin %a : f64
+    %t = arith.mulf %s, %c : f64
+    linalg.yield %t : f64
+  } -> tensor<?x?xf64>
+  return %y : tensor<?x?xf64>
+}
+func.func @ones(%n: index, %v: f32) -> (tensor<?x3xf32>, index) {
+  %e = tensor.empty(%n) : tensor<?x3xf32>
+  %f = linalg.fill ins(%v : f32) outs(%e : tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %f, %n : tensor<?x3xf32>, index
+}
+func.func @positives(%x: tensor<?xf64>) -> tensor<?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %n = tensor.dim %x, %c0 : tensor<?xf64>
+  %count = scf.for %i = %c0 to %n step %c1 iter_args(%k = %c0) -> (index) {
+    %v = tensor.extract %x[%i] : tensor<?xf64>
+    %p = arith.cmpf ogt, %v, %zero : f64
+    %k1 = arith.addi %k, %c1 : index
+    %next = arith.select %p, %k1, %k : index
+    scf.yield %next : index
+  }
+  %e = tensor.empty(%count) : tensor<?xf64>
+  %filled, %used = scf.for %i = %c0 to %n step %c1 iter_args(%out = %e, %j = %c0) -> (tensor<?xf64>, index) {
+    %v = tensor.extract %x[%i] : tensor<?xf64>
+    %p = arith.cmpf ogt, %v, %zero : f64
+    %r:2 = scf.if %p -> (tensor<?xf64>, index) {
+      %o = tensor.insert %v into %out[%j] : tensor<?xf64>
+      %j1 = arith.addi %j, %c1 : index
+      scf.yield %o, %j1 : tensor<?xf64>, index
+    } else {
+      scf.yield %out, %j : tensor<?xf64>, index
+    }
+    scf.yield %r#0, %r#1 : tensor<?xf64>, index
+  }
+  return %filled : tensor<?xf64>
+}
+"""
+
+RNG = np.random.default_rng(0)
+
+
+@pytest.fixture(scope="module")
+def exe():
+    return gradir.compile(PROGRAM)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (5, 1), (1, 7), (0, 4), (3, 0)])
+def test_arguments_and_results_of_any_size(exe, shape):
+    x, b = RNG.standard_normal(shape), RNG.standard_normal(shape[1])
+    y = exe.scaled_sin(x, b)
+    assert y.shape == shape
+    np.testing.assert_allclose(y, np.sin(x) * b, rtol=1e-15)
+
+
+def test_a_result_sized_by_an_argument(exe):
+    for n in (0, 1, 4):
+        ones, same = exe.ones(n, 2.5)
+        assert ones.shape == (n, 3) and ones.dtype == np.float32 and int(same) == n
+        assert np.all(ones == 2.5)
+
+
+def test_a_result_sized_by_the_computation(exe):
+    """The size is a count the first loop makes: the size function runs that loop."""
+    for x in (np.array([1.0, -2.0, 3.0, 0.5, -0.1]), np.array([-1.0]), np.array([])):
+        np.testing.assert_array_equal(exe.positives(x), x[x > 0])
+
+
+def test_sizes_the_program_needs_to_agree_are_checked(exe):
+    with pytest.raises(RunTimeCheckError, match=r"dimension #0 of input/output operand #1 is incompatible .*linalg.generic"):
+        exe.scaled_sin(np.ones((2, 3)), np.ones(4))
+    with pytest.raises(ArgumentError, match=r"argument 0 has shape \(6,\), expected \(\?, \?\)"):
+        exe.scaled_sin(np.ones(6), np.ones(4))
+
+
+def test_the_size_functions_are_not_listed(exe):
+    assert set(exe.signatures) == {"scaled_sin", "ones", "positives"}
+    assert str(exe.signatures["ones"].results[0]) == "tensor<?x3xf32>"
+    with pytest.raises(NoFunctionError, match=r"available: ones, positives, scaled_sin\)"):
+        exe.scaled_cos  # noqa: B018
+    assert "__gradir_result_sizes_ones" not in dir(exe)
+
+
+def test_an_exported_library_computes_its_result_sizes_too(tmp_path):
+    path = tmp_path / "libdynamic.so"
+    gradir.export(PROGRAM, target="cpu", path=path)
+    library = gradir.load(path)
+    x, b = RNG.standard_normal((3, 2)), RNG.standard_normal(2)
+    np.testing.assert_array_equal(library.scaled_sin(x, b), gradir.compile(PROGRAM).scaled_sin(x, b))
+    np.testing.assert_array_equal(library.positives(np.array([2.0, -1.0, 4.0])), [2.0, 4.0])
