@@ -101,7 +101,7 @@ func.func @total(%x: tensor<64x10xf32>) -> tensor<f32> {
 // OUTLINE-NEXT:    gpu.func @row_sum_0_split_reduce32(%arg0: memref<64x256xf32> {llvm.noalias}, %arg1: memref<2048xf32> {llvm.noalias}) kernel attributes {known_block_size = array<i32: 256, 1, 1>
 
 // The host becomes LLVM calling the mgpu runtime; each kernel is PTX for the chosen chip.
-// PTX-LABEL: llvm.func @total
+// PTX-LABEL: llvm.func @__gradir_total
 // PTX:         llvm.call @mgpuMemAlloc
 // PTX:         gpu.launch_func <%{{.*}} : !llvm.ptr> @total_0_split_reduce80::@total_0_split_reduce80
 // PTX:       gpu.binary @total_0_split_reduce80 [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_80{{.*}}.visible .entry total_0_split_reduce80(

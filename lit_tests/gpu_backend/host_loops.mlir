@@ -38,7 +38,7 @@
 // CHECK:         memref.load %[[C]][%[[K]], %{{.*}}, %{{.*}}] : memref<20x4x16xf32>
 
 // After the NVVM stage the loops are host control flow around the launches, the kernels are PTX.
-// NVVM-LABEL: llvm.func @reverse_loop(
+// NVVM-LABEL: llvm.func @__gradir_reverse_loop(
 // NVVM:         llvm.cond_br
 // NVVM:         gpu.launch_func
 // NVVM:       gpu.binary @reverse_loop_0_elementwise {{.*}}chip = "sm_90"{{.*}}.entry reverse_loop_0_elementwise
