@@ -32,13 +32,14 @@ from xdsl.dialects import affine, scf
 from xdsl.dialects.builtin import NoneAttr, TensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
-from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_float_tensor
+from gradir.dialects.type_checks import is_differentiable_type
 from gradir.errors import DifferentiationError, error_at
 
 
 def carries_derivative(value: SSAValue) -> bool:
-    """Whether `value` can have a gradient or tangent at all."""
-    return is_float_tensor(value.type) or isinstance(value.type, FLOAT_ELEMENT_TYPES)
+    """Whether `value` can have a gradient or tangent at all: a float tensor (of static or
+    dynamic shape) or a float scalar."""
+    return is_differentiable_type(value.type)
 
 
 def op_inputs(op: Operation) -> Iterator[SSAValue]:
@@ -185,7 +186,7 @@ def _vary(block: Block, varied: set[SSAValue]) -> None:
                         if value in varied and carries_derivative(result)
                     )
         elif any(value in varied for value in op_inputs(op)):
-            _refuse_dynamic_shapes(op)
+            _refuse_encodings(op)
             varied.update(_floats(op.results))
 
 
@@ -208,34 +209,10 @@ def _refuse_encoding(type_: Attribute, where: Operation | None, verb: str) -> No
         )
 
 
-def _refuse_dynamic_shapes(op: Operation) -> None:
-    """A float tensor of dynamic shape computed from a varied value would carry a
-    derivative that gradir cannot represent: a located error, never a silent zero.
-    Likewise a tensor with an encoding (`_refuse_encoding`)."""
+def _refuse_encodings(op: Operation) -> None:
+    """A tensor with an encoding computed from a varied value (`_refuse_encoding`)."""
     for result in op.results:
         _refuse_encoding(result.type, op, "produces")
-    for result in op.results:
-        type_ = result.type
-        if (
-            isinstance(type_, TensorType)
-            and isinstance(type_.element_type, FLOAT_ELEMENT_TYPES)
-            and not carries_derivative(result)
-        ):
-            loop = op.parent_op()
-            if loop is not None and CACHE_ATTRIBUTE in loop.attributes:
-                raise error_at(
-                    DifferentiationError,
-                    loop,
-                    f"differentiation of '{loop.name}' is not supported: it is a derivative "
-                    f"whose cache stacks ({type_}) are sized at run time (a loop with run-time "
-                    "bounds, or an scf.while), and derivatives need static shapes",
-                )
-            raise error_at(
-                DifferentiationError,
-                op,
-                f"'{op.name}' produces {type_}, a dynamically shaped tensor on the active "
-                "path: derivatives need static shapes",
-            )
 
 
 def _loop_blocks(loop: Operation) -> list[Block]:

@@ -57,7 +57,7 @@ from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code, unique_s
 from gradir.autodiff_pass.lower_grad_of import inline_grad_of_ops
 from gradir.autodiff_pass.specialize_zero import drop_unread_gradients
 from gradir.dialects.autodiff import EntryOp, GradOp, JvpOp, VjpOp
-from gradir.dialects.type_checks import is_differentiable_type, is_float_tensor
+from gradir.dialects.type_checks import is_differentiable_tensor, is_differentiable_type
 from gradir.errors import DifferentiationError, error_at
 
 DERIVATIVE_ATTR = "autodiff.derivative"
@@ -285,7 +285,7 @@ class DerivativeFunctions:
         """`wrt` checked against `callee` (default: every float-tensor argument)."""
         inputs = callee.function_type.inputs.data
         if wrt is None:
-            return tuple(i for i, type_ in enumerate(inputs) if is_float_tensor(type_))
+            return tuple(i for i, type_ in enumerate(inputs) if is_differentiable_tensor(type_))
         for index in wrt:
             if not 0 <= index < len(inputs) or not is_differentiable_type(inputs[index]):
                 raise error_at(

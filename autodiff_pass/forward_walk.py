@@ -26,7 +26,7 @@ from gradir.autodiff_pass.derivative_functions import (
     copy_primal,
     display_name,
 )
-from gradir.autodiff_pass.ir_building import autograd_zero, erase_dead_code, locate_tangent_ops
+from gradir.autodiff_pass.ir_building import erase_dead_code, locate_tangent_ops, zero_like
 from gradir.autodiff_pass.rules import DerivativeRule, get_rule
 from gradir.autodiff_pass.lost_derivatives import refuse_lost_derivatives, refuse_unaccounted_captures
 from gradir.errors import DifferentiationError, RuleError, error_at
@@ -52,7 +52,7 @@ class ForwardWalk:
     def tangent_or_zero(self, value: SSAValue, builder: Builder) -> SSAValue:
         tangent = self.tangents.get(value)
         if tangent is None:
-            tangent = builder.insert(autograd_zero(value.type)).result
+            tangent = zero_like(builder, value)
         return tangent
 
     def visit(self, op: Operation) -> None:

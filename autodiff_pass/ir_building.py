@@ -13,28 +13,61 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     FloatAttr,
+    IndexType,
+    IntegerAttr,
     NameLoc,
     StringAttr,
     TensorType,
     UnknownLoc,
 )
+from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from gradir.autodiff_pass.effects import would_be_dead
 from gradir.dialects.autodiff import AutogradAddOp, AutogradZeroOp, GradOfOp, YieldOp
+from gradir.dialects.type_checks import dynamic_dims
 
 
 def autograd_add(a: SSAValue, b: SSAValue) -> AutogradAddOp:
     return AutogradAddOp.create(operands=[a, b], result_types=[a.type])
 
 
-def autograd_zero(type_: Attribute) -> AutogradZeroOp:
-    return AutogradZeroOp.create(result_types=[type_])
+def autograd_zero(type_: Attribute, dynamic_sizes: Sequence[SSAValue] = ()) -> AutogradZeroOp:
+    return AutogradZeroOp.create(operands=list(dynamic_sizes), result_types=[type_])
+
+
+def dynamic_sizes(builder: Builder, value: SSAValue) -> list[SSAValue]:
+    """The size of each dynamic dimension of `value` (a `tensor.dim`), in order; none for a
+    statically shaped tensor or a scalar."""
+    sizes = []
+    for dim in dynamic_dims(value.type):
+        position = builder.insert(arith.ConstantOp(IntegerAttr(dim, IndexType()))).result
+        sizes.append(builder.insert(tensor.DimOp(value, position)).result)
+    return sizes
+
+
+def empty_like(builder: Builder, value: SSAValue) -> SSAValue:
+    """A `tensor.empty` of `value`'s type and sizes."""
+    return builder.insert(tensor.EmptyOp(dynamic_sizes(builder, value), value.type)).tensor
+
+
+def empty_of(builder: Builder, type_: TensorType, extents: Sequence[SSAValue | int]) -> SSAValue:
+    """A `tensor.empty` of `type_`, whose dynamic dimensions are as long as `extents` (one
+    size per dimension, a number or an `index` value) says."""
+    sizes = [size for size, static in zip(extents, type_.get_shape()) if static == DYNAMIC_INDEX]
+    assert all(isinstance(size, SSAValue) for size in sizes), f"no size for a dynamic dimension of {type_}"
+    return builder.insert(tensor.EmptyOp(sizes, type_)).tensor  # type: ignore[arg-type]
+
+
+def zero_like(builder: Builder, value: SSAValue) -> SSAValue:
+    """An `autograd_zero` of `value`'s type and sizes."""
+    return builder.insert(autograd_zero(value.type, dynamic_sizes(builder, value))).result
 
 
 def grad_of(
@@ -127,9 +160,20 @@ def at_most_one_block(region: Region) -> bool:
     return first is None or first.next_block is None
 
 
-def zero_constant(builder: Builder, type_: Attribute) -> SSAValue:
-    """A real zero of `type_` (a splat tensor or a float scalar `arith.constant`),
-    for rules whose results must be data rather than a symbolic `autograd_zero`."""
+def zero_constant(builder: Builder, like: SSAValue | Attribute, sizes: Sequence[SSAValue] | None = None) -> SSAValue:
+    """A real zero of `like`'s type (a value's, or a type), for rules whose results must be
+    data rather than a symbolic `autograd_zero`: a splat `arith.constant` tensor or a float
+    scalar; of a dynamic shape, a `tensor.empty` filled with 0, of the value's sizes or of
+    `sizes` (one per dynamic dimension)."""
+    type_ = like.type if isinstance(like, SSAValue) else like
+    if isinstance(type_, TensorType) and dynamic_dims(type_):
+        if sizes is None:
+            if not isinstance(like, SSAValue):
+                raise AssertionError(f"a zero of {type_} needs a value or sizes to take its sizes from")
+            sizes = dynamic_sizes(builder, like)
+        empty = builder.insert(tensor.EmptyOp(list(sizes), type_)).tensor
+        zero = builder.insert(arith.ConstantOp(FloatAttr(0.0, type_.element_type))).result  # type: ignore[arg-type]
+        return builder.insert(FillOp([zero], [empty], [type_])).results[0]
     if isinstance(type_, TensorType):
         value = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type_, [0.0]))
     else:

@@ -49,10 +49,10 @@ from gradir.autodiff_pass.derivative_functions import (
 )
 from gradir.autodiff_pass.ir_building import (
     autograd_add,
-    autograd_zero,
     clone_op,
     grad_of,
     yield_,
+    zero_like,
 )
 from gradir.autodiff_pass.rules import DerivativeRule, get_rule
 from gradir.autodiff_pass.lost_derivatives import refuse_lost_derivatives, refuse_unaccounted_captures
@@ -162,9 +162,7 @@ class ReverseWalk:
     def gradient_or_zero(self, value: SSAValue) -> SSAValue:
         gradient = self.gradients.get(value)
         if gradient is None:
-            zero = autograd_zero(value.type)
-            self.block.add_op(zero)
-            gradient = zero.result
+            gradient = zero_like(Builder(InsertPoint.at_end(self.block)), value)
         return gradient
 
     def visit(self, op: Operation) -> None:

@@ -28,10 +28,22 @@ from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from gradir.autodiff_pass.ir_building import autograd_zero, paused_garbage_collection
 from gradir.dialects.ad_ops import FoldAutogradAddOfZero
 from gradir.dialects.autodiff import AutogradAddOp, AutogradZeroOp, GradOfOp, YieldOp
+from gradir.dialects.type_checks import dynamic_dims
 
 
 def is_zero(value: SSAValue) -> bool:
     return type(value.owner) is AutogradZeroOp
+
+
+def folds_to_zeros(op: GradOfOp) -> bool:
+    """Whether `op`'s operands are all zero, so that its results are zeros of their types. A
+    result of dynamic shape has no sizes to give its zero here (they are the forward op's
+    operands'): such a `grad_of` stays, and computes zeros."""
+    return (
+        bool(op.grads)
+        and all(is_zero(grad) for grad in op.grads)
+        and not any(dynamic_dims(result.type) for result in op.results)
+    )
 
 
 class GradOfOfZeros(RewritePattern):
@@ -39,7 +51,7 @@ class GradOfOfZeros(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GradOfOp, rewriter: PatternRewriter) -> None:
-        if not op.grads or not all(is_zero(grad) for grad in op.grads):
+        if not folds_to_zeros(op):
             return
         zeros = [autograd_zero(result.type) for result in op.results]
         rewriter.replace(op, zeros, [zero.result for zero in zeros])
@@ -124,7 +136,7 @@ def _fold_zeros(block: Block) -> None:
             if is_zero(a) or is_zero(b):
                 op.results[0].replace_all_uses_with(b if is_zero(a) else a)
                 block.erase_op(op)
-        elif kind is GradOfOp and op.operands and all(is_zero(g) for g in op.operands):
+        elif kind is GradOfOp and folds_to_zeros(op):
             zeros = [autograd_zero(result.type) for result in op.results]
             block.insert_ops_before(zeros, op)
             for result, zero in zip(op.results, zeros):

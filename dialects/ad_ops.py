@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, StringAttr
+from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, IndexType, StringAttr
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -42,7 +42,13 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, expect_float_tensor, format_types
+from gradir.dialects.type_checks import (
+    FLOAT_ELEMENT_TYPES,
+    dynamic_dims,
+    expect_float_tensor,
+    format_types,
+    is_differentiable_tensor,
+)
 
 
 _OP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z0-9_$-]+)+")
@@ -181,23 +187,33 @@ class AutogradAddOp(IRDLOperation):
 
 @irdl_op_definition
 class AutogradZeroOp(IRDLOperation):
-    """A zero (undefined) gradient; materialised only where data is needed."""
+    """A zero (undefined) gradient; materialised only where data is needed. A tensor
+    of dynamic shape takes the size of each dynamic dimension as an operand, as
+    `tensor.empty` does: `autodiff.autograd_zero(%n) : tensor<?x4xf32>`."""
 
     name = "autodiff.autograd_zero"
 
+    dynamic_sizes = var_operand_def(IndexType())
+    """The sizes of the result's dynamic dimensions, in order."""
     result = result_def(AnyAttr())
     """The zero gradient's type: a float tensor or a float scalar."""
 
     traits = traits_def(Pure())
-    assembly_format = "attr-dict `:` type($result)"
+    assembly_format = "(`(` $dynamic_sizes^ `)`)? attr-dict `:` type($result)"
 
-    def __init__(self, result_type: Attribute):
-        super().__init__(result_types=[result_type])
+    def __init__(self, result_type: Attribute, dynamic_sizes: Sequence[SSAValue] = ()):
+        super().__init__(operands=[list(dynamic_sizes)], result_types=[result_type])
 
     def verify_(self) -> None:
-        """The result is a gradient: a statically shaped float tensor or an f16,
-        bf16, f32 or f64 scalar."""
+        """The result is a gradient: a float tensor or an f16, bf16, f32 or f64 scalar;
+        one size per dynamic dimension."""
         expect_gradient_type(self.result.type, "result")
+        wanted = len(dynamic_dims(self.result.type))
+        if len(self.dynamic_sizes) != wanted:
+            raise VerifyException(
+                f"takes one size per dynamic dimension of {self.result.type}: {wanted} expected, "
+                f"{len(self.dynamic_sizes)} given"
+            )
 
 
 class FoldAutogradAddOfZero(RewritePattern):
@@ -271,10 +287,10 @@ class AccumulateIntoSlice(RewritePattern):
 
 
 def expect_gradient_type(type_: Attribute, what: str) -> None:
-    """Gradients are float tensors, or float scalars (`tensor.extract` results,
-    `linalg.fill` values)."""
-    if not isinstance(type_, FLOAT_ELEMENT_TYPES):
-        expect_float_tensor(type_, what)
+    """Gradients are float tensors, of static or dynamic shape, or float scalars
+    (`tensor.extract` results, `linalg.fill` values)."""
+    if not isinstance(type_, FLOAT_ELEMENT_TYPES) and not is_differentiable_tensor(type_):
+        expect_float_tensor(type_, what)  # the message for what it is not
 
 
 AD_OPS: tuple[type[IRDLOperation], ...] = (GradOfOp, YieldOp, AutogradAddOp, AutogradZeroOp)

@@ -34,6 +34,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from gradir.dialects.type_checks import (
     format_types,
+    is_differentiable_tensor,
     is_differentiable_type,
     is_float_scalar,
     is_float_tensor,
@@ -120,7 +121,7 @@ class EntryOp(IRDLOperation):
         if inputs is None:
             inputs = tuple(self.callee_function().function_type.inputs.data)
         if self.wrt is None:
-            return tuple(i for i, t in enumerate(inputs) if is_float_tensor(t))
+            return tuple(i for i, t in enumerate(inputs) if is_differentiable_tensor(t))
         wrt = tuple(self.wrt.get_values())
         for index in wrt:
             if not 0 <= index < len(inputs):

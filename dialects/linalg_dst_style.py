@@ -455,6 +455,11 @@ class BroadcastOp(XdslBroadcastOp):
 
     name = "linalg.broadcast"
 
+    @property
+    def outputs(self) -> tuple[SSAValue, ...]:
+        """The init, as other structured ops name it (the generic view reads it)."""
+        return (self.init,)
+
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         rank = len(self.init.type.get_shape())  # type: ignore[union-attr]
         added = {int(v) for v in self.dimensions.get_values()}

@@ -32,9 +32,24 @@ def is_float_scalar(type_: Attribute) -> bool:
     return isinstance(type_, FLOAT_ELEMENT_TYPES)
 
 
+def is_differentiable_tensor(type_: Attribute) -> bool:
+    """A ranked tensor of f16/bf16/f32/f64, of static or dynamic shape: what reverse and
+    forward mode differentiate (the autodiff dialect's forward ops, vmap and the whole
+    derivatives take static shapes only: `is_float_tensor`)."""
+    return isinstance(type_, TensorType) and isinstance(type_.element_type, FLOAT_ELEMENT_TYPES)
+
+
 def is_differentiable_type(type_: Attribute) -> bool:
-    """What can have a gradient or tangent: a static float tensor or a float scalar."""
-    return is_float_tensor(type_) or is_float_scalar(type_)
+    """What can have a gradient or tangent: a float tensor (of static or dynamic shape) or a
+    float scalar."""
+    return is_differentiable_tensor(type_) or is_float_scalar(type_)
+
+
+def dynamic_dims(type_: Attribute) -> list[int]:
+    """The dimensions of a tensor type known only at run time (none for other types)."""
+    if not isinstance(type_, TensorType):
+        return []
+    return [dim for dim, size in enumerate(type_.get_shape()) if size == DYNAMIC_INDEX]
 
 
 def expect_float_tensor(type_: Attribute, what: str) -> TensorType:

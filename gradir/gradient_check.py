@@ -36,7 +36,7 @@ from xdsl.ir import Attribute
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.instrumentation import stage
-from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_float_tensor
+from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_differentiable_type
 from gradir.api_arguments import (
     checked_choices,
     checked_flag,
@@ -242,8 +242,9 @@ def _wrapper_functions(function: FuncOp, wrt: Sequence[int]) -> str:
 
 
 def is_float_value(type_: Attribute) -> bool:
-    """A static float tensor or a float scalar (f16/bf16/f32/f64): what gradcheck differentiates."""
-    return is_float_tensor(type_) or isinstance(type_, FLOAT_ELEMENT_TYPES)
+    """A float tensor (of static or dynamic shape) or a float scalar (f16/bf16/f32/f64):
+    what gradcheck differentiates."""
+    return is_differentiable_type(type_)
 
 
 SMALL_INTEGERS = (0, 4)

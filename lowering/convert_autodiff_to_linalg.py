@@ -41,10 +41,12 @@ from xdsl.pattern_rewriter import (
 
 from gradir.dialects import autodiff
 from gradir.dialects.ad_ops import AccumulateIntoSlice, FoldAutogradAddOfZero
+from gradir.dialects.type_checks import dynamic_dims
 from gradir.errors import PipelineError, error_at
 from gradir.lowering.linalg_builders import (
     ScalarBody,
     converted,
+    dynamic_sizes_of,
     element_type_of,
     elementwise,
     empty_tensor,
@@ -165,6 +167,14 @@ class LowerAutogradAdd(RewritePattern):
         if not isinstance(op.result.type, TensorType):  # a scalar gradient
             rewriter.replace(op, arith.AddfOp(op.a, op.b))
             return
+        if dynamic_dims(op.result.type):  # both operands have the result's shape
+            sizes = dynamic_sizes_of(rewriter, op.a)
+            formula = BINARY_FORMULAS[autodiff.AddOp]
+            element = op.result.type.element_type
+            _replace_with(rewriter, op, lambda: elementwise(
+                rewriter, [op.a, op.b], op.result.type, lambda a: formula(a, element), sizes  # type: ignore[arg-type]
+            ))
+            return
         _lower_elementwise(rewriter, op, [op.a, op.b], BINARY_FORMULAS[autodiff.AddOp])
 
 
@@ -179,7 +189,7 @@ class LowerAutogradZero(RewritePattern):
         if not isinstance(op.result.type, TensorType):  # a scalar gradient
             rewriter.replace(op, arith.ConstantOp(FloatAttr(0.0, op.result.type)))
             return
-        _replace_with(rewriter, op, lambda: filled_tensor(rewriter, _result_type(op), 0.0))
+        _replace_with(rewriter, op, lambda: filled_tensor(rewriter, _result_type(op), 0.0, op.dynamic_sizes))
 
 
 class LowerMatmul(RewritePattern):

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, FloatAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, AnyFloat, FloatAttr, IndexType, IntegerAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
@@ -58,16 +58,27 @@ def projection_map(loop_rank: int, kept_loops: Sequence[int]) -> AffineMap:
     return AffineMap(loop_rank, 0, tuple(AffineExpr.dimension(k) for k in kept_loops))
 
 
-def empty_tensor(rewriter: PatternRewriter, tensor_type: TensorType) -> SSAValue:
-    return rewriter.insert(tensor.EmptyOp([], tensor_type)).tensor
+def dynamic_sizes_of(rewriter: PatternRewriter, value: SSAValue) -> list[SSAValue]:
+    """A `tensor.dim` of each dynamic dimension of `value`, in order."""
+    sizes = []
+    for dim, size in enumerate(shape_of(value)):
+        if size == DYNAMIC_INDEX:
+            position = rewriter.insert(arith.ConstantOp(IntegerAttr(dim, IndexType()))).result
+            sizes.append(rewriter.insert(tensor.DimOp(value, position)).result)
+    return sizes
+
+
+def empty_tensor(rewriter: PatternRewriter, tensor_type: TensorType, sizes: Sequence[SSAValue] = ()) -> SSAValue:
+    """`tensor.empty` of `tensor_type`; `sizes`: one per dynamic dimension."""
+    return rewriter.insert(tensor.EmptyOp(list(sizes), tensor_type)).tensor
 
 
 def filled_tensor(
-    rewriter: PatternRewriter, tensor_type: TensorType, value: float
+    rewriter: PatternRewriter, tensor_type: TensorType, value: float, sizes: Sequence[SSAValue] = ()
 ) -> SSAValue:
     """`tensor.empty` + `linalg.fill` with a scalar constant: the init of a reduction."""
     constant = rewriter.insert(arith.ConstantOp(FloatAttr(value, tensor_type.element_type)))
-    empty = empty_tensor(rewriter, tensor_type)
+    empty = empty_tensor(rewriter, tensor_type, sizes)
     fill = rewriter.insert(FillOp([constant.result], [empty], [tensor_type]))
     return fill.results[0]
 
@@ -119,15 +130,18 @@ def elementwise(
     inputs: Sequence[SSAValue],
     result_type: TensorType,
     body: ScalarBody,
+    sizes: Sequence[SSAValue] = (),
 ) -> SSAValue:
     """An all-parallel generic over `result_type`'s shape; inputs broadcast to it
-    with NumPy rules. `body` receives only the input block arguments."""
+    with NumPy rules. `body` receives only the input block arguments. `sizes`: one per
+    dynamic dimension of `result_type` (inputs of dynamic shape must then have its
+    shape: nothing broadcasts along a dynamic dimension)."""
     loop_shape = tuple(result_type.get_shape())
     return generic(
         rewriter,
         inputs,
         [broadcast_map(shape_of(v), loop_shape) for v in inputs],
-        empty_tensor(rewriter, result_type),
+        empty_tensor(rewriter, result_type, sizes),
         AffineMap.identity(len(loop_shape)),
         [IteratorTypeAttr.parallel()] * len(loop_shape),
         lambda args: body(args[: len(inputs)]),

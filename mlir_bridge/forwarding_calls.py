@@ -56,6 +56,8 @@ def keep_forwarding_calls(module: ir.Module) -> int:
             if call is None:
                 continue
             callee = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
+            if any(not ir.ShapedType(r.type).has_static_shape for r in call.results if isinstance(r.type, ir.ShapedType)):
+                continue  # a result of dynamic shape cannot be an out-parameter of a call: inlined
             if callee in public and callee != _symbol_name(function):
                 call.attributes["no_inline"] = ir.UnitAttr.get()
                 marked += 1

@@ -35,5 +35,5 @@ def forward_autograd_add(walk: ForwardContext, op: Operation) -> None:
 
 
 RULES = (
-    WalkRule("autodiff.autograd_add", reverse=reverse_autograd_add, forward=forward_autograd_add),
+    WalkRule("autodiff.autograd_add", reverse=reverse_autograd_add, forward=forward_autograd_add, dynamic_shapes=True),
 )

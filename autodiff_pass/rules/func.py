@@ -61,4 +61,4 @@ def forward_call(walk: ForwardContext, op: Operation) -> None:
     walk.replace(op, list(primal_results))
 
 
-RULES = (WalkRule("func.call", reverse=reverse_call, forward=forward_call),)
+RULES = (WalkRule("func.call", reverse=reverse_call, forward=forward_call, dynamic_shapes=True),)

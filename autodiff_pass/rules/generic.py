@@ -67,7 +67,7 @@ def generic_jvp(
     active = [k for k in range(len(inputs)) if tangents[k] is not None]
     float_outputs = [j for j, r in enumerate(op.results) if carries_derivative(r)]
     output_tangents = [
-        tangents[len(inputs) + j] or zero_constant(builder, outputs[j].type) for j in float_outputs
+        tangents[len(inputs) + j] or zero_constant(builder, outputs[j]) for j in float_outputs
     ]
     in_args = list(body.args[: len(inputs)])
     out_args = list(body.args[len(inputs) :])
@@ -128,4 +128,8 @@ def generic_jvp(
     return out
 
 
-RULES = (DerivativeRule(NAME, reverse=generic_vjp, forward=generic_jvp, captures=True, reads_operand_activity=True),)
+RULES = (
+    DerivativeRule(
+        NAME, reverse=generic_vjp, forward=generic_jvp, captures=True, reads_operand_activity=True, dynamic_shapes=True
+    ),
+)

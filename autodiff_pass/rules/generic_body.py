@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, IndexType, IntegerAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
@@ -73,15 +74,39 @@ def refuse_regions(inner: Operation, generic: Operation) -> None:
         fail(generic, f"its body's '{inner.name}' has no derivative rule")
 
 
-def loop_extents(op: GenericOp) -> list[int]:
-    """The trip count of each loop, read off the operands a loop indexes directly."""
-    extents: dict[int, int] = {}
+def _extent_sources(op: GenericOp) -> dict[int, tuple[int, SSAValue, int]]:
+    """Loop -> (its trip count, or DYNAMIC_INDEX; an operand indexed by it directly; which
+    dimension of it), a static size preferred where operands differ."""
+    sources: dict[int, tuple[int, SSAValue, int]] = {}
     for operand, map_ in zip(op.operands, indexing_maps(op)):
         shape = operand.type.get_shape() if isinstance(operand.type, TensorType) else ()
-        for size, expr in zip(shape, map_.data.results):
+        for dim, (size, expr) in enumerate(zip(shape, map_.data.results)):
             if isinstance(expr, AffineDimExpr):
-                extents.setdefault(expr.position, size)
-    loops = len(op.iterator_types.data)
-    if len(extents) != loops:
+                known = sources.get(expr.position)
+                if known is None or known[0] == DYNAMIC_INDEX and size != DYNAMIC_INDEX:
+                    sources[expr.position] = (size, operand, dim)
+    if len(sources) != len(op.iterator_types.data):
         fail(op, "the extent of a loop cannot be read off an operand indexed by it directly")
-    return [extents[d] for d in range(loops)]
+    return sources
+
+
+def loop_extents(op: GenericOp) -> list[int]:
+    """The trip count of each loop (`DYNAMIC_INDEX` where known only at run time), read off
+    the operands a loop indexes directly."""
+    sources = _extent_sources(op)
+    return [sources[d][0] for d in range(len(sources))]
+
+
+def loop_extent_values(builder: Builder, op: GenericOp) -> list[int | SSAValue]:
+    """The trip count of each loop: a number, or the `tensor.dim` of an operand it indexes
+    directly where it is known only at run time."""
+    sources = _extent_sources(op)
+    extents: list[int | SSAValue] = []
+    for d in range(len(sources)):
+        size, operand, dim = sources[d]
+        if size != DYNAMIC_INDEX:
+            extents.append(size)
+            continue
+        position = builder.insert(arith.ConstantOp(IntegerAttr(dim, IndexType()))).result
+        extents.append(builder.insert(tensor.DimOp(operand, position)).result)
+    return extents

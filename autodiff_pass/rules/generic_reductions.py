@@ -29,8 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, scf, tensor
-from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, FloatAttr, TensorType
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, FloatAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -38,12 +38,13 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 
 from gradir.autodiff_pass.activity import carries_derivative, op_inputs
+from gradir.autodiff_pass.ir_building import empty_like, empty_of
 from gradir.autodiff_pass.rules.generic_body import (
     body_terminator,
     fail,
     indexing_maps,
     is_reduction,
-    loop_extents,
+    loop_extent_values,
 )
 
 MAX_COMBINERS = (arith.MaximumfOp, arith.MaxnumfOp)
@@ -197,7 +198,7 @@ def _expressions_over_the_domain(builder: Builder, op: GenericOp, expressions: l
     the iteration space (the body up to it, the accumulators unread)."""
     if not expressions:
         return []
-    extents = loop_extents(op)
+    extents = loop_extent_values(builder, op)
     loops = len(extents)
     body = op.body.block
     block = Block(arg_types=[*[a.type for a in body.args[: len(op.inputs)]], *[e.type for e in expressions]])
@@ -214,8 +215,9 @@ def _expressions_over_the_domain(builder: Builder, op: GenericOp, expressions: l
     block.add_op(YieldOp(*[value_map.get(e, e) for e in expressions]))
     maps = indexing_maps(op)[: len(op.inputs)]
     identity = AffineMapAttr(AffineMap.identity(loops))
-    types = [TensorType(e.type, extents) for e in expressions]
-    inits = [builder.insert(tensor.EmptyOp([], t)).tensor for t in types]
+    shape = [extent if isinstance(extent, int) else DYNAMIC_INDEX for extent in extents]
+    types = [TensorType(e.type, shape) for e in expressions]
+    inits = [empty_of(builder, t, extents) for t in types]
     generic = builder.insert(
         GenericOp(list(op.inputs), inits, Region(block), [*maps, *[identity] * len(types)],
                   [IteratorTypeAttr.parallel()] * loops, types)
@@ -241,9 +243,12 @@ def _generic(
 
 
 def _elementwise(builder: Builder, values: Sequence[SSAValue], type_, compute) -> SSAValue:
+    """`compute` on each element of `values`, which have `type_` (the first one gives the
+    result's sizes)."""
+    assert values[0].type == type_
     rank = type_.get_num_dims()
     identity = AffineMapAttr(AffineMap.identity(rank))
-    init = builder.insert(tensor.EmptyOp([], type_)).tensor
+    init = empty_like(builder, values[0])
     return _generic(builder, [(v, identity) for v in values], (init, identity), [IteratorTypeAttr.parallel()] * rank, compute)
 
 
@@ -270,7 +275,7 @@ def _extremum_seed(builder, op: GenericOp, j: int, values: SSAValue, grad: SSAVa
         lambda at, a: at.insert(arith.AddfOp(a[2], tie(at, a[0], a[1]))).result,
     )
     share = _elementwise(builder, [grad, ties], grad.type, lambda at, a: at.insert(arith.DivfOp(a[0], a[1])).result)
-    seed_init = builder.insert(tensor.EmptyOp([], values.type)).tensor
+    seed_init = empty_like(builder, values)
     seed = _generic(
         builder, [(values, identity), (out, out_map), (share, out_map)], (seed_init, identity),
         [IteratorTypeAttr.parallel()] * loops,
@@ -289,7 +294,7 @@ def _product_seed(builder, op: GenericOp, j: int, values: SSAValue, grad: SSAVal
     identity = AffineMapAttr(AffineMap.identity(loops))
     out_map = indexing_maps(op)[len(op.inputs) + j]
     element = grad.type.element_type  # type: ignore[union-attr]
-    ones = builder.insert(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(grad.type, [1.0]))).result
+    ones = _elementwise(builder, [grad], grad.type, lambda at, a: _constant(at, 1.0, element))
     product = _generic(builder, [(values, identity)], (ones, out_map), iterators,
                        lambda at, a: at.insert(arith.MulfOp(a[0], a[1])).result)
     init_grad = _elementwise(builder, [grad, product], grad.type, lambda at, a: at.insert(arith.MulfOp(a[0], a[1])).result)
@@ -300,7 +305,7 @@ def _product_seed(builder, op: GenericOp, j: int, values: SSAValue, grad: SSAVal
         AffineDimExpr(copies.get(d, d)) for d in range(loops))))
     point = AffineMapAttr(AffineMap(loops + len(reduced), 0, tuple(AffineDimExpr(d) for d in range(loops))))
     scale = _elementwise(builder, [grad, init], grad.type, lambda at, a: at.insert(arith.MulfOp(a[0], a[1])).result)
-    start = builder.insert(tensor.EmptyOp([], values.type)).tensor
+    start = empty_like(builder, values)
     start = _generic(builder, [(scale, out_map)], (start, identity), [IteratorTypeAttr.parallel()] * loops, lambda at, a: a[0])
 
     def factor(at: Builder, a: list[SSAValue]) -> SSAValue:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf, tensor
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, IndexType, IntegerAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -56,7 +56,7 @@ from xdsl.ir.affine import (
 from xdsl.rewriter import InsertPoint
 
 from gradir.autodiff_pass.activity import carries_derivative
-from gradir.autodiff_pass.ir_building import autograd_add, zero_constant
+from gradir.autodiff_pass.ir_building import autograd_add, empty_of, zero_constant
 from gradir.autodiff_pass.rules.conv import window_contraction_vjp
 from gradir.autodiff_pass.rules.generic_reductions import Seeding
 from gradir.autodiff_pass.rules.generic_reductions import seeding as seeding_of
@@ -65,7 +65,7 @@ from gradir.autodiff_pass.rules.generic_body import (
     gathers_of,
     indexing_maps,
     is_reduction,
-    loop_extents,
+    loop_extent_values,
 )
 from gradir.autodiff_pass.rules.scalar_body import ScalarBackward, propagate_varied
 
@@ -273,12 +273,13 @@ def _gradient_placed_by_map(
     dims = [expr.position for expr in target.map.results if isinstance(expr, AffineDimExpr)]
     element = target.read_as.type
     covers_exactly = target.slot < len(op.operands) and len(dims) == len(target.map.results)
+    extents = loop_extent_values(builder, op)
     if covers_exactly and isinstance(target.value.type, TensorType):
         placed_type = target.value.type  # an operand's map covers it exactly
         # (a scalar operand, `()`, is summed into a 0-d tensor like a captured scalar)
     else:
-        extents = loop_extents(op)
-        placed_type = TensorType(element, [extents[d] for d in dims])
+        placed_type = TensorType(element, [extent if isinstance(extent, int) else DYNAMIC_INDEX
+                                           for extent in (extents[d] for d in dims)])  # fmt: skip
 
     adjoint = AdjointBody(op, seeding, reads, [element])
     (accumulator,) = adjoint.own_arguments
@@ -294,7 +295,8 @@ def _gradient_placed_by_map(
     inputs, maps = _adjoint_inputs(op, seeding)
     output_map = AffineMapAttr(AffineMap(loops, 0, tuple(AffineDimExpr(d) for d in dims)))
     iterators = [IteratorTypeAttr.parallel() if d in dims else IteratorTypeAttr.reduction() for d in range(loops)]
-    zeros = zero_constant(builder, placed_type)
+    placed_sizes = [extents[d] for d, size in zip(dims, placed_type.get_shape()) if size == DYNAMIC_INDEX]
+    zeros = zero_constant(builder, placed_type, placed_sizes)  # type: ignore[arg-type]
     generic = builder.insert(GenericOp(inputs, [zeros], Region(adjoint.block), [*maps, output_map], iterators, [placed_type]))
     gradient = generic.results[0]
     if not isinstance(target.value.type, TensorType):
@@ -310,18 +312,22 @@ def _insert_at_constants(builder: Builder, gradient: SSAValue, target: Target) -
     (a gather may read only the start of a captured tensor)."""
     assert target.map is not None and isinstance(target.value.type, TensorType)
     full = target.value.type.get_shape()
-    small = iter(gradient.type.get_shape())  # type: ignore[union-attr]
-    offsets, sizes = [], []
+    small = iter(enumerate(gradient.type.get_shape()))  # type: ignore[union-attr]
+    offsets, sizes, dynamic = [], [], []
     for expr, size in zip(target.map.results, full):
         if isinstance(expr, AffineConstantExpr):
             offsets.append(expr.value)
             sizes.append(1)
         else:
             offsets.append(0)
-            sizes.append(next(small))
-    zeros = zero_constant(builder, target.value.type)
+            dim, known = next(small)
+            sizes.append(known)
+            if known == DYNAMIC_INDEX:
+                position = builder.insert(arith.ConstantOp(IntegerAttr(dim, IndexType()))).result
+                dynamic.append(builder.insert(tensor.DimOp(gradient, position)).result)
+    zeros = zero_constant(builder, target.value)
     insert = tensor.InsertSliceOp.get(
-        gradient, zeros, static_sizes=sizes, static_offsets=offsets, static_strides=[1] * len(full)
+        gradient, zeros, static_sizes=sizes, static_offsets=offsets, static_strides=[1] * len(full), sizes=dynamic
     )
     return builder.insert(insert).result
 
@@ -334,7 +340,7 @@ def _insert_at_constants(builder: Builder, gradient: SSAValue, target: Target) -
 def _scattered_gradients(builder: Builder, op: GenericOp, targets: list[Target], seeding: Seeding, reads: BodyReads):
     """One generic writing each iteration's contribution and indices per
     target, then an scf.for nest adding the contributions into the gradients."""
-    extents = loop_extents(op)
+    extents = loop_extent_values(builder, op)
     loops = len(extents)
     index_counts = [len(_element_indices_count(target)) for target in targets]
     own_types: list[Attribute] = []
@@ -354,8 +360,9 @@ def _scattered_gradients(builder: Builder, op: GenericOp, targets: list[Target],
 
     inputs, maps = _adjoint_inputs(op, seeding)
     identity = AffineMapAttr(AffineMap.identity(loops))
-    result_types = [TensorType(type_, extents) for type_ in own_types]
-    inits = [builder.insert(tensor.EmptyOp([], type_)).tensor for type_ in result_types]
+    shape = [extent if isinstance(extent, int) else DYNAMIC_INDEX for extent in extents]
+    result_types = [TensorType(type_, shape) for type_ in own_types]
+    inits = [empty_of(builder, type_, extents) for type_ in result_types]
     generic = builder.insert(
         GenericOp(inputs, inits, Region(adjoint.block), [*maps, *[identity] * len(inits)],
                   [IteratorTypeAttr.parallel()] * loops, result_types)
@@ -369,7 +376,7 @@ def _scattered_gradients(builder: Builder, op: GenericOp, targets: list[Target],
     accumulated: dict[SSAValue, int] = {}
     for target in targets:
         accumulated.setdefault(target.value, len(accumulated))
-    initial = [zero_constant(builder, value.type) for value in accumulated]
+    initial = [zero_constant(builder, value) for value in accumulated]
 
     def scatter(at: Builder, ivs: list[SSAValue], gradients: list[SSAValue]) -> list[SSAValue]:
         for target, contribution, index_tensors in sites:
@@ -413,15 +420,16 @@ def _emit_affine(at: Builder, expr: AffineExpr, dims: list[SSAValue]) -> SSAValu
 
 def _loop_nest(
     builder: Builder,
-    extents: list[int],
+    extents: list[int | SSAValue],
     initial: list[SSAValue],
     body: Callable[[Builder, list[SSAValue], list[SSAValue]], list[SSAValue]],
 ) -> list[SSAValue]:
-    """An scf.for nest over `extents` carrying `initial`; `body(builder, ivs,
-    carried)` returns the next carried values. Returns the final ones."""
+    """An scf.for nest over `extents` (numbers or `index` values) carrying `initial`;
+    `body(builder, ivs, carried)` returns the next carried values. Returns the final ones."""
     zero = builder.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
     one = builder.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
-    bounds = [builder.insert(arith.ConstantOp(IntegerAttr(n, IndexType()))).result for n in extents]
+    bounds = [n if isinstance(n, SSAValue) else builder.insert(arith.ConstantOp(IntegerAttr(n, IndexType()))).result
+              for n in extents]  # fmt: skip
 
     def level(at: Builder, depth: int, ivs: list[SSAValue], carried: list[SSAValue]) -> list[SSAValue]:
         if depth == len(extents):

@@ -32,8 +32,9 @@ from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from gradir.autodiff_pass.activity import Activity, carries_derivative
+from gradir.autodiff_pass.activity import CACHE_ATTRIBUTE, Activity, carries_derivative
 from gradir.autodiff_pass.rules.formula import FormulaError
+from gradir.dialects.type_checks import dynamic_dims
 from gradir.errors import DifferentiationError, GradirError, RuleError, error_at
 
 ReverseRule = Callable[[Builder, Operation, Sequence[SSAValue]], Sequence[SSAValue | None]]
@@ -213,12 +214,19 @@ class DerivativeRule:
     (a `linalg.generic`'s body) then leaves an inactive operand's part undifferentiated,
     so an op there with no derivative (a bitcast of a constant's bits) is no refusal."""
 
+    dynamic_shapes: bool = False
+    """Whether the rule takes tensors of dynamic shape (`tensor<?x4xf32>`): it gives the
+    sizes of what it builds from the op's values. Any other rule refuses such an op, where
+    it is, rather than build tensors of the wrong type."""
+
     def reverse_in(self, walk: ReverseContext, op: Operation) -> None:
         """Differentiate `op` in reverse mode: the walk wraps `emit_vjp` in a `grad_of`."""
+        refuse_dynamic_shapes(op, self.dynamic_shapes)
         walk.apply_local_rule(self, op)
 
     def forward_in(self, walk: ForwardContext, op: Operation) -> None:
         """Differentiate `op` in forward mode: the walk inserts `emit_jvp` after it."""
+        refuse_dynamic_shapes(op, self.dynamic_shapes)
         walk.apply_local_rule(self, op)
 
     def differentiates(self, index: int) -> bool:
@@ -391,6 +399,43 @@ def _check_types(
             )
 
 
+def refuse_dynamic_shapes(op: Operation, taken: bool) -> None:
+    """A located error for `op` on a tensor of dynamic shape, unless its rule takes them."""
+    if taken:
+        return
+    for value in (*op.operands, *op.results):
+        if not dynamic_dims(value.type):
+            continue
+        loop = _cache_loop(op, value)
+        if loop is not None:  # a derivative function differentiated again (second order)
+            raise error_at(
+                DifferentiationError,
+                loop,
+                f"differentiation of '{loop.name}' is not supported: it is a derivative whose cache "
+                f"stacks ({value.type}) are sized at run time (a loop with run-time bounds, or an "
+                "scf.while), and loops on tensors of dynamic shape are not differentiated yet",
+            )
+        raise error_at(
+            DifferentiationError,
+            op,
+            f"differentiation of '{op.name}' on tensors of dynamic shape ({value.type}) is not "
+            "supported yet: give it static shapes",
+        )
+
+
+def _cache_loop(op: Operation, value: SSAValue) -> Operation | None:
+    """The loop of a derivative function whose cache stack `value` is (a result of the loop
+    that pushes onto it, read in the reverse loop), or that holds `op`; else None."""
+    owner = value.owner if isinstance(value.owner, Operation) else value.owner.parent_op()
+    for start in (owner, op):
+        loop = start
+        while loop is not None and CACHE_ATTRIBUTE not in loop.attributes:
+            loop = loop.parent_op()
+        if loop is not None:
+            return loop
+    return None
+
+
 @dataclass(frozen=True)
 class WalkRule:
     """A rule that takes part in the walk: `reverse(walk, op)` reads the
@@ -401,13 +446,17 @@ class WalkRule:
     op_name: str
     reverse: Callable[[ReverseContext, Operation], None] = field(repr=False)
     forward: Callable[[ForwardContext, Operation], None] = field(repr=False)
+    dynamic_shapes: bool = False
+    """As `DerivativeRule.dynamic_shapes`."""
 
     def reverse_in(self, walk: ReverseContext, op: Operation) -> None:
         """Differentiate `op` in reverse mode."""
+        refuse_dynamic_shapes(op, self.dynamic_shapes)
         self.reverse(walk, op)
 
     def forward_in(self, walk: ForwardContext, op: Operation) -> None:
         """Differentiate `op` in forward mode."""
+        refuse_dynamic_shapes(op, self.dynamic_shapes)
         self.forward(walk, op)
 
 

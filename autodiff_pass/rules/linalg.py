@@ -35,6 +35,8 @@ other derivative:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import wraps
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
@@ -48,6 +50,7 @@ from gradir.autodiff_pass.rules.linalg_structured import contraction_jvp, view_j
 from gradir.autodiff_pass.rules.registry import get_rule
 from gradir.dialects.autodiff import SumOp, TransposeOp
 from gradir.dialects.linalg_structured import element_type
+from gradir.dialects.type_checks import dynamic_dims
 
 _PARSED: dict[str, object] = {}
 
@@ -362,7 +365,32 @@ def softmax_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | N
     return [_or_none(formula(builder, text, x_t=tangents[0], result=op.results[0], dims=dims))]
 
 
-RULES = (
+def _any_dynamic(op: Operation) -> bool:
+    return any(dynamic_dims(value.type) for value in (*op.operands, *op.results))
+
+
+def _view_when_dynamic(rule: DerivativeRule, forward_view=view_jvp) -> DerivativeRule:
+    """`rule`, taking tensors of dynamic shape through the op's generic view (the formulas
+    emit autodiff ops, whose shapes are static; the generic rules size what they build from
+    the op's values)."""
+    reverse, forward = rule.reverse, rule.forward
+
+    @wraps(reverse)  # the reference page names the formula rule, not this dispatch
+    def reverse_any(builder, op, grads, *captured):
+        if _any_dynamic(op):
+            return view_vjp(builder, op, grads, *captured)
+        return reverse(builder, op, grads, *captured)  # type: ignore[misc]
+
+    @wraps(forward)
+    def forward_any(builder, op, tangents, *captured):
+        if _any_dynamic(op):
+            return forward_view(builder, op, tangents, *captured)
+        return forward(builder, op, tangents, *captured)  # type: ignore[misc]
+
+    return replace(rule, reverse=reverse_any, forward=forward_any, dynamic_shapes=True)
+
+
+_STATIC_RULES = (
     DerivativeRule("linalg.matmul", differentiable_inputs=(0, 1, 2), saved_inputs=frozenset({0, 1}),
                    saved_outputs=frozenset(), reverse=matmul_vjp, forward=matmul_jvp, captures=True),
     DerivativeRule("linalg.batch_matmul", differentiable_inputs=(0, 1, 2), saved_inputs=frozenset({0, 1}),
@@ -380,3 +408,13 @@ RULES = (
     DerivativeRule("linalg.softmax", differentiable_inputs=(0,), saved_inputs=frozenset(),
                    saved_outputs=frozenset({0}), reverse=softmax_vjp, forward=softmax_jvp),
 )  # fmt: skip
+
+_CONTRACTION_RULES = ("linalg.matmul", "linalg.batch_matmul")
+
+RULES = tuple(
+    rule if rule.op_name == "linalg.softmax"
+    else _view_when_dynamic(rule, contraction_jvp if rule.op_name in _CONTRACTION_RULES else view_jvp)
+    for rule in _STATIC_RULES
+)
+"""The rules; on tensors of dynamic shape each goes through the op's generic view
+(`linalg.softmax`, which has none, refuses them)."""

@@ -262,7 +262,7 @@ def contraction_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue
     for operands in ((t_a, b), (a, t_b)):
         if operands[0] is None or operands[1] is None:
             continue
-        accumulator = total if total is not None else zero_constant(builder, init.type)
+        accumulator = total if total is not None else zero_constant(builder, init)
         total = builder.insert(_with_operands(op, [*operands, accumulator])).results[0]
     return [total]
 
@@ -287,6 +287,8 @@ no derivative. (The quantized convolutions are in `conv_quantized`: their
 input's adjoint through the generic view would be written through a window.)"""
 
 RULES = (
-    *(DerivativeRule(name, reverse=view_vjp, forward=contraction_jvp, captures=True) for name in CONTRACTIONS),
-    *(DerivativeRule(name, reverse=view_vjp, forward=view_jvp, captures=True) for name in (*BODY_OPS, *QUANTIZED_OPS)),
+    *(DerivativeRule(name, reverse=view_vjp, forward=contraction_jvp, captures=True, dynamic_shapes=True)
+      for name in CONTRACTIONS),
+    *(DerivativeRule(name, reverse=view_vjp, forward=view_jvp, captures=True, dynamic_shapes=True)
+      for name in (*BODY_OPS, *QUANTIZED_OPS)),
 )  # fmt: skip

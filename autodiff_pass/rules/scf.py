@@ -19,7 +19,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.autodiff_pass.activity import carries_derivative, op_inputs
-from gradir.autodiff_pass.ir_building import autograd_zero
+from gradir.autodiff_pass.ir_building import zero_like
 from gradir.autodiff_pass.rules.interface import ForwardContext, ReverseContext, WalkRule
 from gradir.errors import DifferentiationError, error_at
 
@@ -65,8 +65,9 @@ def check_yields(op: Operation) -> None:
                 )
 
 
-def zero(builder: Builder, type_: Attribute) -> SSAValue:
-    return builder.insert(autograd_zero(type_)).result
+def zero(builder: Builder, like: SSAValue) -> SSAValue:
+    """An `autograd_zero` of `like`'s type (and sizes, where dynamic)."""
+    return zero_like(builder, like)
 
 
 def tangent_positions(walk: ForwardContext, op: Operation) -> list[int]:
@@ -94,7 +95,7 @@ def yielded_tangents(
     tangents = walk.differentiate_block(block, seeds, dependents)
     before = Builder(InsertPoint.before(block.last_op))  # type: ignore[arg-type]
     return [
-        tangent if tangent is not None else zero(before, value.type)
+        tangent if tangent is not None else zero(before, value)
         for tangent, value in zip(tangents, dependents)
     ]
 
@@ -145,7 +146,7 @@ def reverse_if(walk: ReverseContext, op: Operation) -> None:
             captured_gradients = [None] * len(captured)
         builder = Builder(InsertPoint.at_end(block))
         values = [
-            gradient if gradient is not None else zero(builder, value.type)
+            gradient if gradient is not None else zero(builder, value)
             for gradient, value in zip(captured_gradients, captured)
         ]
         block.add_op(scf.YieldOp(*values))
@@ -181,4 +182,4 @@ def forward_if(walk: ForwardContext, op: Operation) -> None:
     replace_with_tangents(walk, op, new_op, positions)
 
 
-RULES = (WalkRule("scf.if", reverse=reverse_if, forward=forward_if),)
+RULES = (WalkRule("scf.if", reverse=reverse_if, forward=forward_if, dynamic_shapes=True),)

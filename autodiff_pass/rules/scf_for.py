@@ -131,7 +131,7 @@ def reverse_loop(
     top = Builder(InsertPoint.at_end(walk.block))
     so_far = [walk.gradient(value) for value in captured]
     accumulators = [
-        zero(top, value.type) if gradient is None else gradient
+        zero(top, value) if gradient is None else gradient
         for value, gradient in zip(captured, so_far)
     ]
     # A trip count known only at run time is computed before the loop, where
@@ -217,7 +217,7 @@ def _cached(
     out = []
     for value, argument in zip(iteration_values, gradient_args):
         gradient = gradients.get(value)
-        out.append(gradient if gradient is not None else zero(b, argument.type))
+        out.append(gradient if gradient is not None else zero(b, argument))
     for value, accumulator in zip(captured, accumulator_args):
         out.append(gradients.get(value, accumulator))
     reverse_body.add_op(scf.YieldOp(*out))

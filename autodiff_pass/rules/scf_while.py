@@ -113,7 +113,7 @@ def _block_tangents(
     made before its terminator."""
     tangents = walk.differentiate_block(block, seeds, dependents)
     before = Builder(InsertPoint.before(block.last_op))  # type: ignore[arg-type]
-    return [t if t is not None else zero(before, v.type) for t, v in zip(tangents, dependents)]
+    return [t if t is not None else zero(before, v) for t, v in zip(tangents, dependents)]
 
 
 def forward_while(walk: ForwardContext, op: Operation) -> None:

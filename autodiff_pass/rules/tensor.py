@@ -8,7 +8,9 @@ part (for the source) and the rest (for the destination); offsets, sizes and
 strides (static or `index` operands) are reused as they are. `extract` and
 `insert` do the same for one element (a float scalar gradient),
 `expand_shape`/`collapse_shape`/`reshape` reshape the gradient back (`reshape`'s
-shape operand is an index tensor: no gradient) and `cast` casts it back. `concat` hands each input its slice of the gradient, `from_elements`
+shape operand is an index tensor: no gradient) and `cast` casts it back. Tensors of dynamic
+shape take the sizes of what they build from the op's own values (`tensor.dim`), except in
+`reshape`, `concat` and `splat`, which refuse them. `concat` hands each input its slice of the gradient, `from_elements`
 each scalar its element, and `splat` its scalar the sum of the gradient.
 `empty` has no operands and `dim`/`rank` give indices: they need no rule.
 `gather`/`scatter` are in `tensor_gather`, `generate`/`pad` in `tensor_regions`.
@@ -23,9 +25,10 @@ from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import IndexType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from gradir.autodiff_pass.ir_building import zero_constant
+from gradir.autodiff_pass.ir_building import dynamic_sizes, zero_constant
 from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.dialects.autodiff import ReshapeOp, SumOp
+from gradir.dialects.type_checks import dynamic_dims
 
 
 def _slice_operands(op: tensor.ExtractSliceOp | tensor.InsertSliceOp):
@@ -71,7 +74,7 @@ def _none_for_indices(op: Operation, leading: list[SSAValue | None]) -> list[SSA
 def extract_slice_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
     assert isinstance(op, tensor.ExtractSliceOp)
     (grad,) = grads
-    gradient = insert_like(builder, op, grad, zero_constant(builder, op.source.type))
+    gradient = insert_like(builder, op, grad, zero_constant(builder, op.source))
     return _none_for_indices(op, [gradient])
 
 
@@ -85,7 +88,7 @@ def insert_slice_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue])
     assert isinstance(op, tensor.InsertSliceOp)
     (grad,) = grads
     source_gradient = extract_like(builder, op, grad, op.source.type)
-    dest_gradient = insert_like(builder, op, zero_constant(builder, op.source.type), grad)
+    dest_gradient = insert_like(builder, op, zero_constant(builder, op.source), grad)
     return _none_for_indices(op, [source_gradient, dest_gradient])
 
 
@@ -94,14 +97,14 @@ def insert_slice_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValu
     source, dest = tangents[0], tangents[1]
     if source is None and dest is None:
         return [None]
-    source = source if source is not None else zero_constant(builder, op.source.type)
-    dest = dest if dest is not None else zero_constant(builder, op.dest.type)
+    source = source if source is not None else zero_constant(builder, op.source)
+    dest = dest if dest is not None else zero_constant(builder, op.dest)
     return [insert_like(builder, op, source, dest)]
 
 
 def extract_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
     assert isinstance(op, tensor.ExtractOp)
-    gradient = builder.insert(tensor.InsertOp(grads[0], zero_constant(builder, op.tensor.type), list(op.indices)))
+    gradient = builder.insert(tensor.InsertOp(grads[0], zero_constant(builder, op.tensor), list(op.indices)))
     return _none_for_indices(op, [gradient.result])
 
 
@@ -127,18 +130,37 @@ def insert_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | No
     if scalar is None and dest is None:
         return [None]
     scalar = scalar if scalar is not None else zero_constant(builder, op.scalar.type)
-    dest = dest if dest is not None else zero_constant(builder, op.dest.type)
+    dest = dest if dest is not None else zero_constant(builder, op.dest)
     return [builder.insert(tensor.InsertOp(scalar, dest, list(op.indices))).result]
 
 
 def reshape_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
-    return _none_for_indices(op, [builder.insert(ReshapeOp(grads[0], op.operands[0].type)).result])
+    return _none_for_indices(op, [_reshaped(builder, op, grads[0], backwards=True)])
 
 
 def reshape_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
     if tangents[0] is None:
         return [None]
-    return [builder.insert(ReshapeOp(tangents[0], op.results[0].type)).result]
+    return [_reshaped(builder, op, tangents[0], backwards=False)]
+
+
+def _reshaped(builder: Builder, op: Operation, value: SSAValue, backwards: bool) -> SSAValue:
+    """`value` (of `op`'s result type, or its source's) reshaped to its source's (result's)
+    type: an `autodiff.reshape`; for an `expand_shape`/`collapse_shape` of dynamic shape,
+    the opposite one with the same groups, sized by the op's own values."""
+    target = op.operands[0] if backwards else op.results[0]
+    if not (dynamic_dims(op.operands[0].type) or dynamic_dims(op.results[0].type)):
+        return builder.insert(ReshapeOp(value, target.type)).result
+    expands = isinstance(op, tensor.ExpandShapeOp) != backwards  # to the op's result or from it
+    groups = op.properties["reassociation"]
+    if not expands:
+        collapse = tensor.CollapseShapeOp(
+            operands=[value], result_types=[target.type], properties={"reassociation": groups}
+        )
+        return builder.insert(collapse).results[0]
+    sizes = dynamic_sizes(builder, target)
+    static = list(target.type.get_shape())  # type: ignore[union-attr]
+    return builder.insert(tensor.ExpandShapeOp(value, sizes, groups, static, target.type)).result  # type: ignore[arg-type]
 
 
 def cast_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
@@ -216,9 +238,10 @@ def splat_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | Non
     return [builder.insert(tensor.SplatOp(tangents[0], [], op.result.type)).result]  # type: ignore[arg-type]
 
 
-def _linear(name: str, reverse, forward, inputs: tuple[int, ...] | None) -> DerivativeRule:
-    """A rule whose backward reads no float values, only static shapes and index
-    operands (`inputs` None: every operand is differentiable)."""
+def _linear(name: str, reverse, forward, inputs: tuple[int, ...] | None, dynamic: bool = False) -> DerivativeRule:
+    """A rule whose backward reads no float values, only shapes and index operands
+    (`inputs` None: every operand is differentiable); `dynamic`: it takes tensors of
+    dynamic shape (`DerivativeRule.dynamic_shapes`)."""
     return DerivativeRule(
         name,
         differentiable_inputs=inputs,
@@ -226,16 +249,17 @@ def _linear(name: str, reverse, forward, inputs: tuple[int, ...] | None) -> Deri
         saved_outputs=frozenset(),
         reverse=reverse,
         forward=forward,
+        dynamic_shapes=dynamic,
     )
 
 
 RULES = (
-    _linear("tensor.extract", extract_vjp, extract_jvp, (0,)),
-    _linear("tensor.insert", insert_vjp, insert_jvp, (0, 1)),
-    _linear("tensor.expand_shape", reshape_vjp, reshape_jvp, (0,)),
-    _linear("tensor.collapse_shape", reshape_vjp, reshape_jvp, (0,)),
+    _linear("tensor.extract", extract_vjp, extract_jvp, (0,), dynamic=True),
+    _linear("tensor.insert", insert_vjp, insert_jvp, (0, 1), dynamic=True),
+    _linear("tensor.expand_shape", reshape_vjp, reshape_jvp, (0,), dynamic=True),
+    _linear("tensor.collapse_shape", reshape_vjp, reshape_jvp, (0,), dynamic=True),
     _linear("tensor.reshape", reshape_vjp, reshape_jvp, (0,)),
-    _linear("tensor.cast", cast_vjp, cast_jvp, (0,)),
+    _linear("tensor.cast", cast_vjp, cast_jvp, (0,), dynamic=True),
     _linear("tensor.concat", concat_vjp, concat_jvp, None),
     _linear("tensor.from_elements", from_elements_vjp, from_elements_jvp, None),
     _linear("tensor.splat", splat_vjp, splat_jvp, (0,)),
@@ -246,6 +270,7 @@ RULES = (
         saved_outputs=frozenset(),
         reverse=extract_slice_vjp,
         forward=extract_slice_jvp,
+        dynamic_shapes=True,
     ),
     DerivativeRule(
         "tensor.insert_slice",
@@ -254,5 +279,6 @@ RULES = (
         saved_outputs=frozenset(),
         reverse=insert_slice_vjp,
         forward=insert_slice_jvp,
+        dynamic_shapes=True,
     ),
 )

@@ -80,7 +80,7 @@ func.func @dthrough_memory(%x: f64, %buffer: memref<4xf64>) -> f64 {
 func.func @f(%x: tensor<3xf32>, %n: index) -> tensor<f32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'scf.for' is not supported: it is a derivative whose cache stacks (tensor<?x3xf32>) are sized at run time (a loop with run-time bounds, or an scf.while), and derivatives need static shapes
+  // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'scf.for' is not supported: it is a derivative whose cache stacks (tensor<?x3xf32>) are sized at run time (a loop with run-time bounds, or an scf.while), and loops on tensors of dynamic shape are not differentiated yet
   %y = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
     %a = autodiff.tanh %acc : tensor<3xf32>
     scf.yield %a : tensor<3xf32>

@@ -52,3 +52,14 @@ func.func @scalar_gradients(%g: f32) -> f32 {
   %s = autodiff.autograd_add %g, %z : f32
   return %s : f32
 }
+
+// A zero of dynamic shape takes the size of each dynamic dimension, as tensor.empty does.
+// CHECK-LABEL: func.func @dynamic_zero(
+func.func @dynamic_zero(%n: index, %g: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // CHECK: %[[Z:.*]] = autodiff.autograd_zero(%{{.*}}) : tensor<?x4xf32>
+  // GENERIC: "autodiff.autograd_zero"(%{{.*}}) : (index) -> tensor<?x4xf32>
+  %z = autodiff.autograd_zero(%n) : tensor<?x4xf32>
+  // CHECK: autodiff.autograd_add %{{.*}}, %[[Z]] : tensor<?x4xf32>
+  %s = autodiff.autograd_add %g, %z : tensor<?x4xf32>
+  return %s : tensor<?x4xf32>
+}

@@ -81,3 +81,11 @@ func.func @f() {
   %0 = autodiff.autograd_zero : i32
   return
 }
+
+// -----
+
+func.func @f(%n: index) {
+  // CHECK: error: 'autodiff.autograd_zero' op takes one size per dynamic dimension of tensor<?x4xf32>: 1 expected, 0 given
+  %0 = autodiff.autograd_zero : tensor<?x4xf32>
+  return
+}

@@ -1,0 +1,58 @@
+// Reverse mode over tensors of dynamic shape: what the rules build takes its sizes from the
+// op's own values (tensor.dim), so the generated functions keep the dynamic types.
+// RUN: autodiff-opt %s --split-input-file -p autodiff-reverse | filecheck %s
+// RUN: autodiff-opt %s --split-input-file -p autodiff-reverse,autodiff-lower-grad-of,convert-autodiff-to-linalg | filecheck %s --check-prefix=LOWERED
+
+// An extract_slice of run-time size: its gradient is inserted into a zero tensor as long as
+// the source, whose size is read from the source.
+func.func @tail(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %m = arith.subi %n, %c1 : index
+  %s = tensor.extract_slice %x[1, 0] [%m, 4] [1, 1] : tensor<?x4xf32> to tensor<?x4xf32>
+  return %s : tensor<?x4xf32>
+}
+func.func @vjp(%x: tensor<?x4xf32>, %ct: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %r, %dx = autodiff.vjp @tail(%x, %ct) : (tensor<?x4xf32>, tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
+  return %dx : tensor<?x4xf32>
+}
+// CHECK-LABEL: func.func @tail_vjp_0(%x: tensor<?x4xf32>, %cotangent: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
+// CHECK:         %[[M:.*]] = arith.subi
+// CHECK:         autodiff.grad_of "tensor.extract_slice"(%cotangent) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK-NEXT:    ^bb0(%[[G:.*]]: tensor<?x4xf32>):
+// CHECK:           %[[N:.*]] = tensor.dim %x, %{{.*}} : tensor<?x4xf32>
+// CHECK-NEXT:      %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x4xf32>
+// CHECK:           %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<?x4xf32>)
+// CHECK-NEXT:      %[[I:.*]] = tensor.insert_slice %[[G]] into %[[Z]][1, 0] [%[[M]], 4] [1, 1]
+// CHECK-NEXT:      autodiff.yield %[[I]] : tensor<?x4xf32>
+
+// -----
+
+// A branch that does not read %x gives it a zero of %x's run-time size, autograd_zero(%n);
+// lowered, that is tensor.empty(%n) filled with zeros.
+func.func @pick(%x: tensor<?xf32>, %y: tensor<?xf32>, %c: i1) -> tensor<?xf32> {
+  %r = scf.if %c -> (tensor<?xf32>) {
+    scf.yield %x : tensor<?xf32>
+  } else {
+    scf.yield %y : tensor<?xf32>
+  }
+  return %r : tensor<?xf32>
+}
+func.func @vjp(%x: tensor<?xf32>, %y: tensor<?xf32>, %c: i1, %ct: tensor<?xf32>) -> tensor<?xf32> {
+  %r, %dx = autodiff.vjp @pick(%x, %y, %c, %ct) {wrt = array<i64: 0>} : (tensor<?xf32>, tensor<?xf32>, i1, tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>)
+  return %dx : tensor<?xf32>
+}
+// CHECK-LABEL: func.func @pick_vjp_0(
+// CHECK:         %{{[0-9]+}} = scf.if %c -> (tensor<?xf32>) {
+// CHECK-NEXT:      scf.yield %cotangent : tensor<?xf32>
+// CHECK-NEXT:    } else {
+// CHECK:           %[[N:.*]] = tensor.dim %x, %{{.*}} : tensor<?xf32>
+// CHECK-NEXT:      %[[Z:.*]] = autodiff.autograd_zero(%[[N]]) : tensor<?xf32>
+// CHECK-NEXT:      scf.yield %[[Z]] : tensor<?xf32>
+// LOWERED-LABEL: func.func @pick_vjp_0(
+// LOWERED:         } else {
+// LOWERED:           %[[N:.*]] = tensor.dim %x, %{{.*}} : tensor<?xf32>
+// LOWERED:           %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xf32>
+// LOWERED-NEXT:      %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<?xf32>)
+// LOWERED-NEXT:      scf.yield %[[Z]] : tensor<?xf32>
