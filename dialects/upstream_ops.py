@@ -7,13 +7,16 @@ name (`use_gradir_ops`), so everything else (verification, isinstance checks,
 passes) stays xDSL's:
 
 - `arith.cmpf "olt", ...` / `arith.cmpi "slt", ...`: MLIR accepts the predicate
-  as a keyword or a string; xDSL only as a keyword.
+  as a keyword or a string; xDSL only as a keyword. MLIR compares tensors element by
+  element into a tensor of `i1`; xDSL's result is always an `i1`.
 - `linalg.matmul indexing_maps = [...]` (`linalg_matmul.MatmulOp`); MLIR's
   spellings of `linalg.transpose`, `broadcast` and `reduce` (`linalg_dst_style`).
 - `linalg.generic #trait ins(...)`: the attribute dictionary given by an alias.
 - `linalg.index` inside a named op's body (`linalg.fill_rng_2d`), not only a generic.
 - `tensor.pad` by amounts given as values, with a static result type (`PadOp`).
 - `memref.cast`'s custom form (`MemrefCastOp`): xDSL 0.74 has only the generic one.
+- `arith.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>`, an elementwise select on a
+  tensor of conditions (`SelectOp`): xDSL 0.74 takes only an `i1`.
 - the convolution and pooling ops (`linalg_conv.WINDOW_OPS`): xDSL lacks most
   of them, and those it has differ from MLIR (required strides, a wrong max
   pooling body); `linalg.quantized_matmul` (`linalg_quantized`), whose body
@@ -34,14 +37,28 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.context import Context
-from typing import cast
+from typing import ClassVar, cast
 
 from xdsl.dialects import arith, memref, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, IntegerType, TensorType, i1
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import DictionaryAttr
-from xdsl.ir import Attribute, Dialect, Operation
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
 from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.traits import HasCanonicalizationPatternsTrait, Pure
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -68,26 +85,182 @@ def accept_quoted_keyword(parser: Parser) -> None:
         parser._parser_state.current_token = Token(MLIRTokenKind.BARE_IDENT, inside)  # noqa: SLF001
 
 
-class CmpfOp(arith.CmpfOp):
-    """`arith.cmpf` whose predicate may also be written as a string (`"olt"`)."""
+class _OnScalarConditions(RewritePattern):
+    """One of xDSL's canonicalizations of `arith.cmpi`/`select`, applied only where the
+    compared values or the condition are scalars: its folds build `i1` constants
+    (`cmpi slt, %t, %t` became `false` for a tensor of conditions)."""
 
+    def __init__(self, pattern: RewritePattern, scalar: Callable[[Operation], SSAValue]):
+        self.pattern, self.scalar = pattern, scalar
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, (arith.CmpiOp, arith.SelectOp)) and not isinstance(self.scalar(op).type, TensorType):
+            self.pattern.match_and_rewrite(op, rewriter)
+
+
+class _CmpiCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        patterns = arith.CmpiHasCanonicalizationPatterns.get_canonicalization_patterns()
+        return tuple(_OnScalarConditions(p, lambda op: op.lhs) for p in patterns)
+
+
+class _SelectCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        patterns = arith.SelectHasCanonicalizationPatterns.get_canonicalization_patterns()
+        return tuple(_OnScalarConditions(p, lambda op: op.cond) for p in patterns)
+
+
+def comparison_type(operand: Attribute) -> Attribute:
+    """What comparing two values of type `operand` gives: an `i1`, or a tensor of them of
+    the operands' shape (MLIR compares tensors element by element)."""
+    if isinstance(operand, TensorType):
+        return TensorType(i1, operand.get_shape())
+    return i1
+
+
+class _TensorComparison:
+    """`arith.cmpf`/`cmpi` whose predicate may also be written as a string (`"olt"`) and
+    whose operands may be tensors, compared element by element into a tensor of `i1`
+    (`arith.cmpf ogt, %a, %b : tensor<5xf64>`), as in MLIR. xDSL 0.74's result is
+    always an `i1`, so such a comparison could not be used."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        accept_quoted_keyword(parser)
+        return super().parse(parser)  # type: ignore[misc]
+
+    def verify_(self) -> None:
+        wanted = comparison_type(self.lhs.type)  # type: ignore[attr-defined]
+        if self.result.type != wanted:  # type: ignore[attr-defined]
+            raise VerifyException(
+                f"comparing {self.lhs.type} gives {wanted}, not {self.result.type}"  # type: ignore[attr-defined]
+            )
+
+
+@irdl_op_definition
+class CmpfOp(_TensorComparison, arith.CmpfOp):
     name = "arith.cmpf"
 
-    @classmethod
-    def parse(cls, parser: Parser):
-        accept_quoted_keyword(parser)
-        return super().parse(parser)
+    predicate = prop_def(IntegerAttr)
+    lhs = operand_def(arith.floatingPointLike)
+    rhs = operand_def(arith.floatingPointLike)
+    fastmath = prop_def(arith.FastMathFlagsAttr, default_value=arith.FastMathFlagsAttr("none"))
+    result = result_def(base(IntegerType) | base(TensorType))
+    traits = traits_def(Pure())
+    assembly_format = None
+
+    def __init__(self, operand1, operand2, arg: int | str, fastmath=arith.FastMathFlagsAttr("none")):
+        operand1, operand2 = SSAValue.get(operand1), SSAValue.get(operand2)
+        self._validate_operand_types(operand1, operand2)
+        if isinstance(arg, str):
+            arg = self._get_comparison_predicate(arg, _PREDICATES_F)
+        IRDLOperation.__init__(
+            self,
+            operands=[operand1, operand2],
+            result_types=[comparison_type(operand1.type)],
+            properties={"predicate": IntegerAttr(arg, 64), "fastmath": fastmath},
+        )
 
 
-class CmpiOp(arith.CmpiOp):
-    """`arith.cmpi` whose predicate may also be written as a string (`"slt"`)."""
-
+@irdl_op_definition
+class CmpiOp(_TensorComparison, arith.CmpiOp):
     name = "arith.cmpi"
 
+    predicate = prop_def(IntegerAttr)
+    lhs = operand_def(arith.signlessIntegerLike)
+    rhs = operand_def(arith.signlessIntegerLike)
+    result = result_def(base(IntegerType) | base(TensorType))
+    traits = traits_def(_CmpiCanonicalization(), Pure())
+    assembly_format = None
+
+    def __init__(self, operand1, operand2, arg: int | str):
+        operand1, operand2 = SSAValue.get(operand1), SSAValue.get(operand2)
+        self._validate_operand_types(operand1, operand2)
+        if isinstance(arg, str):
+            arg = self._get_comparison_predicate(arg, _PREDICATES_I)
+        IRDLOperation.__init__(
+            self,
+            operands=[operand1, operand2],
+            result_types=[comparison_type(operand1.type)],
+            properties={"predicate": IntegerAttr(arg, 64)},
+        )
+
+
+def _replace_traits(op_class: type[IRDLOperation], *traits) -> None:
+    """Give `op_class` exactly `traits`: xDSL adds a definition's parents' traits to its
+    own, and the parent's canonicalizations are the ones being replaced."""
+    replaced = traits_def(*traits)
+    op_class.get_irdl_definition().traits = replaced
+    op_class.traits = replaced  # type: ignore[misc]
+
+
+_PREDICATES_F = {name: value for value, name in enumerate(arith.CMPF_COMPARISON_OPERATIONS)}
+_PREDICATES_I = {name: value for value, name in enumerate(arith.CMPI_COMPARISON_OPERATIONS)}
+
+
+@irdl_op_definition
+class SelectOp(arith.SelectOp):
+    """`arith.select` whose condition may also be a tensor of `i1` of the result's shape,
+    choosing element by element, as MLIR allows (`arith.select %c, %a, %b : tensor<i1>,
+    tensor<f32>`: the condition's type first). xDSL 0.74 took only an `i1`, so such
+    programs (MLIR's own `convert-elementwise-to-linalg` test) could not be read. The
+    fields are xDSL's, redeclared because a definition's fields cannot be inherited."""
+
+    name = "arith.select"
+
+    _T: ClassVar = VarConstraint("_T", AnyAttr())
+    cond = operand_def(base(IntegerType) | base(TensorType))
+    lhs = operand_def(_T)
+    rhs = operand_def(_T)
+    result = result_def(_T)
+    traits = traits_def(Pure(), _SelectCanonicalization())
+    assembly_format = None
+
+    def verify_(self) -> None:
+        condition, result = self.cond.type, self.result.type
+        if condition == i1:
+            return
+        if (
+            isinstance(condition, TensorType)
+            and condition.element_type == i1
+            and isinstance(result, TensorType)
+            and condition.get_shape() == result.get_shape()
+        ):
+            return
+        raise VerifyException(
+            f"the condition must be an i1, or a tensor of i1 of the result's shape ({result}); got {condition}"
+        )
+
     @classmethod
-    def parse(cls, parser: Parser):
-        accept_quoted_keyword(parser)
-        return super().parse(parser)
+    def parse(cls, parser: Parser) -> SelectOp:
+        operands = [parser.parse_unresolved_operand()]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            operands.append(parser.parse_unresolved_operand())
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        first = parser.parse_type()
+        condition, value = (first, parser.parse_type()) if parser.parse_optional_punctuation(",") else (i1, first)
+        op = cls(*parser.resolve_operands(operands, [condition, value, value], position))
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        if self.cond.type != i1:
+            printer.print_attribute(self.cond.type)
+            printer.print_string(", ")
+        printer.print_attribute(self.result.type)
+
+
+_replace_traits(CmpiOp, _CmpiCanonicalization(), Pure())
+_replace_traits(SelectOp, Pure(), _SelectCanonicalization())
 
 
 class GenericOp(linalg.GenericOp):
@@ -186,7 +359,7 @@ class PadOp(tensor.PadOp):
 
 
 GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {
-    "arith": (CmpfOp, CmpiOp, *ARITH_OPS),
+    "arith": (CmpfOp, CmpiOp, SelectOp, *ARITH_OPS),
     "linalg": (
         GenericOp, IndexOp, *MAPS_CONTRACTIONS, *FIXED_MAPS_CONTRACTIONS, *ELEMENTWISE_OPS, *NAMED_ELEMENTWISE_OPS, *DST_STYLE_OPS,
         *WINDOW_OPS, *PACKING_OPS, *QUANTIZED_OPS, FillRng2DOp, ElementwiseKindAttr, TypeFnAttr,

@@ -39,6 +39,7 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported
+from gradir.dialects.upstream_ops import SelectOp
 
 
 def select_lanes(builder: BatchBuilder, condition: SSAValue, on_true: SSAValue, on_false: SSAValue) -> SSAValue:
@@ -286,11 +287,14 @@ def batch_affine_for(builder, op, operands, batched):
 
 
 def batch_select(builder, op, operands, batched):
-    """`arith.select` (its condition is an `i1`): an unbatched condition picks
-    between the batched values, a batched one per lane."""
+    """`arith.select`: an unbatched `i1` condition picks between the batched values, a
+    batched one per lane; a tensor of conditions is elementwise, all three batched."""
     assert isinstance(op, arith.SelectOp)
     condition, on_true, on_false = operands
     on_true, on_false = builder.materialize(on_true, batched[1]), builder.materialize(on_false, batched[2])
+    if isinstance(op.cond.type, TensorType):
+        condition = builder.materialize(condition, batched[0])
+        return [(builder.insert(SelectOp(condition, on_true, on_false)).results[0], True)]
     if not batched[0]:
         return [(builder.insert(arith.SelectOp(condition, on_true, on_false)).results[0], True)]
     return [(select_lanes(builder, condition, on_true, on_false), True)]

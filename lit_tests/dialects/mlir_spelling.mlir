@@ -94,3 +94,20 @@ func.func @cast_and_pad(%x: tensor<1x2xf32>, %v: f32) -> (memref<?xf64>, tensor<
   } : tensor<1x2xf32> to tensor<1x5xf32>
   return %cast, %p : memref<?xf64>, tensor<1x5xf32>
 }
+
+// -----
+
+// Comparisons of whole tensors give tensors of i1, and an elementwise select takes one
+// (the condition's type comes first).
+// CHECK-LABEL: func.func @select_per_element
+// CHECK:         %[[C:.*]] = arith.cmpf ogt, %{{.*}}, %{{.*}} : tensor<4xf32>
+// CHECK:         arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<4xi32>
+// CHECK:         %[[S:.*]] = arith.select %[[C]], %{{.*}}, %{{.*}} : tensor<4xi1>, tensor<4xf32>
+// CHECK:         arith.select %{{.*}}, %[[S]], %{{.*}} : tensor<4xf32>
+func.func @select_per_element(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4xi32>, %d: i1) -> (tensor<4xf32>, tensor<4xi1>) {
+  %c = arith.cmpf ogt, %a, %b : tensor<4xf32>
+  %k = arith.cmpi "slt", %i, %i : tensor<4xi32>
+  %s = arith.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>
+  %t = arith.select %d, %s, %b : tensor<4xf32>
+  return %t, %k : tensor<4xf32>, tensor<4xi1>
+}

@@ -19,3 +19,23 @@ func.func @bad_pad(%x: tensor<1x2xf32>, %v: f32) -> tensor<1x6xf32> {
   } : tensor<1x2xf32> to tensor<1x6xf32>
   return %p : tensor<1x6xf32>
 }
+
+// -----
+
+// An elementwise select needs a condition of the result's shape.
+// RUN: not autodiff-opt %s --split-input-file 2>&1 | filecheck %s --check-prefix=SELECT
+// SELECT: error: {{.*}}the condition must be an i1, or a tensor of i1 of the result's shape (tensor<4xf32>); got tensor<3xi1>
+func.func @bad_select(%c: tensor<3xi1>, %a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %s = arith.select %c, %a, %b : tensor<3xi1>, tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+// A comparison of tensors gives a tensor of i1 of their shape.
+// RUN: not autodiff-opt %s --split-input-file 2>&1 | filecheck %s --check-prefix=COMPARE
+// COMPARE: error: {{.*}}comparing tensor<4xf32> gives tensor<4xi1>, not i1
+func.func @bad_compare(%a: tensor<4xf32>) -> i1 {
+  %c = "arith.cmpf"(%a, %a) <{predicate = 2 : i64}> : (tensor<4xf32>, tensor<4xf32>) -> i1
+  return %c : i1
+}
