@@ -36,13 +36,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FunctionType,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
+    TensorType,
     UnregisteredOp,
     i64,
 )
@@ -57,7 +61,7 @@ from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code, unique_s
 from gradir.autodiff_pass.lower_grad_of import inline_grad_of_ops
 from gradir.autodiff_pass.specialize_zero import drop_unread_gradients
 from gradir.dialects.autodiff import EntryOp, GradOp, JvpOp, VjpOp
-from gradir.dialects.type_checks import is_differentiable_tensor, is_differentiable_type
+from gradir.dialects.type_checks import dynamic_dims, is_differentiable_tensor, is_differentiable_type
 from gradir.errors import DifferentiationError, error_at
 
 DERIVATIVE_ATTR = "autodiff.derivative"
@@ -73,6 +77,26 @@ def float_result_indices(function: FuncOp) -> tuple[int, ...]:
     """The results of `function` that can have cotangents / tangents."""
     outputs = function.function_type.outputs.data
     return tuple(i for i, type_ in enumerate(outputs) if is_differentiable_type(type_))
+
+
+def _integer_zero(entry: Operation, like: SSAValue) -> SSAValue:
+    """The tangent of an integer result `like`: a zero of its type, inserted before the
+    entry op (an integer carries no derivative)."""
+    type_ = like.type
+    if isinstance(type_, TensorType):
+        if dynamic_dims(type_):
+            raise error_at(
+                DifferentiationError,
+                entry,
+                f"autodiff.jvp of a function with an integer result of dynamic shape ({type_}) is not "
+                "supported yet: its zero tangent needs a static shape",
+            )
+        value = DenseIntOrFPElementsAttr.from_list(type_, [0])  # a splat
+    else:
+        value = IntegerAttr(0, type_)
+    zero = arith.ConstantOp(value, type_)
+    Rewriter.insert_op(zero, InsertPoint.before(entry))
+    return zero.result
 
 
 @dataclass(frozen=True)
@@ -399,6 +423,19 @@ class DerivativeFunctions:
             assert isinstance(op, JvpOp)
             function = self.jvp(callee, wrt)
         self._lowering.pop()
-        call = CallOp(function.sym_name.data, list(op.args), list(op.result_types))
+        outputs = callee.function_type.outputs.data
+        differentiated = float_result_indices(callee)
+        if isinstance(op, JvpOp) or len(differentiated) == len(outputs):
+            arguments = list(op.args)
+        else:  # the cotangents of integer results are ignored
+            count = len(callee.function_type.inputs.data)
+            arguments = [*op.args[:count], *(op.args[count + i] for i in differentiated)]
+        call = CallOp(function.sym_name.data, arguments, list(function.function_type.outputs.data))
         call.location = op.location
-        Rewriter.replace_op(op, call)
+        results = list(call.results)
+        if isinstance(op, JvpOp) and len(differentiated) != len(outputs):
+            tangents = dict(zip(differentiated, results[len(outputs):]))
+            results[len(outputs):] = [
+                tangents[i] if i in tangents else _integer_zero(op, call.results[i]) for i in range(len(outputs))
+            ]
+        Rewriter.replace_op(op, call, results)

@@ -35,6 +35,7 @@ from xdsl.utils.exceptions import VerifyException
 from gradir.dialects.type_checks import (
     format_types,
     is_differentiable_tensor,
+    is_integer_valued,
     is_differentiable_type,
     is_float_scalar,
     is_float_tensor,
@@ -148,13 +149,14 @@ class EntryOp(IRDLOperation):
         raise NotImplementedError()
 
     def expect_differentiable_results(self, outputs: tuple[Attribute, ...]) -> None:
-        """Every callee result must be a float tensor or float scalar (vjp and
-        jvp take or give one cotangent or tangent per result)."""
+        """Every callee result must be a float tensor or scalar, or an integer one (vjp and
+        jvp take or give one cotangent or tangent per result, of the result's type; an
+        integer result's cotangent is ignored and its tangent is zero, as JAX's `float0`)."""
         for index, output in enumerate(outputs):
-            if not is_differentiable_type(output):
+            if not (is_differentiable_type(output) or is_integer_valued(output)):
                 raise VerifyException(
                     f"callee {self.callee} result {index} has type {output}, "
-                    "expected a float tensor or float scalar"
+                    "expected a float or integer tensor or scalar"
                 )
 
     def callee_arguments(self) -> tuple[SSAValue, ...]:
@@ -203,7 +205,7 @@ class GradOp(EntryOp):
 class VjpOp(EntryOp):
     """Vector-Jacobian product: operands are the callee's arguments then one
     cotangent per callee result; results are the callee's results then one
-    gradient per `wrt` argument.
+    gradient per `wrt` argument. An integer result's cotangent is ignored.
 
     With `is_grads_batched` (PyTorch's name), each cotangent has a leading
     batch dimension (one size for all) and so has each gradient: a batch of
@@ -247,7 +249,7 @@ class VjpOp(EntryOp):
 class JvpOp(EntryOp):
     """Jacobian-vector product: operands are the callee's arguments then one
     tangent per `wrt` argument; results are the callee's results then one
-    tangent per callee result."""
+    tangent per callee result (zero for an integer result)."""
 
     name = "autodiff.jvp"
     OPERAND_LAYOUT: ClassVar[str] = "the callee's arguments, then one tangent per wrt argument"

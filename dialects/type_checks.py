@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    IndexType,
     IntegerType,
     TensorType,
 )
@@ -43,6 +44,14 @@ def is_differentiable_type(type_: Attribute) -> bool:
     """What can have a gradient or tangent: a float tensor (of static or dynamic shape) or a
     float scalar."""
     return is_differentiable_tensor(type_) or is_float_scalar(type_)
+
+
+def is_integer_valued(type_: Attribute) -> bool:
+    """An integer or `index` scalar, or a tensor of them: a value that never carries a
+    derivative (its cotangent is ignored, its tangent is zero)."""
+    if isinstance(type_, TensorType):
+        type_ = type_.element_type
+    return isinstance(type_, (IntegerType, IndexType))
 
 
 def dynamic_dims(type_: Attribute) -> list[int]:

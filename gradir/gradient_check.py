@@ -36,7 +36,7 @@ from xdsl.ir import Attribute
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.instrumentation import stage
-from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_differentiable_type
+from gradir.dialects.type_checks import FLOAT_ELEMENT_TYPES, is_differentiable_type, is_integer_valued
 from gradir.api_arguments import (
     checked_choices,
     checked_flag,
@@ -381,7 +381,8 @@ def _compare(
 
 def checked_wrt(function: FuncOp, wrt: Sequence[int] | None) -> tuple[int, ...]:
     """The arguments of `function` to differentiate (default: every float tensor and float
-    scalar), or an ArgumentError when one is not a float value or a result is not."""
+    scalar), or an ArgumentError when one is not a float value or a result is neither a
+    float nor an integer value (integer results are checked to have zero tangents)."""
     name = function.sym_name.data
     input_types = list(function.function_type.inputs.data)
     if wrt is None:
@@ -392,8 +393,10 @@ def checked_wrt(function: FuncOp, wrt: Sequence[int] | None) -> tuple[int, ...]:
             raise ArgumentError(
                 f"wrt index {index} does not name a float tensor or float scalar argument of @{name}"
             )
-    if any(not is_float_value(t) for t in function.function_type.outputs.data):
-        raise ArgumentError(f"@{name} must return only float tensors and float scalars to be gradchecked")
+    if any(not (is_float_value(t) or is_integer_valued(t)) for t in function.function_type.outputs.data):
+        raise ArgumentError(
+            f"@{name} must return only float and integer tensors and scalars to be gradchecked"
+        )
     return wrt
 
 
@@ -490,12 +493,16 @@ class GradChecker:
 
     def _check_vjp(self, function, arguments, outputs, rng, eps, tolerances) -> list[EntryCheck]:
         exe, wrt = self.executable, self.wrt[function]
-        cotangents = [rng.standard_normal(np.shape(o)) for o in outputs]
+        # An integer result's cotangent is drawn too: the vjp must ignore it.
+        cotangents = [
+            rng.standard_normal(np.shape(o)) if _is_float(o) else rng.integers(-9, 9, np.shape(o)).astype(np.asarray(o).dtype)
+            for o in outputs
+        ]
         gradients = exe.call(wrapper_names(function)[0], *arguments, *cotangents)[len(outputs):]
 
         def objective(args) -> float:
             values = exe.call(function, *args)
-            return float(sum(np.sum(c * v) for c, v in zip(cotangents, values)))
+            return float(sum(np.sum(c * v) for c, v in zip(cotangents, values) if _is_float(v)))
 
         checks = []
         for position, index in enumerate(wrt):
@@ -532,10 +539,18 @@ class GradChecker:
             return exe.call(function, *args)
 
         plus, minus = shifted_by(1.0), shifted_by(-1.0)
-        return [
-            _compare("jvp", f"tangent of result {k}", analytic[k], (p - m) / (2 * step), None, *tolerances)
-            for k, (p, m) in enumerate(zip(plus, minus))
-        ]
+        checks = []
+        for k, (p, m) in enumerate(zip(plus, minus)):
+            if _is_float(p):
+                checks.append(_compare("jvp", f"tangent of result {k}", analytic[k], (p - m) / (2 * step), None, *tolerances))
+            elif np.any(analytic[k] != 0):  # an integer result's tangent must be zero
+                zero = np.zeros(np.shape(p))
+                checks.append(_compare("jvp", f"tangent of integer result {k}", analytic[k], zero, None, *tolerances))
+        return checks
+
+
+def _is_float(value) -> bool:
+    return np.issubdtype(np.asarray(value).dtype, np.floating)
 
 
 def relative_step(eps: float, value: float) -> float:

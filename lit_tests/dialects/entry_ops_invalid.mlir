@@ -111,13 +111,13 @@ func.func @f(%x: tensor<4xf32>) {
 
 // -----
 
-func.func @g(%x: tensor<4xf32>) -> tensor<4xi32> {
-  %0 = "test.cast"(%x) : (tensor<4xf32>) -> tensor<4xi32>
-  return %0 : tensor<4xi32>
+func.func @g(%x: tensor<4xf32>) -> memref<4xf32> {
+  %0 = "test.cast"(%x) : (tensor<4xf32>) -> memref<4xf32>
+  return %0 : memref<4xf32>
 }
-func.func @f(%x: tensor<4xf32>, %c: tensor<4xi32>) {
-  // CHECK: error: 'autodiff.vjp' op callee @g result 0 has type tensor<4xi32>, expected a float tensor or float scalar
-  %0:2 = autodiff.vjp @g(%x, %c) : (tensor<4xf32>, tensor<4xi32>) -> (tensor<4xi32>, tensor<4xf32>)
+func.func @f(%x: tensor<4xf32>, %c: memref<4xf32>) {
+  // CHECK: error: 'autodiff.vjp' op callee @g result 0 has type memref<4xf32>, expected a float or integer tensor or scalar
+  %0:2 = autodiff.vjp @g(%x, %c) : (tensor<4xf32>, memref<4xf32>) -> (memref<4xf32>, tensor<4xf32>)
   return
 }
 

@@ -340,9 +340,10 @@ def _torch_reference(program: Program, inputs, wrt, cotangents=None):
     values = [o.detach().numpy() for o in outputs]
     if cotangents is None:
         return values, None
+    differentiated = [(o, c) for o, c in zip(outputs, cotangents) if o.is_floating_point()]  # not integer results
     grads = torch.autograd.grad(
-        outputs, [args[i] for i in wrt],
-        grad_outputs=[torch.tensor(c, dtype=torch.float64) for c in cotangents], allow_unused=True,
+        [o for o, _ in differentiated], [args[i] for i in wrt],
+        grad_outputs=[torch.tensor(c, dtype=torch.float64) for _, c in differentiated], allow_unused=True,
     )  # fmt: skip
     grads = [np.zeros(args[i].shape) if g is None else g.numpy() for i, g in zip(wrt, grads)]
     return values, grads
@@ -620,7 +621,9 @@ def compare_with_reference(program: Program, checker, inputs) -> list[str]:
     arguments = [np.asarray(a, dtype=np.float64) if np.asarray(a).dtype.kind == "f" else np.asarray(a) for a in inputs]
     outputs = exe.call(entry, *arguments)
     rng = np.random.default_rng(SEED + 7)
-    cotangents = [rng.standard_normal(np.shape(o)) for o in outputs]
+    cotangents = [  # an integer result's cotangent is ignored by the vjp
+        rng.standard_normal(np.shape(o)) if np.asarray(o).dtype.kind == "f" else np.ones_like(o) for o in outputs
+    ]
     want_values, want_grads = _torch_reference(program, arguments, wrt, cotangents)
     problems = []
     for k, (got, want) in enumerate(zip(outputs, want_values)):

@@ -44,7 +44,6 @@ CATEGORIES = {
     "scf-for-result-returned": "reverse mode of an scf.for whose result is returned directly by the function",
     "scf-captured-scalar": "an scf.if/scf.for reading an active float scalar defined outside it (reverse mode)",
     "parse-semi-affine": "xDSL 0.74's affine parser rejects a semi-affine map (`ceildiv` by a symbol): `Ceil division with non-constant (semi-affine) is not supported yet`",
-    "vjp-integer-result": "`autodiff.vjp` asks for a float cotangent per callee result (DESIGN section 3.2); the callee also returns an integer",
     "other": "see the reason",
     "WRONG": "the pipeline succeeds and the numbers are wrong (never an expected failure)",
 }
@@ -56,8 +55,6 @@ _SCALAR_RESULT = "must return only float tensors to be gradchecked"
 EXPECTED = {
     "mlir_init_and_dot": ("parse-semi-affine", "an affine map of the upstream test divides by a symbol (`s0 ceildiv 4`)",
                           "Ceil division with non-constant (semi-affine) is not supported yet"),
-    "enzyme_multiret_mixed": ("vjp-integer-result", "the callee returns (f32, i32), as Enzyme's multiret test does",
-                              "result 1 has type i32, expected a float tensor or float scalar"),
 }  # fmt: skip
 
 PROGRAMS = run_corpus.discover()

@@ -21,6 +21,7 @@ import gpu_sweep  # noqa: E402
 import run_corpus  # noqa: E402
 from test_corpus import EXPECTED as CORPUS_FAILURES  # noqa: E402
 from test_corpus_vmap import EXPECTED_REFUSALS as VMAP_REFUSALS  # noqa: E402
+from test_corpus_vmap import NOT_EXPRESSIBLE  # noqa: E402
 
 VMAP = "refused by vmap (test_corpus_vmap.py)"
 
@@ -39,9 +40,10 @@ NAMED = {"lagrad_scf_forintermediate", "jax_attention", "jax_mlp", "torchmlir_re
 PROGRAMS = {
     program.name: program
     for program in run_corpus.sweep_sample(run_corpus.discover(), NAMED | set(EXPECTED_REFUSALS), run_corpus.GPU_SWEEP_SHARE)
-    if program.name not in CORPUS_FAILURES
+    if program.name not in CORPUS_FAILURES and program.name not in NOT_EXPRESSIBLE
 }
-"""The programs the sweep takes (`run_corpus.sweep_sample`), less those the corpus lists as failing."""
+"""The programs the sweep takes (`run_corpus.sweep_sample`), less those the corpus lists as failing
+and those its wrappers (`vmap_sweep`'s) cannot express."""
 
 
 @pytest.fixture(scope="module")

@@ -60,10 +60,33 @@ def test_integer_and_index_arguments_are_never_in_wrt(wrt, index):
         gradir.gradcheck(SCALE, "scale", wrt=wrt)
 
 
-def test_integer_results_cannot_be_checked():
+def test_integer_results_get_no_derivative():
+    """Enzyme's multiret test: the vjp ignores the i32 result's cotangent (drawn non-zero),
+    the jvp gives it a zero tangent; only the float results are compared."""
+    source = """
+    func.func @square(%x: f64, %y: i32, %z: tensor<3xf32>) -> (f64, i32, tensor<3xf32>, tensor<2xi64>) {
+      %x2 = arith.mulf %x, %x : f64
+      %y2 = arith.muli %y, %y : i32
+      %z2 = arith.mulf %z, %z : tensor<3xf32>
+      %k = arith.constant dense<[1, 2]> : tensor<2xi64>
+      return %x2, %y2, %z2, %k : f64, i32, tensor<3xf32>, tensor<2xi64>
+    }"""
+    result = gradir.gradcheck(source, "square")
+    assert result.ok, result.report()
+    assert [c.what for c in result.checks] == [
+        "gradient of argument 0", "gradient of argument 2", "tangent of result 0", "tangent of result 2"
+    ]
+
+
+def test_a_function_with_only_integer_results_has_a_vacuous_gradient():
     source = "func.func @count(%x: f64) -> i32 {\n  %c = arith.constant 1 : i32\n  return %c : i32\n}"
-    with pytest.raises(ArgumentError, match="@count must return only float tensors and float scalars"):
-        gradir.gradcheck(source, "count")
+    assert not gradir.gradcheck(source, "count").ok
+
+
+def test_results_neither_float_nor_integer_cannot_be_checked():
+    source = "func.func @buffer(%x: f64, %m: memref<2xf32>) -> memref<2xf32> {\n  return %m : memref<2xf32>\n}"
+    with pytest.raises(ArgumentError, match="@buffer must return only float and integer tensors and scalars"):
+        gradir.gradcheck(source, "buffer")
 
 
 def test_random_inputs_for_scalars_and_integers():
