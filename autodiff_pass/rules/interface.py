@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from gradir.autodiff_pass.activity import CACHE_ATTRIBUTE, Activity, carries_derivative
+from gradir.autodiff_pass.activity import Activity, carries_derivative
 from gradir.autodiff_pass.rules.formula import FormulaError
 from gradir.dialects.type_checks import dynamic_dims
 from gradir.errors import DifferentiationError, GradirError, RuleError, error_at
@@ -406,34 +406,12 @@ def refuse_dynamic_shapes(op: Operation, taken: bool) -> None:
     for value in (*op.operands, *op.results):
         if not dynamic_dims(value.type):
             continue
-        loop = _cache_loop(op, value)
-        if loop is not None:  # a derivative function differentiated again (second order)
-            raise error_at(
-                DifferentiationError,
-                loop,
-                f"differentiation of '{loop.name}' is not supported: it is a derivative whose cache "
-                f"stacks ({value.type}) are sized at run time (a loop with run-time bounds, or an "
-                "scf.while), and loops on tensors of dynamic shape are not differentiated yet",
-            )
         raise error_at(
             DifferentiationError,
             op,
             f"differentiation of '{op.name}' on tensors of dynamic shape ({value.type}) is not "
             "supported yet: give it static shapes",
         )
-
-
-def _cache_loop(op: Operation, value: SSAValue) -> Operation | None:
-    """The loop of a derivative function whose cache stack `value` is (a result of the loop
-    that pushes onto it, read in the reverse loop), or that holds `op`; else None."""
-    owner = value.owner if isinstance(value.owner, Operation) else value.owner.parent_op()
-    for start in (owner, op):
-        loop = start
-        while loop is not None and CACHE_ATTRIBUTE not in loop.attributes:
-            loop = loop.parent_op()
-        if loop is not None:
-            return loop
-    return None
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,7 @@ from gradir.autodiff_pass.rules.scf import (
     zero,
 )
 from gradir.errors import DifferentiationError, error_at
+from gradir.dialects.type_checks import dynamic_dims
 
 # ----------------------------------------------------------------------------
 # Forward mode
@@ -270,6 +271,7 @@ def _cached(
         if not value.uses:
             Rewriter.erase_op(value.owner)  # type: ignore[arg-type]
     cached = [(value, placeholders[value]) for value in placeholders if placeholders[value].uses]
+    refuse_dynamic_stacks(loop, [value for value, _ in cached])
     for value, placeholder in placeholders.items():
         if not placeholder.uses:
             Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
@@ -345,6 +347,7 @@ def _checkpointed(
     """The forward loop saves its state every `every` iterations; the reverse
     runs over the segments backwards, recomputing each with a caching copy of
     the loop started from its saved state, then reversing that copy."""
+    refuse_dynamic_stacks(loop, loop.body.block.args[1:])  # the saved states
     lower, step = _known(loop.lb), _known(loop.step)
     before = Builder(InsertPoint.before(loop))
     segments = ceil_div(before, trips, every)
@@ -395,4 +398,19 @@ def _checkpointed(
     return list(reverse.results)
 
 
-RULES = (WalkRule("scf.for", reverse=reverse_for, forward=forward_for),)
+def refuse_dynamic_stacks(loop: Operation, values: Sequence[SSAValue]) -> None:
+    """A located error when the reverse of `loop` would cache a tensor of dynamic shape
+    every iteration (its stack would need one size per entry); loops whose backward
+    reads no such value are differentiated with dynamic shapes."""
+    for value in values:
+        if dynamic_dims(value.type):
+            raise error_at(
+                DifferentiationError,
+                loop,
+                f"differentiation of '{loop.name}' on tensors of dynamic shape: its reverse reads a "
+                f"value of dynamic shape ({value.type}) computed in every iteration, and caching such "
+                "values is not supported yet: give it static shapes",
+            )
+
+
+RULES = (WalkRule("scf.for", reverse=reverse_for, forward=forward_for, dynamic_shapes=True),)

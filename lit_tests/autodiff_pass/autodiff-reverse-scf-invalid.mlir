@@ -74,25 +74,29 @@ func.func @dthrough_memory(%x: f64, %buffer: memref<4xf64>) -> f64 {
 
 // -----
 
-// A second derivative through a loop whose trip count is known only at run
-// time: its cache stacks are dynamically shaped, their derivatives cannot be
-// represented (the error is at the loop).
-func.func @f(%x: tensor<3xf32>, %n: index) -> tensor<f32> {
+// A loop carrying a tensor of dynamic shape whose backward reads it every iteration: a stack
+// of such values would need one size per entry (the error is at the loop). Forward mode,
+// and second derivatives through stacks sized at run time, work.
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%x: tensor<?xf64>, %w: tensor<?xf64>) -> tensor<?xf64> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'scf.for' is not supported: it is a derivative whose cache stacks (tensor<?x3xf32>) are sized at run time (a loop with run-time bounds, or an scf.while), and loops on tensors of dynamic shape are not differentiated yet
-  %y = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<3xf32>) {
-    %a = autodiff.tanh %acc : tensor<3xf32>
-    scf.yield %a : tensor<3xf32>
+  %c3 = arith.constant 3 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf64>
+  // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'scf.for' on tensors of dynamic shape: its reverse reads a value of dynamic shape (tensor<?xf64>) computed in every iteration, and caching such values is not supported yet: give it static shapes
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> (tensor<?xf64>) {
+    %e = tensor.empty(%n) : tensor<?xf64>
+    %y = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+        ins(%a, %w : tensor<?xf64>, tensor<?xf64>) outs(%e : tensor<?xf64>) {
+    ^bb0(%u: f64, %v: f64, %o: f64):
+      %p = arith.mulf %u, %v : f64
+      linalg.yield %p : f64
+    } -> tensor<?xf64>
+    scf.yield %y : tensor<?xf64>
   }
-  %s = autodiff.sum %y : tensor<3xf32> -> tensor<f32>
-  return %s : tensor<f32>
+  return %r : tensor<?xf64>
 }
-func.func @g(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
-  %g = autodiff.grad @f(%x, %n) : (tensor<3xf32>, index) -> tensor<3xf32>
-  return %g : tensor<3xf32>
-}
-func.func @h(%x: tensor<3xf32>, %n: index, %v: tensor<3xf32>) -> tensor<3xf32> {
-  %g, %hv = autodiff.jvp @g(%x, %n, %v) {wrt = array<i64: 0>} : (tensor<3xf32>, index, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
-  return %hv : tensor<3xf32>
+func.func @g(%x: tensor<?xf64>, %w: tensor<?xf64>, %c: tensor<?xf64>) -> tensor<?xf64> {
+  %r, %dw = autodiff.vjp @f(%x, %w, %c) {wrt = array<i64: 1>} : (tensor<?xf64>, tensor<?xf64>, tensor<?xf64>) -> (tensor<?xf64>, tensor<?xf64>)
+  return %dw : tensor<?xf64>
 }

@@ -245,15 +245,85 @@ func.func @g(%x: tensor<?x?xf64>, %b: tensor<?xf64>) -> (tensor<?x?xf64>, tensor
 
 
 LOOP = """
-func.func @f(%x: tensor<?xf64>) -> tensor<?xf64> {
+func.func @f(%x: tensor<?xf64>, %k: index) -> tensor<?xf64> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c3 = arith.constant 3 : index
-  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> (tensor<?xf64>) {
+  %r = scf.for %i = %c0 to %k step %c1 iter_args(%a = %x) -> (tensor<?xf64>) {
     %c = tensor.cast %a : tensor<?xf64> to tensor<?xf64>
     scf.yield %c : tensor<?xf64>
   }
   return %r : tensor<?xf64>
+}"""
+
+TANH_LOOP = """
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%x: tensor<?xf64>, %w: tensor<?xf64>) -> tensor<?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf64>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> (tensor<?xf64>) {
+    %e = tensor.empty(%n) : tensor<?xf64>
+    %y = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+        ins(%a, %w : tensor<?xf64>, tensor<?xf64>) outs(%e : tensor<?xf64>) {
+    ^bb0(%u: f64, %v: f64, %o: f64):
+      %p = arith.mulf %u, %v : f64
+      %q = math.tanh %p : f64
+      linalg.yield %q : f64
+    } -> tensor<?xf64>
+    scf.yield %y : tensor<?xf64>
+  }
+  return %r : tensor<?xf64>
+}
+func.func @tangent(%x: tensor<?xf64>, %w: tensor<?xf64>, %tx: tensor<?xf64>, %tw: tensor<?xf64>) -> tensor<?xf64> {
+  %r:2 = autodiff.jvp @f(%x, %w, %tx, %tw) : (tensor<?xf64>, tensor<?xf64>, tensor<?xf64>, tensor<?xf64>) -> (tensor<?xf64>, tensor<?xf64>)
+  return %r#1 : tensor<?xf64>
+}"""
+
+
+@pytest.mark.parametrize("size, trips", [(3, 2), (1, 0)])
+def test_a_loop_whose_reverse_caches_nothing(size, trips):
+    """Its backward reads no value of the loop: dynamic iteration arguments are fine."""
+    _check(LOOP, [RNG.standard_normal(size), np.int64(trips)], wrt=[0])
+
+
+@pytest.mark.parametrize("size", [1, 5])
+def test_forward_mode_through_a_loop(size):
+    x, w, tx, tw = (RNG.standard_normal(size) * 0.7 for _ in range(4))
+
+    def f(x, w):
+        for _ in range(3):
+            x = np.tanh(x * w)
+        return x
+
+    step = 1e-6
+    numeric = (f(x + step * tx, w + step * tw) - f(x - step * tx, w - step * tw)) / (2 * step)
+    tangent = gradir.compile(TANH_LOOP).tangent(x, w, tx, tw)
+    np.testing.assert_allclose(tangent, numeric, rtol=1e-7, atol=1e-9)
+    assert np.abs(numeric).max() > 1e-2
+
+
+def test_reverse_mode_of_a_loop_caching_values_of_dynamic_shape_is_refused():
+    with pytest.raises(DifferentiationError, match=r"<string>:8:3: error: differentiation of 'scf.for' on tensors of "
+                       r"dynamic shape: its reverse reads a value of dynamic shape \(tensor<\?xf64>\) computed in every "
+                       r"iteration, and caching such values is not supported yet"):  # fmt: skip
+        gradir.gradcheck(TANH_LOOP, "f", inputs=[RNG.standard_normal(3), RNG.standard_normal(3)])
+
+
+WHILE_LOOP = """
+func.func @f(%x: tensor<?xf64>) -> tensor<?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r:2 = scf.while (%a = %x, %i = %c0) : (tensor<?xf64>, index) -> (tensor<?xf64>, index) {
+    %go = arith.cmpi slt, %i, %c3 : index
+    scf.condition(%go) %a, %i : tensor<?xf64>, index
+  } do {
+  ^bb0(%b: tensor<?xf64>, %j: index):
+    %next = arith.addi %j, %c1 : index
+    scf.yield %b, %next : tensor<?xf64>, index
+  }
+  return %r#0 : tensor<?xf64>
 }"""
 
 WHOLE_TENSOR_MATH = """
@@ -265,8 +335,8 @@ func.func @f(%x: tensor<?xf64>) -> tensor<?xf64> {
 
 @pytest.mark.parametrize(
     "text, op",
-    [(LOOP, "scf.for"), (WHOLE_TENSOR_MATH, "math.exp")],
-    ids=["loop", "math on whole tensors"],
+    [(WHILE_LOOP, "scf.while"), (WHOLE_TENSOR_MATH, "math.exp")],
+    ids=["while loop", "math on whole tensors"],
 )
 def test_rules_that_take_static_shapes_only_refuse_where_the_op_is(text, op):
     with pytest.raises(DifferentiationError, match=rf"<string>:\d+:\d+: error: differentiation of '{op}' on tensors "
