@@ -5,7 +5,9 @@ stack `tensor<N x T>` (`T` a tensor: `tensor.insert_slice` at row `k`; `T` a
 scalar: `tensor.insert` at `k`) carried as an extra iteration argument, and
 read back with the matching `extract_slice` / `extract`. When the trip count
 N is known only at run time the stack is `tensor<? x T>`, made by
-`tensor.empty(%n)` before the loop (`Capacity`). `cache_bytes` sums what the
+`tensor.empty(%n)` before the loop (`Capacity`). A value of dynamic shape (a loop state
+`tensor<?xf64>`) is stacked at one extent for all entries, `tensor<N x ? x ...>` sized
+before the loop from the state's initial value; each push checks it at run time. `cache_bytes` sums what the
 stacks of a module hold, from the `autodiff.cache` attributes the reverse
 pass puts on the loops it caches.
 
@@ -16,7 +18,9 @@ and no run-time trip-count code.
 from __future__ import annotations
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, scf, tensor
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, cf, scf, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DictionaryAttr,
@@ -49,34 +53,73 @@ def stack_type(value_type: Attribute, entries: Capacity) -> TensorType:
     return TensorType(value_type, (rows,))
 
 
-def empty_stack(builder: Builder, value_type: Attribute, entries: Capacity) -> SSAValue:
-    """An uninitialised stack of `entries` values of `value_type`."""
-    sizes = [] if isinstance(entries, int) else [entries]
+def empty_stack(
+    builder: Builder, value_type: Attribute, entries: Capacity, extents: Sequence[SSAValue] = ()
+) -> SSAValue:
+    """An uninitialised stack of `entries` values of `value_type`; `extents`: the sizes of
+    its dynamic dimensions, which every entry shares."""
+    sizes = ([] if isinstance(entries, int) else [entries]) + list(extents)
     return builder.insert(tensor.EmptyOp(sizes, stack_type(value_type, entries))).tensor
 
 
-def _slice_parameters(value_type: TensorType, position: SSAValue):
-    shape = value_type.get_shape()
-    return [position, *[0] * len(shape)], [1, *shape], [1] * (len(shape) + 1)
+def _dim(builder: Builder, value: SSAValue, dim: int) -> SSAValue:
+    return builder.insert(tensor.DimOp(value, index_constant(builder, dim))).result
 
 
-def push(builder: Builder, stack: SSAValue, value: SSAValue, position: SSAValue) -> SSAValue:
-    """`stack` with `value` written at entry `position`."""
+def _entry_sizes(builder: Builder, value_type: TensorType, like: SSAValue, first: int) -> list[SSAValue | int]:
+    """An entry's sizes: the static ones, and for a dynamic dimension `d` the size of
+    dimension `d + first` of `like`."""
+    return [
+        _dim(builder, like, d + first) if size == DYNAMIC_INDEX else size
+        for d, size in enumerate(value_type.get_shape())
+    ]
+
+
+def push(
+    builder: Builder, stack: SSAValue, value: SSAValue, position: SSAValue, location: Attribute | None = None
+) -> SSAValue:
+    """`stack` with `value` written at entry `position`. A value of dynamic shape must
+    have the stack's extents: a run-time check located at `location` (the loop) says so
+    if it does not (a loop state that changes its extents), rather than a partial write
+    read back whole."""
     if isinstance(value.type, TensorType):
-        offsets, sizes, strides = _slice_parameters(value.type, position)
-        static_offsets = [DYNAMIC_INDEX, *offsets[1:]]
+        sizes = _entry_sizes(builder, value.type, value, 0)
+        _check_extents(builder, stack, sizes, location)
+        entry_sizes = [1, *sizes]
         op = tensor.InsertSliceOp.get(
-            value, stack, sizes, static_offsets, strides, offsets=[position]
+            value,
+            stack,
+            [DYNAMIC_INDEX if isinstance(size, SSAValue) else size for size in entry_sizes],
+            [DYNAMIC_INDEX, *[0] * len(sizes)],
+            [1] * len(entry_sizes),
+            offsets=[position],
+            sizes=[size for size in entry_sizes if isinstance(size, SSAValue)],
         )
         return builder.insert(op).result
     return builder.insert(tensor.InsertOp(value, stack, [position])).result
 
 
+def _check_extents(builder: Builder, stack: SSAValue, sizes: list[SSAValue | int], location: Attribute | None) -> None:
+    for d, size in enumerate(sizes):
+        if isinstance(size, int):
+            continue
+        same = builder.insert(arith.CmpiOp(size, _dim(builder, stack, d + 1), "eq")).result
+        check = cf.AssertOp(
+            same,
+            "a loop state of dynamic shape whose extents change between iterations (scf.for): "
+            "the cache of its reverse holds one extent",
+        )
+        if location is not None:
+            check.location = location
+        builder.insert(check)
+
+
 def read(builder: Builder, stack: SSAValue, value_type: Attribute, position: SSAValue) -> SSAValue:
     """Entry `position` of `stack`, a value of `value_type`."""
     if isinstance(value_type, TensorType):
-        offsets, sizes, strides = _slice_parameters(value_type, position)
-        op = tensor.ExtractSliceOp(stack, offsets, sizes, strides, value_type)
+        sizes = _entry_sizes(builder, value_type, stack, 1)
+        offsets: list[SSAValue | int] = [position, *[0] * len(sizes)]
+        op = tensor.ExtractSliceOp(stack, offsets, [1, *sizes], [1] * (len(sizes) + 1), value_type)
         return builder.insert(op).result
     return builder.insert(tensor.ExtractOp(stack, [position], value_type)).result
 
@@ -147,26 +190,30 @@ def trip_count(
     return ceil_div(builder, span, step)
 
 
-def entry_bytes(value_type: Attribute) -> int:
-    """Bytes one cached value of `value_type` takes."""
+def entry_bytes(value_type: Attribute) -> int | None:
+    """Bytes one cached value of `value_type` takes (None: known only at run time)."""
     element = value_type.element_type if isinstance(value_type, TensorType) else value_type
     width = getattr(element, "bitwidth", None) or (64 if isinstance(element, IndexType) else 32)
     count = 1
     if isinstance(value_type, TensorType):
         for size in value_type.get_shape():
+            if size == DYNAMIC_INDEX:
+                return None
             count *= size
     return count * max(1, width // 8)
 
 
-def mark_cache(loop: Operation, entry_bytes: int, entries: Capacity, values: int) -> None:
+def mark_cache(loop: Operation, entry_bytes: int | None, entries: Capacity, values: int) -> None:
     """Record on `loop` what its stacks hold: `entry_bytes` per entry (all
     its values), `entries` entries. A run-time capacity records
-    `bytes_per_iteration` instead of `bytes`."""
-    size = (
-        {"bytes": IntegerAttr(entry_bytes * entries, i64)}
-        if isinstance(entries, int)
-        else {"bytes_per_iteration": IntegerAttr(entry_bytes, i64)}
-    )
+    `bytes_per_iteration` instead of `bytes`; values of dynamic shape (`entry_bytes`
+    None) only their number."""
+    if entry_bytes is None:
+        size = {}
+    elif isinstance(entries, int):
+        size = {"bytes": IntegerAttr(entry_bytes * entries, i64)}
+    else:
+        size = {"bytes_per_iteration": IntegerAttr(entry_bytes, i64)}
     loop.attributes[CACHE_ATTRIBUTE] = DictionaryAttr({**size, "values": IntegerAttr(values, i64)})
 
 

@@ -36,9 +36,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.autodiff_pass.activity import carries_derivative, op_inputs
@@ -186,7 +186,7 @@ def _cached(
     placeholders: dict[SSAValue, SSAValue] = {}
 
     def cached_read(value: SSAValue, at: Builder) -> SSAValue:
-        placeholder = empty_stack(outer, value.type, capacity)
+        placeholder = empty_stack(outer, value.type, capacity, _placeholder_extents(outer, value.type))
         placeholders[value] = placeholder
         return read(at, placeholder, value.type, position)
 
@@ -314,13 +314,13 @@ def _add_stacks(
         return []
     body = loop.body.block
     before = Builder(InsertPoint.before(loop))
-    empties = [empty_stack(before, v.type, capacity) for v in values]
+    empties = [empty_stack(before, v.type, capacity, _extents(before, loop, v)) for v in values]
     stack_arguments = [body.insert_arg(e.type, len(body.args)) for e in empties]
     terminator = body.last_op
     assert isinstance(terminator, scf.YieldOp)
     at = Builder(InsertPoint.before(terminator))
     position = entry(at, body.args[0])
-    pushed = [push(at, stack, value, position) for stack, value in zip(stack_arguments, values)]
+    pushed = [push(at, stack, value, position, loop.location) for stack, value in zip(stack_arguments, values)]
     Rewriter.replace_op(terminator, scf.YieldOp(*terminator.operands, *pushed))
     region = loop.body
     loop.detach_region(region)
@@ -330,7 +330,8 @@ def _add_stacks(
         new_loop.attributes[name] = attribute
     count = len(loop.results)
     Rewriter.replace_op(loop, new_loop, list(new_loop.results[:count]))
-    mark_cache(new_loop, sum(entry_bytes(v.type) for v in values), capacity, len(values))
+    sizes = [entry_bytes(v.type) for v in values]
+    mark_cache(new_loop, None if None in sizes else sum(sizes), capacity, len(values))
     return list(new_loop.results[count:])
 
 
@@ -347,7 +348,6 @@ def _checkpointed(
     """The forward loop saves its state every `every` iterations; the reverse
     runs over the segments backwards, recomputing each with a caching copy of
     the loop started from its saved state, then reversing that copy."""
-    refuse_dynamic_stacks(loop, loop.body.block.args[1:])  # the saved states
     lower, step = _known(loop.lb), _known(loop.step)
     before = Builder(InsertPoint.before(loop))
     segments = ceil_div(before, trips, every)
@@ -367,7 +367,9 @@ def _checkpointed(
 
     # Saved states: every iteration argument, written at the first iteration
     # of each segment (the others write a scratch entry at the end).
-    placeholders = [empty_stack(outer, a.type, saved_capacity) for a in loop.body.block.args[1:]]
+    placeholders = [
+        empty_stack(outer, a.type, saved_capacity, _placeholder_extents(outer, a.type)) for a in loop.body.block.args[1:]
+    ]
     state = [read(b, p, a.type, segment) for p, a in zip(placeholders, loop.body.block.args[1:])]
     segment_loop.operands = [segment_lower, segment_upper, segment_loop.step, *state]
     body.add_op(segment_loop)
@@ -400,10 +402,11 @@ def _checkpointed(
 
 def refuse_dynamic_stacks(loop: Operation, values: Sequence[SSAValue]) -> None:
     """A located error when the reverse of `loop` would cache a tensor of dynamic shape
-    every iteration (its stack would need one size per entry); loops whose backward
-    reads no such value are differentiated with dynamic shapes."""
+    computed in the body (its stack would need one size per entry). An iteration
+    argument of dynamic shape is cached at the extents of its initial value (a run-time
+    check holds the loop to them)."""
     for value in values:
-        if dynamic_dims(value.type):
+        if dynamic_dims(value.type) and _initial_value(loop, value) is None:
             raise error_at(
                 DifferentiationError,
                 loop,
@@ -411,6 +414,32 @@ def refuse_dynamic_stacks(loop: Operation, values: Sequence[SSAValue]) -> None:
                 f"value of dynamic shape ({value.type}) computed in every iteration, and caching such "
                 "values is not supported yet: give it static shapes",
             )
+
+
+def _initial_value(loop: Operation, value: SSAValue) -> SSAValue | None:
+    """The initial value of `loop`'s iteration argument `value`; None for another value."""
+    assert isinstance(loop, scf.ForOp)
+    if isinstance(value, BlockArgument) and value.owner is loop.body.block and value.index > 0:
+        return loop.iter_args[value.index - 1]
+    return None
+
+
+def _extents(before: Builder, loop: scf.ForOp, value: SSAValue) -> list[SSAValue]:
+    """The sizes of the dynamic dimensions of `value`, an iteration argument of `loop`, at
+    its initial value (computed before the loop)."""
+    dims = dynamic_dims(value.type)
+    if not dims:
+        return []
+    initial = _initial_value(loop, value)
+    assert initial is not None
+    return [
+        before.insert(tensor.DimOp(initial, index_constant(before, d))).result for d in dims
+    ]
+
+
+def _placeholder_extents(builder: Builder, value_type: Attribute) -> list[SSAValue]:
+    """Sizes for a placeholder stack's dynamic dimensions (replaced before anything reads them)."""
+    return [index_constant(builder, 0) for _ in dynamic_dims(value_type)]
 
 
 RULES = (WalkRule("scf.for", reverse=reverse_for, forward=forward_for, dynamic_shapes=True),)

@@ -56,3 +56,46 @@ func.func @vjp(%x: tensor<?xf32>, %y: tensor<?xf32>, %c: i1, %ct: tensor<?xf32>)
 // LOWERED:           %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xf32>
 // LOWERED-NEXT:      %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<?xf32>)
 // LOWERED-NEXT:      scf.yield %[[Z]] : tensor<?xf32>
+
+// -----
+
+// A loop whose backward reads its state of dynamic shape every iteration: the state is
+// stacked at the extents of its initial value, tensor<3x?xf64> made before the loop, with a
+// run-time check that each entry has them; the reverse loop reads entries at those extents.
+#id = affine_map<(d0) -> (d0)>
+func.func @scaled(%x: tensor<?xf64>, %w: tensor<?xf64>) -> tensor<?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf64>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> (tensor<?xf64>) {
+    %e = tensor.empty(%n) : tensor<?xf64>
+    %y = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+        ins(%a, %w : tensor<?xf64>, tensor<?xf64>) outs(%e : tensor<?xf64>) {
+    ^bb0(%u: f64, %v: f64, %o: f64):
+      %p = arith.mulf %u, %v : f64
+      linalg.yield %p : f64
+    } -> tensor<?xf64>
+    scf.yield %y : tensor<?xf64>
+  }
+  return %r : tensor<?xf64>
+}
+func.func @vjp(%x: tensor<?xf64>, %w: tensor<?xf64>, %c: tensor<?xf64>) -> tensor<?xf64> {
+  %r, %dw = autodiff.vjp @scaled(%x, %w, %c) {wrt = array<i64: 1>} : (tensor<?xf64>, tensor<?xf64>, tensor<?xf64>) -> (tensor<?xf64>, tensor<?xf64>)
+  return %dw : tensor<?xf64>
+}
+// CHECK-LABEL: func.func @scaled_vjp_1(
+// CHECK:         %[[N:[0-9]+]] = tensor.dim %x, %{{.*}} : tensor<?xf64>
+// CHECK-NEXT:    %[[EMPTY:.*]] = tensor.empty(%[[N]]) : tensor<3x?xf64>
+// CHECK-NEXT:    %{{.*}}, %[[STACK:.*]] = scf.for %[[I:.*]] = {{.*}} iter_args(%[[A:.*]] = %x, %[[S:.*]] = %[[EMPTY]]) -> (tensor<?xf64>, tensor<3x?xf64>) {
+// CHECK:           %[[LEN:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?xf64>
+// CHECK-NEXT:      %{{.*}} = arith.constant 1 : index
+// CHECK-NEXT:      %[[EXTENT:.*]] = tensor.dim %[[S]], %{{.*}} : tensor<3x?xf64>
+// CHECK-NEXT:      %[[SAME:.*]] = arith.cmpi eq, %[[LEN]], %[[EXTENT]] : index
+// CHECK-NEXT:      cf.assert %[[SAME]], "a loop state of dynamic shape whose extents change between iterations (scf.for): the cache of its reverse holds one extent"
+// CHECK-NEXT:      %[[PUSHED:.*]] = tensor.insert_slice %[[A]] into %[[S]][%[[I]], 0] [1, %[[LEN]]] [1, 1] : tensor<?xf64> into tensor<3x?xf64>
+// CHECK-NEXT:      scf.yield %{{.*}}, %[[PUSHED]] : tensor<?xf64>, tensor<3x?xf64>
+// CHECK-NEXT:    } {autodiff.cache = {values = 1 : i64}}
+// CHECK:         scf.for
+// CHECK:           %[[READ_LEN:.*]] = tensor.dim %[[STACK]], %{{.*}} : tensor<3x?xf64>
+// CHECK-NEXT:      tensor.extract_slice %[[STACK]][%{{.*}}, 0] [1, %[[READ_LEN]]] [1, 1] : tensor<3x?xf64> to tensor<?xf64>
