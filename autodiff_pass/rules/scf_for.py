@@ -36,13 +36,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.autodiff_pass.activity import carries_derivative, op_inputs
-from gradir.autodiff_pass.ir_building import erase_dead_code
+from gradir.autodiff_pass.ir_building import dynamic_sizes, erase_dead_code
 from gradir.autodiff_pass.rules.interface import ForwardContext, ReverseContext, WalkRule
 from gradir.autodiff_pass.rules.loop_cache import (
     Capacity,
@@ -427,14 +427,11 @@ def _initial_value(loop: Operation, value: SSAValue) -> SSAValue | None:
 def _extents(before: Builder, loop: scf.ForOp, value: SSAValue) -> list[SSAValue]:
     """The sizes of the dynamic dimensions of `value`, an iteration argument of `loop`, at
     its initial value (computed before the loop)."""
-    dims = dynamic_dims(value.type)
-    if not dims:
+    if not dynamic_dims(value.type):
         return []
     initial = _initial_value(loop, value)
     assert initial is not None
-    return [
-        before.insert(tensor.DimOp(initial, index_constant(before, d))).result for d in dims
-    ]
+    return dynamic_sizes(before, initial)
 
 
 def _placeholder_extents(builder: Builder, value_type: Attribute) -> list[SSAValue]:
