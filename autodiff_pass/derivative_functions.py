@@ -36,17 +36,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith
+from xdsl.builder import Builder
 from xdsl.dialects.builtin import (
     DenseArrayBase,
-    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FunctionType,
-    IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
-    TensorType,
     UnregisteredOp,
     i64,
 )
@@ -57,7 +54,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from gradir.autodiff_pass.cse import scoped_cse
 from gradir.autodiff_pass.inline_body_calls import inline_calls_in_generic_bodies
-from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code, unique_symbol
+from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code, unique_symbol, zero_constant
 from gradir.autodiff_pass.lower_grad_of import inline_grad_of_ops
 from gradir.autodiff_pass.specialize_zero import drop_unread_gradients
 from gradir.dialects.autodiff import EntryOp, GradOp, JvpOp, VjpOp
@@ -82,21 +79,14 @@ def float_result_indices(function: FuncOp) -> tuple[int, ...]:
 def _integer_zero(entry: Operation, like: SSAValue) -> SSAValue:
     """The tangent of an integer result `like`: a zero of its type, inserted before the
     entry op (an integer carries no derivative)."""
-    type_ = like.type
-    if isinstance(type_, TensorType):
-        if dynamic_dims(type_):
-            raise error_at(
-                DifferentiationError,
-                entry,
-                f"autodiff.jvp of a function with an integer result of dynamic shape ({type_}) is not "
-                "supported yet: its zero tangent needs a static shape",
-            )
-        value = DenseIntOrFPElementsAttr.from_list(type_, [0])  # a splat
-    else:
-        value = IntegerAttr(0, type_)
-    zero = arith.ConstantOp(value, type_)
-    Rewriter.insert_op(zero, InsertPoint.before(entry))
-    return zero.result
+    if dynamic_dims(like.type):
+        raise error_at(
+            DifferentiationError,
+            entry,
+            f"autodiff.jvp of a function with an integer result of dynamic shape ({like.type}) is not "
+            "supported yet: its zero tangent needs a static shape",
+        )
+    return zero_constant(Builder(InsertPoint.before(entry)), like.type)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     NameLoc,
     StringAttr,
     TensorType,
@@ -162,8 +163,8 @@ def at_most_one_block(region: Region) -> bool:
 
 def zero_constant(builder: Builder, like: SSAValue | Attribute, sizes: Sequence[SSAValue] | None = None) -> SSAValue:
     """A real zero of `like`'s type (a value's, or a type), for rules whose results must be
-    data rather than a symbolic `autograd_zero`: a splat `arith.constant` tensor or a float
-    scalar; of a dynamic shape, a `tensor.empty` filled with 0, of the value's sizes or of
+    data rather than a symbolic `autograd_zero` (or an integer result's tangent): a splat
+    `arith.constant` tensor or a scalar; of a dynamic shape, a `tensor.empty` filled with 0, of the value's sizes or of
     `sizes` (one per dynamic dimension)."""
     type_ = like.type if isinstance(like, SSAValue) else like
     if isinstance(type_, TensorType) and dynamic_dims(type_):
@@ -174,8 +175,12 @@ def zero_constant(builder: Builder, like: SSAValue | Attribute, sizes: Sequence[
         empty = builder.insert(tensor.EmptyOp(list(sizes), type_)).tensor
         zero = builder.insert(arith.ConstantOp(FloatAttr(0.0, type_.element_type))).result  # type: ignore[arg-type]
         return builder.insert(FillOp([zero], [empty], [type_])).results[0]
+    element = type_.element_type if isinstance(type_, TensorType) else type_
+    integral = isinstance(element, (IntegerType, IndexType))
     if isinstance(type_, TensorType):
-        value = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type_, [0.0]))
+        value = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type_, [0 if integral else 0.0]))
+    elif integral:
+        value = arith.ConstantOp(IntegerAttr(0, type_))  # type: ignore[arg-type]
     else:
         value = arith.ConstantOp(FloatAttr(0.0, type_))  # type: ignore[arg-type]
     return builder.insert(value).result

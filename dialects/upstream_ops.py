@@ -131,6 +131,19 @@ class _TensorComparison:
         accept_quoted_keyword(parser)
         return super().parse(parser)  # type: ignore[misc]
 
+    def _build(self, operand1, operand2, arg: int | str, predicates: dict[str, int], **properties) -> None:
+        """xDSL's constructor, with the result typed by `comparison_type`."""
+        operand1, operand2 = SSAValue.get(operand1), SSAValue.get(operand2)
+        self._validate_operand_types(operand1, operand2)  # type: ignore[attr-defined]
+        if isinstance(arg, str):
+            arg = self._get_comparison_predicate(arg, predicates)  # type: ignore[attr-defined]
+        IRDLOperation.__init__(
+            self,  # type: ignore[arg-type]
+            operands=[operand1, operand2],
+            result_types=[comparison_type(operand1.type)],
+            properties={"predicate": IntegerAttr(arg, 64), **properties},
+        )
+
     def verify_(self) -> None:
         wanted = comparison_type(self.lhs.type)  # type: ignore[attr-defined]
         if self.result.type != wanted:  # type: ignore[attr-defined]
@@ -152,16 +165,7 @@ class CmpfOp(_TensorComparison, arith.CmpfOp):
     assembly_format = None
 
     def __init__(self, operand1, operand2, arg: int | str, fastmath=arith.FastMathFlagsAttr("none")):
-        operand1, operand2 = SSAValue.get(operand1), SSAValue.get(operand2)
-        self._validate_operand_types(operand1, operand2)
-        if isinstance(arg, str):
-            arg = self._get_comparison_predicate(arg, _PREDICATES_F)
-        IRDLOperation.__init__(
-            self,
-            operands=[operand1, operand2],
-            result_types=[comparison_type(operand1.type)],
-            properties={"predicate": IntegerAttr(arg, 64), "fastmath": fastmath},
-        )
+        self._build(operand1, operand2, arg, _PREDICATES_F, fastmath=fastmath)
 
 
 @irdl_op_definition
@@ -176,16 +180,7 @@ class CmpiOp(_TensorComparison, arith.CmpiOp):
     assembly_format = None
 
     def __init__(self, operand1, operand2, arg: int | str):
-        operand1, operand2 = SSAValue.get(operand1), SSAValue.get(operand2)
-        self._validate_operand_types(operand1, operand2)
-        if isinstance(arg, str):
-            arg = self._get_comparison_predicate(arg, _PREDICATES_I)
-        IRDLOperation.__init__(
-            self,
-            operands=[operand1, operand2],
-            result_types=[comparison_type(operand1.type)],
-            properties={"predicate": IntegerAttr(arg, 64)},
-        )
+        self._build(operand1, operand2, arg, _PREDICATES_I)
 
 
 def _replace_traits(op_class: type[IRDLOperation], *traits) -> None:
