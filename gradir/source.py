@@ -27,7 +27,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import TypeAttribute
 from xdsl.ir import Operation
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 from xdsl.parser import Parser
+from xdsl.parser.affine_parser import AffineParser
+from xdsl.parser.core import UnresolvedOperand
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Location, Span, Token
@@ -222,6 +225,43 @@ class LocatingParser(Parser):
                 StringAttr(start.file), IntAttr(start.line), IntAttr(start.col)
             )
         return op
+
+
+    def parse_affine_map(self):
+        return SemiAffineParser(self._parser_state).parse_affine_map()
+
+    def parse_affine_set(self):
+        return SemiAffineParser(self._parser_state).parse_affine_set()
+
+    def parse_affine_map_of_ssa_ids(self):
+        affine_map, spans = SemiAffineParser(self._parser_state).parse_affine_map_of_ssa_ids()
+        operands = [self.resolve_operand(UnresolvedOperand(span, 0), IndexType()) for span in spans]
+        return affine_map, operands
+
+
+class SemiAffineParser(AffineParser):
+    """MLIR's semi-affine expressions: `*`, `floordiv`, `ceildiv` and `mod` by a symbolic
+    operand (`(d1 - d0) ceildiv s0`, MLIR's one-shot-bufferize integration test). xDSL 0.74's
+    `AffineExpr` operators refuse a right operand that is not a constant, though its
+    `AffineBinaryOpExpr` holds one and prints it; MLIR 22 lowers them (`lower-affine`)."""
+
+    _SEMI_AFFINE = {"*": AffineBinaryOpKind.Mul, "floordiv": AffineBinaryOpKind.FloorDiv,
+                    "ceildiv": AffineBinaryOpKind.CeilDiv, "mod": AffineBinaryOpKind.Mod}  # fmt: skip
+
+    def _create_binop_expr(self, lhs: AffineExpr, rhs: AffineExpr, binop) -> AffineExpr:
+        kind = self._SEMI_AFFINE.get(binop.text)
+        if kind is None or isinstance(rhs, AffineConstantExpr) or (
+            kind is AffineBinaryOpKind.Mul and isinstance(lhs, AffineConstantExpr)
+        ):
+            return super()._create_binop_expr(lhs, rhs, binop)
+        if any(isinstance(node, AffineDimExpr) for node in rhs.dfs()):
+            if kind is AffineBinaryOpKind.Mul and not any(isinstance(node, AffineDimExpr) for node in lhs.dfs()):
+                return AffineBinaryOpExpr(kind, rhs, lhs)  # `s0 * d0`: the symbolic factor on the right
+            self.raise_error(
+                f"non-affine expression: the right operand of `{binop.text}` must be a constant or symbolic",
+                binop.span.start, binop.span.end,
+            )
+        return AffineBinaryOpExpr(kind, lhs, rhs)
 
 
 class _HexadecimalElement(Parser._TensorLiteralElement):

@@ -111,3 +111,23 @@ func.func @select_per_element(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4
   %t = arith.select %d, %s, %b : tensor<4xf32>
   return %t, %k : tensor<4xf32>, tensor<4xi1>
 }
+
+// -----
+
+// Semi-affine maps: `*`, `floordiv`, `ceildiv` and `mod` by a symbol (MLIR's
+// one-shot-bufferize integration test sizes a buffer by `(d1 - d0) ceildiv s0`).
+// CHECK-LABEL: func.func @semi_affine
+// CHECK:         affine.apply affine_map<(d0, d1)[s0] -> (((d1 + (d0 * -1)) ceildiv s0))> (%{{.*}}, %{{.*}})[%{{.*}}]
+// CHECK:         affine.apply affine_map<(d0)[s0] -> ((d0 floordiv s0))> (%{{.*}})[%{{.*}}]
+// CHECK:         affine.apply affine_map<(d0)[s0, s1] -> ((d0 mod (s1 + 1)))> (%{{.*}})[%{{.*}}, %{{.*}}]
+// CHECK:         affine.apply affine_map<(d0)[s0] -> ((d0 * s0))> (%{{.*}})[%{{.*}}]
+// CHECK:         affine.apply affine_map<(d0)[s0] -> ((d0 * s0))> (%{{.*}})[%{{.*}}]
+#ceil = affine_map<(d0, d1)[s0] -> ((d1 - d0) ceildiv s0)>
+func.func @semi_affine(%i: index, %j: index, %s: index, %t: index) -> (index, index, index, index, index) {
+  %a = affine.apply #ceil(%i, %j)[%s]
+  %b = affine.apply affine_map<(d0)[s0] -> (d0 floordiv s0)>(%i)[%s]
+  %e = affine.apply affine_map<(d0)[s0, s1] -> (d0 mod (s1 + 1))>(%i)[%s, %t]
+  %c = affine.apply affine_map<(d0)[s0] -> (d0 * s0)>(%i)[%s]
+  %d = affine.apply affine_map<(d0)[s0] -> (s0 * d0)>(%i)[%s]
+  return %a, %b, %e, %c, %d : index, index, index, index, index
+}

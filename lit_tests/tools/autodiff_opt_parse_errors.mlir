@@ -9,6 +9,7 @@
 // RUN: not autodiff-opt %S/Inputs/bad_permutation.mlir 2>&1 | filecheck %s --check-prefix=PERMUTATION
 // RUN: not autodiff-opt %S/Inputs/use_before_definition.mlir -p autodiff-reverse 2>&1 | filecheck %s --check-prefix=ORDER
 // RUN: not autodiff-opt %S/Inputs/use_before_definition_nested.mlir 2>&1 | filecheck %s --check-prefix=NESTED
+// RUN: not autodiff-opt %S/Inputs/parse_not_semi_affine.mlir 2>&1 | filecheck %s --check-prefix=AFFINE
 
 // TYPE: parse_wrong_type.mlir:2:3: error: f32 should be of base attribute tensor
 // TYPE-NOT: {{.}}
@@ -19,3 +20,4 @@
 // PERMUTATION-NOT: Traceback
 // ORDER: use_before_definition.mlir:3:3: error: 'autodiff.add' op operand %m is used before it is defined
 // NESTED: use_before_definition_nested.mlir:7:5: error: 'autodiff.add' op operand %m is used before it is defined
+// AFFINE: parse_not_semi_affine.mlir:2:48: error: non-affine expression: the right operand of `ceildiv` must be a constant or symbolic
