@@ -98,17 +98,33 @@ def region_as_generic(builder: Builder, body: Block, result_type: TensorType) ->
     )  # fmt: skip
 
 
-def pad_offsets(op: tensor.PadOp) -> list[int | SSAValue] | None:
+def pad_offsets(op: tensor.PadOp) -> list[int | SSAValue]:
     """Where `op` places its source: the low padding per dimension, a number or the
-    `index` value it was given as; None unless the source and the result have static
-    shapes (a pad of run-time size is left to MLIR)."""
-    source, result = op.source.type, op.result.type
-    if not isinstance(source, TensorType) or not isinstance(result, TensorType):
-        return None
-    if DYNAMIC_INDEX in (*source.get_shape(), *result.get_shape()):
-        return None
+    `index` value it was given as."""
     given = iter(op.low)
     return [next(given) if low == DYNAMIC_INDEX else low for low in op.static_low.get_values()]
+
+
+def has_static_shapes(op: tensor.PadOp) -> bool:
+    """Whether `op`'s source and result have static shapes (a pad of run-time size is left
+    to MLIR's lowering)."""
+    return all(
+        isinstance(value.type, TensorType) and DYNAMIC_INDEX not in value.type.get_shape()
+        for value in (op.source, op.result)
+    )
+
+
+def extents(builder: Builder, value: SSAValue) -> list[int | SSAValue]:
+    """The size of each dimension of the tensor `value`: a number, or a `tensor.dim` of
+    a dynamic one."""
+    assert isinstance(value.type, TensorType)
+    sizes: list[int | SSAValue] = []
+    for dim, size in enumerate(value.type.get_shape()):
+        if size == DYNAMIC_INDEX:
+            position = _index_constant(builder, dim)
+            size = builder.insert(tensor.DimOp(value, position)).result
+        sizes.append(size)
+    return sizes
 
 
 def _mixed(offsets: Sequence[int | SSAValue]) -> tuple[list[SSAValue], list[int]]:
@@ -120,21 +136,21 @@ def _mixed(offsets: Sequence[int | SSAValue]) -> tuple[list[SSAValue], list[int]
 
 
 def insert_at(builder: Builder, source: SSAValue, dest: SSAValue, offsets: Sequence[int | SSAValue]) -> SSAValue:
-    """`tensor.insert_slice source into dest` at `offsets` (numbers or `index` values), stride 1."""
-    assert isinstance(source.type, TensorType)
-    sizes = list(source.type.get_shape())
-    values, static = _mixed(offsets)
+    """`tensor.insert_slice source into dest` at `offsets` (numbers or `index` values), stride 1
+    (a dynamic dimension of `source` inserted at its run-time size)."""
+    offset_values, static_offsets = _mixed(offsets)
+    size_values, static_sizes = _mixed(extents(builder, source))
     op = tensor.InsertSliceOp.get(
-        source, dest, offsets=values, static_sizes=sizes, static_offsets=static, static_strides=[1] * len(sizes)
-    )
+        source, dest, offsets=offset_values, sizes=size_values, static_sizes=static_sizes,
+        static_offsets=static_offsets, static_strides=[1] * len(static_sizes),
+    )  # fmt: skip
     return builder.insert(op).result
 
 
 def extract_at(builder: Builder, source: SSAValue, offsets: Sequence[int | SSAValue], like: SSAValue) -> SSAValue:
-    """`tensor.extract_slice source` of `like`'s type at `offsets` (numbers or `index`
-    values), stride 1."""
-    assert isinstance(like.type, TensorType)
-    sizes = list(like.type.get_shape())
+    """`tensor.extract_slice source` of `like`'s type and sizes at `offsets` (numbers or
+    `index` values), stride 1."""
+    sizes = extents(builder, like)
     op = tensor.ExtractSliceOp(source, list(offsets), sizes, [1] * len(sizes), like.type)
     return builder.insert(op).result
 
@@ -157,9 +173,9 @@ class LowerPad(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tensor.PadOp, rewriter: PatternRewriter) -> None:
-        offsets = pad_offsets(op)
-        if offsets is None:
+        if not has_static_shapes(op):
             return  # a pad of run-time size: left to MLIR
+        offsets = pad_offsets(op)
         builder = Builder(InsertPoint.before(op))
         padding = builder.insert(region_as_generic(builder, op.region.block, op.result.type))
         rewriter.replace(op, [], [insert_at(builder, op.source, padding.results[0], offsets)])

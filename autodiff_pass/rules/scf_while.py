@@ -280,4 +280,4 @@ def reverse_while(walk: ReverseContext, op: Operation) -> None:
             walk.accumulate(value, gradient)
 
 
-RULES = (WalkRule("scf.while", reverse=reverse_while, forward=forward_while),)
+RULES = (WalkRule("scf.while", reverse=reverse_while, forward=forward_while, dynamic_shapes=True),)

@@ -9,8 +9,8 @@ with `tensor.extract`), so the rules rebuild the body as that generic
 reverse mode gives the captured values' gradients, forward mode the tangent.
 
 - generate: exactly that generic.
-- pad (static shapes, the amounts numbers or values; a pad of run-time size is a
-  located error): the result is the
+- pad (the amounts numbers or values; source and result of static or dynamic
+  shape, but a body reading an active value needs a static result): the result is the
   source inserted into the padding. The source's gradient is the result's
   gradient at the source's place; the padding's gradient, the result's with
   that place zeroed, goes to the body's generic (a padding value captured from
@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Operation, SSAValue
 
 from gradir.autodiff_pass.ir_building import zero_constant
@@ -35,11 +35,24 @@ from gradir.errors import DifferentiationError, error_at
 from gradir.lowering.standard_ops import extract_at, insert_at, pad_offsets, region_as_generic
 
 
+def _body_as_generic(builder: Builder, op: Operation):
+    """The body of `op` as a generic over its result (`region_as_generic`); a located error
+    for a result of dynamic shape, which that generic cannot be sized to yet."""
+    result_type = op.results[0].type
+    assert isinstance(result_type, TensorType)
+    if DYNAMIC_INDEX in result_type.get_shape():
+        raise error_at(
+            DifferentiationError, op,
+            f"differentiation of '{op.name}' whose body reads an active value, with a result of dynamic "
+            f"shape ({result_type}), is not supported yet: give the result a static shape",
+        )  # fmt: skip
+    return region_as_generic(builder, op.regions[0].block, result_type)
+
+
 def _body_gradients(builder: Builder, op: Operation, grad: SSAValue, captured: Sequence[SSAValue]):
     """The gradients of `captured` from the body of `op` (a generate or a pad)
     seeded with `grad` at every position of the result."""
-    assert isinstance(op.results[0].type, TensorType)
-    generic = region_as_generic(builder, op.regions[0].block, op.results[0].type)
+    generic = _body_as_generic(builder, op)
     try:
         return generic_vjp(builder, generic, [grad], captured)[len(generic.operands) :]
     finally:
@@ -52,8 +65,7 @@ def _body_tangent(
     """The tangent of what the body of `op` yields at every position."""
     if not captured_tangents:
         return None
-    assert isinstance(op.results[0].type, TensorType)
-    generic = region_as_generic(builder, op.regions[0].block, op.results[0].type)
+    generic = _body_as_generic(builder, op)
     try:
         return generic_jvp(builder, generic, [None], captured_tangents)[0]
     finally:
@@ -75,21 +87,12 @@ def generate_jvp(
     return [_body_tangent(builder, op, captured_tangents)]
 
 
-def _pad_offsets(op: tensor.PadOp) -> list[int | SSAValue]:
-    offsets = pad_offsets(op)
-    if offsets is None:
-        raise error_at(
-            DifferentiationError, op, "differentiation of 'tensor.pad' needs static source and result shapes"
-        )
-    return offsets
-
-
 def pad_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue], captured: Sequence[SSAValue]):
     assert isinstance(op, tensor.PadOp)
-    offsets = _pad_offsets(op)
+    offsets = pad_offsets(op)
     (grad,) = grads
     source_gradient = extract_at(builder, grad, offsets, op.source)
-    padding_gradient = insert_at(builder, zero_constant(builder, op.source.type), grad, offsets)
+    padding_gradient = insert_at(builder, zero_constant(builder, op.source), grad, offsets)
     captured_gradients = _body_gradients(builder, op, padding_gradient, captured) if captured else []
     return [source_gradient, *[None] * (len(op.operands) - 1), *captured_gradients]
 
@@ -101,13 +104,13 @@ def pad_jvp(
     captured_tangents: Mapping[SSAValue, SSAValue],
 ):
     assert isinstance(op, tensor.PadOp)
-    offsets = _pad_offsets(op)
+    offsets = pad_offsets(op)
     source = tangents[0]
     padding = _body_tangent(builder, op, captured_tangents)
     if source is None and padding is None:
         return [None]
-    source = source if source is not None else zero_constant(builder, op.source.type)
-    padding = padding if padding is not None else zero_constant(builder, op.result.type)
+    source = source if source is not None else zero_constant(builder, op.source)
+    padding = padding if padding is not None else zero_constant(builder, op.result)
     return [insert_at(builder, source, padding, offsets)]
 
 
@@ -125,5 +128,6 @@ RULES = (
         reverse=pad_vjp,
         forward=pad_jvp,
         captures=True,
+        dynamic_shapes=True,
     ),
 )

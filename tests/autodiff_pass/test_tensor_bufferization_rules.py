@@ -75,7 +75,7 @@ def test_dim_rank_empty_alloc_and_to_tensor_are_never_an_error():
 @pytest.mark.parametrize(
     "body, message",
     [
-        ("""  %c = arith.constant 0.0 : f32
+        ("""  %c = tensor.extract %x[%n] : tensor<4xf32>
   %r = tensor.pad %x low[%n] high[1] {
   ^bb0(%i: index):
     tensor.yield %c : f32
@@ -88,7 +88,7 @@ def test_dim_rank_empty_alloc_and_to_tensor_are_never_an_error():
     %t = arith.addf %a, %acc : f32
     linalg.yield %t : f32
   } -> tensor<f32>""",
-         "differentiation of 'tensor.pad' on tensors of dynamic shape"),
+         "differentiation of 'tensor.pad' whose body reads an active value, with a result of dynamic shape"),
         ("""  %b = tensor.bitcast %x : tensor<4xf32> to tensor<4xi32>
   %c = tensor.bitcast %b : tensor<4xi32> to tensor<4xf32>
   %s = autodiff.sum %c : tensor<4xf32> -> tensor<f32>""",
