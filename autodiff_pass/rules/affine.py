@@ -23,13 +23,39 @@ from collections.abc import Sequence
 from xdsl.builder import Builder
 from xdsl.dialects import affine, arith, scf
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr,
+)  # fmt: skip
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.transforms.lower_affine import affine_expr_ops
 
 from gradir.autodiff_pass.rules.interface import ForwardContext, ReverseContext, WalkRule
 from gradir.autodiff_pass.rules.scf_for import forward_for, reverse_for
 from gradir.errors import DifferentiationError, error_at
+
+
+def affine_value(builder: Builder, expr: AffineExpr, dims: Sequence[SSAValue], symbols: Sequence[SSAValue]) -> SSAValue:
+    """The value of `expr` as MLIR defines it, built with `arith`: `mod` is never negative for a
+    positive divisor (`-3 mod 4` is 1). xDSL 0.74's `lower_affine.affine_expr_ops` makes `mod` an
+    `arith.remsi` (-3): the differentiated loop ran another trip count than the program's own,
+    lowered by MLIR, and the gradient was wrong with no error."""
+    if isinstance(expr, AffineConstantExpr):
+        return builder.insert(arith.ConstantOp(IntegerAttr(expr.value, IndexType()))).result
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return symbols[expr.position]
+    assert isinstance(expr, AffineBinaryOpExpr), expr
+    lhs, rhs = affine_value(builder, expr.lhs, dims, symbols), affine_value(builder, expr.rhs, dims, symbols)
+    if expr.kind is AffineBinaryOpKind.Mod:
+        remainder = builder.insert(arith.RemSIOp(lhs, rhs)).result
+        zero = builder.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
+        negative = builder.insert(arith.CmpiOp(remainder, zero, "slt")).result
+        shifted = builder.insert(arith.AddiOp(remainder, rhs)).result
+        return builder.insert(arith.SelectOp(negative, shifted, remainder)).result
+    combine = {AffineBinaryOpKind.Add: arith.AddiOp, AffineBinaryOpKind.Mul: arith.MuliOp,
+               AffineBinaryOpKind.FloorDiv: arith.FloorDivSIOp, AffineBinaryOpKind.CeilDiv: arith.CeilDivSIOp}  # fmt: skip
+    return builder.insert(combine[expr.kind](lhs, rhs)).result
 
 
 def bound_value(
@@ -41,10 +67,7 @@ def bound_value(
     dims, symbols = operands[: affine_map.num_dims], operands[affine_map.num_dims :]
     values = []
     for expr in affine_map.results:
-        ops, value = affine_expr_ops(expr, dims, symbols)
-        for op in ops:
-            builder.insert(op)
-        values.append(value)
+        values.append(affine_value(builder, expr, dims, symbols))
     result = values[0]
     for value in values[1:]:
         result = builder.insert(combine(result, value)).result  # type: ignore[call-arg]

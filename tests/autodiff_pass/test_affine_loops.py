@@ -135,3 +135,38 @@ func.func @reduce(%x: f64) -> f64 {
 """
     result = gradir.gradcheck(text, "reduce", inputs=[np.float64(1.05)])
     assert result.ok, result.report()
+
+
+# Bounds MLIR computes with `mod`, `floordiv` and `ceildiv`, by constants and by a symbol
+# (semi-affine), of negative values too: `-3 mod 4` is 1 (xDSL's expansion gave -3, and the
+# differentiated loop ran another number of trips than the program: a wrong gradient).
+AFFINE_DIVISIONS = """
+func.func @f(%x: tensor<3xf64>, %n: index, %s: index) -> tensor<3xf64> {
+  %r = affine.for %i = max affine_map<(d0)[s0] -> (d0 floordiv 3, d0 ceildiv s0)>(%n)[%s]
+      to affine_map<(d0)[s0] -> (d0 mod 4 + (d0 mod s0) + 2)>(%n)[%s]
+      iter_args(%a = %x) -> (tensor<3xf64>) {
+    %y = math.sin %a : tensor<3xf64>
+    %z = arith.addf %y, %x : tensor<3xf64>
+    affine.yield %z : tensor<3xf64>
+  }
+  return %r : tensor<3xf64>
+}
+"""
+
+
+@pytest.mark.parametrize("n, s", [(-3, 2), (-1, 5), (5, 3), (-7, 4), (6, 4)])
+def test_bounds_with_divisions_follow_mlir(n, s):
+    def trips():
+        lower = max(n // 3, -(-n // s))
+        upper = n % 4 + n % s + 2  # Python's % is MLIR's mod for a positive divisor
+        return max(0, upper - lower)
+
+    x = np.array([0.3, -0.5, 0.9])
+    want = x.copy()
+    for _ in range(trips()):
+        want = np.sin(want) + x
+    (got,) = gradir.compile(AFFINE_DIVISIONS).call("f", x, np.int64(n), np.int64(s))
+    np.testing.assert_allclose(got, want, rtol=1e-14)
+    assert trips() > 0
+    result = gradir.gradcheck(AFFINE_DIVISIONS, "f", inputs=[x, np.int64(n), np.int64(s)], wrt=[0])
+    assert result.ok, result.report()
