@@ -43,7 +43,6 @@ CATEGORIES = {
     "affine": "affine.for/affine ops have no derivative rule",
     "scf-for-result-returned": "reverse mode of an scf.for whose result is returned directly by the function",
     "scf-captured-scalar": "an scf.if/scf.for reading an active float scalar defined outside it (reverse mode)",
-    "parse-semi-affine": "xDSL 0.74's affine parser rejects a semi-affine map (`ceildiv` by a symbol): `Ceil division with non-constant (semi-affine) is not supported yet`",
     "other": "see the reason",
     "WRONG": "the pipeline succeeds and the numbers are wrong (never an expected failure)",
 }
@@ -52,9 +51,7 @@ _SCALAR_ARGUMENT = "does not name a float tensor argument"
 _SCALAR_RESULT = "must return only float tensors to be gradchecked"
 
 # name -> (category, one-line reason, substring of the first error line)
-EXPECTED = {
-    "mlir_init_and_dot": ("parse-semi-affine", "an affine map of the upstream test divides by a symbol (`s0 ceildiv 4`)",
-                          "Ceil division with non-constant (semi-affine) is not supported yet"),
+EXPECTED: dict[str, tuple[str, str, str]] = {
 }  # fmt: skip
 
 PROGRAMS = run_corpus.discover()

@@ -24,10 +24,14 @@ from test_corpus import EXPECTED as CORPUS_FAILURES  # noqa: E402
 CATEGORIES = {
     "body-reads-batched-tensor": "a linalg.generic body uses a batched tensor from outside other than by reading "
     "an element of it (a gather, which batches)",
+    "run-time-extent": "a `tensor.dim` of a batched tensor's dimension of run-time size: such a tensor holds the "
+    "largest example's extent, which is not each example's own",
 }
 
 # name -> (category, substring of the one-line error)
 EXPECTED_REFUSALS: dict[str, tuple[str, str]] = {
+    # its vjp reads the extents of the loops' tensor<?x2xf32> states (a stack, a pad's gradient)
+    "mlir_init_and_dot": ("run-time-extent", "vmap of 'tensor.dim' is not supported (the extent is known only at run time"),
 }  # fmt: skip
 
 
