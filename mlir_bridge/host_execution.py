@@ -98,14 +98,64 @@ def keep_function_names_off_the_c_library(module: ir.Module) -> None:
     JIT binds to the module's own symbols first. A user's `@erf(x) = 2x` then computed
     every `math.erf` of the program (a wrong value, no error), and `@asinh` computing
     `math.asinh` called itself forever (Enzyme's math tests name each function after its
-    op). `restore_c_interface_names` gives the C wrappers their names back afterwards."""
-    for function in list(module.body.operations):
+    op). `restore_c_interface_names` gives the C wrappers their names back afterwards.
+
+    The uses are renamed in one walk of the module (`_renamed_symbol_uses`):
+    `SymbolTable.replace_all_symbol_uses` walks the whole module once per function, 3.7 s
+    for the 400 functions of the named-linalg GPU test module."""
+    renamed: dict[str, str] = {}
+    for function in module.body.operations:
         if function.operation.name != "func.func" or not function.regions[0].blocks:
             continue
         name = ir.StringAttr(function.attributes["sym_name"]).value
-        new_name = IMPLEMENTATION_PREFIX + name
-        ir.SymbolTable.replace_all_symbol_uses(name, new_name, module.operation)
-        ir.SymbolTable.set_symbol_name(function, new_name)
+        renamed[name] = IMPLEMENTATION_PREFIX + name
+        ir.SymbolTable.set_symbol_name(function, renamed[name])
+    if renamed:
+        _renamed_symbol_uses(module, renamed)
+
+
+NESTED_SYMBOL_TABLES = frozenset({"builtin.module", "gpu.module"})
+"""Ops whose flat symbol references name their own symbols, not the module's."""
+
+
+def _renamed_symbol_uses(module: ir.Module, renamed: dict[str, str]) -> None:
+    """Every reference to a symbol of `renamed` (old name -> new) in `module`, outside nested
+    symbol tables, made to the new name: as `SymbolTable.replace_all_symbol_uses` does, for
+    all the names at once."""
+
+    def rename(attribute: ir.Attribute) -> ir.Attribute | None:
+        """`attribute` with its references renamed, or None if it holds none."""
+        if isinstance(attribute, ir.FlatSymbolRefAttr):
+            new = renamed.get(attribute.value)
+            return None if new is None else ir.FlatSymbolRefAttr.get(new)
+        if isinstance(attribute, ir.SymbolRefAttr):
+            root, *nested = attribute.value
+            return None if root not in renamed else ir.SymbolRefAttr.get([renamed[root], *nested])
+        if isinstance(attribute, ir.ArrayAttr):
+            elements = [rename(element) for element in attribute]
+            if all(element is None for element in elements):
+                return None
+            return ir.ArrayAttr.get([new or old for new, old in zip(elements, attribute)])
+        if isinstance(attribute, ir.DictAttr):
+            entries = {attribute[k].name: attribute[k].attr for k in range(len(attribute))}
+            changed = {key: rename(value) for key, value in entries.items()}
+            if all(value is None for value in changed.values()):
+                return None
+            return ir.DictAttr.get({key: changed[key] or value for key, value in entries.items()})
+        return None
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name in NESTED_SYMBOL_TABLES and op != module.operation:
+            return ir.WalkResult.SKIP
+        attributes = op.attributes
+        for key in [attributes[k].name for k in range(len(attributes))]:
+            new = rename(attributes[key])
+            if new is not None:
+                attributes[key] = new
+        return ir.WalkResult.ADVANCE
+
+    with module.context:
+        module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
 
 
 def restore_c_interface_names(module: ir.Module) -> None:
