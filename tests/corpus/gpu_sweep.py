@@ -62,7 +62,7 @@ def check(program: run_corpus.Program) -> GpuResult:
             continue
         try:
             got = gpu.emulate(function, *arguments)
-            want = gradir.compile(source).call(function, *arguments)
+            want = gradir.compile(source, opt_level=vmap_sweep.OPT_LEVEL).call(function, *arguments)
         except Exception as error:  # noqa: BLE001 - reported as this program's failure
             result.outcomes[label] = ("fail", f"running: {type(error).__name__}: {error}")
             continue

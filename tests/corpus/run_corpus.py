@@ -147,10 +147,15 @@ GPU_SWEEP_SHARE = 12
 release (`GRADIR_CORPUS_SWEEP=all`, README's figures)."""
 
 
+def sweeps_everything() -> bool:
+    """Whether the sweeps take every program (`GRADIR_CORPUS_SWEEP=all`)."""
+    return os.environ.get("GRADIR_CORPUS_SWEEP") == "all"
+
+
 def sweep_sample(programs: list[Program], named=frozenset(), share: int = SWEEP_SHARE) -> list[Program]:
     """`programs` a sweep takes: all with `GRADIR_CORPUS_SWEEP=all`, else those in `named`
     and those whose name hashes into one in `share`."""
-    if os.environ.get("GRADIR_CORPUS_SWEEP") == "all":
+    if sweeps_everything():
         return list(programs)
     return [p for p in programs if p.name in named or zlib.crc32(p.name.encode()) % share == 0]
 
