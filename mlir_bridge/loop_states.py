@@ -29,7 +29,7 @@ pairing; it is first rewritten so that both regions take the same arguments
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, bufferization, scf, tensor, ub
+from mlir.dialects import arith, bufferization, cf, scf, tensor, ub
 
 from gradir.errors import PipelineError
 from gradir.mlir_bridge import walk_ops
@@ -141,8 +141,30 @@ def _write_states_in_place(terminator: ir.Operation, first: int, states: list[ir
     # Every copy above is made before the first state is overwritten.
     for position, value, argument in updates:
         with ir.InsertionPoint(terminator), terminator.location:
+            _assert_same_extents(value, argument, terminator.parent)
             stored = bufferization.MaterializeInDestinationOp(value.type, value, argument)
         terminator.operands[position] = stored.result
+
+
+def _assert_same_extents(value: ir.Value, argument: ir.Value, loop: ir.Operation) -> None:
+    """A run-time check, located at `loop`, that `value` (the next state) has the extents of
+    `argument` (its buffer) where its type does not say: a state that grows between iterations
+    is valid MLIR, but updating it in place would copy between buffers of different sizes
+    (before, MLIR's own check of that copy failed, naming neither the loop nor the cause)."""
+    value_type = ir.RankedTensorType(value.type)
+    for dim in range(value_type.rank):
+        if not value_type.is_dynamic_dim(dim):
+            continue
+        index = arith.ConstantOp(ir.IndexType.get(), dim).result
+        same = arith.CmpIOp(
+            arith.CmpIPredicate.eq, tensor.DimOp(value, index).result, tensor.DimOp(argument, index).result
+        ).result
+        with loop.location:
+            cf.AssertOp(
+                same,
+                f"a loop state of dynamic shape ({value.type}) whose extents change between iterations "
+                f"({loop.name}): the CPU pipeline updates a loop's state in place, in one buffer",
+            )
 
 
 def _initial_position(loop: ir.Operation, result_number: int) -> int:

@@ -117,3 +117,34 @@ def test_an_exported_library_computes_its_result_sizes_too(tmp_path):
     x, b = RNG.standard_normal((3, 2)), RNG.standard_normal(2)
     np.testing.assert_array_equal(library.scaled_sin(x, b), gradir.compile(PROGRAM).scaled_sin(x, b))
     np.testing.assert_array_equal(library.positives(np.array([2.0, -1.0, 4.0])), [2.0, 4.0])
+
+
+GROWING_STATE = """
+func.func @f(%x: tensor<?xf64>, %k: index) -> tensor<?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.5 : f64
+  %r = scf.for %i = %c0 to %k step %c1 iter_args(%a = %x) -> (tensor<?xf64>) {
+    %n = tensor.dim %a, %c0 : tensor<?xf64>
+    %n1 = arith.addi %n, %c1 : index
+    %e = tensor.empty(%n1) : tensor<?xf64>
+    %f = linalg.fill ins(%z : f64) outs(%e : tensor<?xf64>) -> tensor<?xf64>
+    %b = tensor.insert_slice %a into %f[0] [%n] [1] : tensor<?xf64> into tensor<?xf64>
+    scf.yield %b : tensor<?xf64>
+  }
+  return %r : tensor<?xf64>
+}
+"""
+
+
+def test_a_loop_state_that_grows_is_a_located_run_time_error(tmp_path):
+    """Valid MLIR the CPU pipeline cannot run yet (it updates a loop's state in place, in one
+    buffer): the error names the loop and the cause, not MLIR's check of the copy."""
+    path = tmp_path / "grow.mlir"
+    path.write_text(GROWING_STATE)
+    exe = gradir.compile(path)
+    (same,) = exe.call("f", np.array([1.0, 2.0]), np.int64(0))  # no iteration: nothing grows
+    np.testing.assert_array_equal(same, [1.0, 2.0])
+    with pytest.raises(RunTimeCheckError, match=r"grow.mlir:6:3: error: .*a loop state of dynamic shape \(tensor<\?xf64>\) "
+                       r"whose extents change between iterations \(scf.for\)"):  # fmt: skip
+        exe.call("f", np.array([1.0, 2.0]), np.int64(3))
