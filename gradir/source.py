@@ -226,8 +226,8 @@ class LocatingParser(Parser):
             )
         return op
 
-
     def parse_affine_map(self):
+        """As xDSL's, semi-affine expressions included (`SemiAffineParser`); so the two below."""
         return SemiAffineParser(self._parser_state).parse_affine_map()
 
     def parse_affine_set(self):
