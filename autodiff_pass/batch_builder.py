@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import tensor
-from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX, AffineMapAttr, AnyFloat, ArrayAttr, DenseArrayBase, IndexType, IntegerType, TensorType, i64,
+    AffineMapAttr, AnyFloat, ArrayAttr, DenseArrayBase, IndexType, IntegerType, TensorType, i64,
 )
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IteratorTypeAttr, YieldOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 
+from gradir.autodiff_pass import ir_building
 from gradir.dialects.ad_ops import AutogradZeroOp
 from gradir.dialects.forward_ops import BroadcastToOp, ReshapeOp, TransposeOp
 from gradir.dialects.linalg_dst_style import BroadcastOp
@@ -167,11 +167,7 @@ class BatchBuilder:
         """The sizes of `value`'s dynamic dims, read with `tensor.dim` (a `tensor.empty`
         of its shape needs them)."""
         assert isinstance(value.type, TensorType)
-        return [
-            self.insert(tensor.DimOp(value, self.insert(ConstantOp.from_int_and_width(d, IndexType())))).results[0]
-            for d, extent in enumerate(value.type.get_shape())
-            if extent == DYNAMIC_INDEX
-        ]
+        return ir_building.dynamic_sizes(self, value)  # type: ignore[arg-type]  (inserts as a Builder does)
 
     def expand_to_rank(self, value: SSAValue, batched: bool, rank: int) -> SSAValue:
         """A batched `value` of logical rank < `rank` reshaped to `[B, 1.., shape]`,

@@ -33,6 +33,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from gradir.autodiff_pass.effects import would_be_dead
 from gradir.dialects.autodiff import AutogradAddOp, AutogradZeroOp, GradOfOp, YieldOp
 from gradir.dialects.type_checks import dynamic_dims
+from gradir.lowering.standard_ops import extents
 
 
 def autograd_add(a: SSAValue, b: SSAValue) -> AutogradAddOp:
@@ -46,11 +47,9 @@ def autograd_zero(type_: Attribute, dynamic_sizes: Sequence[SSAValue] = ()) -> A
 def dynamic_sizes(builder: Builder, value: SSAValue) -> list[SSAValue]:
     """The size of each dynamic dimension of `value` (a `tensor.dim`), in order; none for a
     statically shaped tensor or a scalar."""
-    sizes = []
-    for dim in dynamic_dims(value.type):
-        position = builder.insert(arith.ConstantOp(IntegerAttr(dim, IndexType()))).result
-        sizes.append(builder.insert(tensor.DimOp(value, position)).result)
-    return sizes
+    if not isinstance(value.type, TensorType):
+        return []
+    return [size for size in extents(builder, value) if isinstance(size, SSAValue)]
 
 
 def empty_like(builder: Builder, value: SSAValue) -> SSAValue:

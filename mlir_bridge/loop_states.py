@@ -163,7 +163,7 @@ def _assert_same_extents(value: ir.Value, argument: ir.Value, loop: ir.Operation
             cf.AssertOp(
                 same,
                 f"a loop state of dynamic shape ({value.type}) whose extents change between iterations "
-                f"({loop.name}): the CPU pipeline updates a loop's state in place, in one buffer",
+                f"({loop.name}): gradir updates a loop's state in place, in one buffer",
             )
 
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import affine, arith, scf
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
+from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir.affine import (
     AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr,
 )  # fmt: skip
@@ -30,6 +30,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.autodiff_pass.rules.interface import ForwardContext, ReverseContext, WalkRule
+from gradir.autodiff_pass.rules.loop_cache import index_constant
 from gradir.autodiff_pass.rules.scf_for import forward_for, reverse_for
 from gradir.errors import DifferentiationError, error_at
 
@@ -40,7 +41,7 @@ def affine_value(builder: Builder, expr: AffineExpr, dims: Sequence[SSAValue], s
     `arith.remsi` (-3): the differentiated loop ran another trip count than the program's own,
     lowered by MLIR, and the gradient was wrong with no error."""
     if isinstance(expr, AffineConstantExpr):
-        return builder.insert(arith.ConstantOp(IntegerAttr(expr.value, IndexType()))).result
+        return index_constant(builder, expr.value)
     if isinstance(expr, AffineDimExpr):
         return dims[expr.position]
     if isinstance(expr, AffineSymExpr):
@@ -49,8 +50,7 @@ def affine_value(builder: Builder, expr: AffineExpr, dims: Sequence[SSAValue], s
     lhs, rhs = affine_value(builder, expr.lhs, dims, symbols), affine_value(builder, expr.rhs, dims, symbols)
     if expr.kind is AffineBinaryOpKind.Mod:
         remainder = builder.insert(arith.RemSIOp(lhs, rhs)).result
-        zero = builder.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
-        negative = builder.insert(arith.CmpiOp(remainder, zero, "slt")).result
+        negative = builder.insert(arith.CmpiOp(remainder, index_constant(builder, 0), "slt")).result
         shifted = builder.insert(arith.AddiOp(remainder, rhs)).result
         return builder.insert(arith.SelectOp(negative, shifted, remainder)).result
     combine = {AffineBinaryOpKind.Add: arith.AddiOp, AffineBinaryOpKind.Mul: arith.MuliOp,
@@ -83,7 +83,7 @@ def to_scf_for(op: affine.ForOp) -> scf.ForOp:
     builder = Builder(InsertPoint.before(op))
     lower = bound_value(builder, op.lowerBoundMap, op.lowerBoundOperands, arith.MaxSIOp)
     upper = bound_value(builder, op.upperBoundMap, op.upperBoundOperands, arith.MinSIOp)
-    step_value = builder.insert(arith.ConstantOp(IntegerAttr(step, IndexType()))).result
+    step_value = index_constant(builder, step)
     body = op.body.block
     terminator = body.last_op
     if not isinstance(terminator, affine.YieldOp) or len(terminator.operands) != len(op.results):
