@@ -121,7 +121,7 @@ def extents(builder: Builder, value: SSAValue) -> list[int | SSAValue]:
     sizes: list[int | SSAValue] = []
     for dim, size in enumerate(value.type.get_shape()):
         if size == DYNAMIC_INDEX:
-            position = _index_constant(builder, dim)
+            position = index_constant(builder, dim)
             size = builder.insert(tensor.DimOp(value, position)).result
         sizes.append(size)
     return sizes
@@ -186,7 +186,8 @@ class LowerPad(RewritePattern):
 # ----------------------------------------------------------------------------
 
 
-def _index_constant(builder: Builder, value: int) -> SSAValue:
+def index_constant(builder: Builder, value: int) -> SSAValue:
+    """An `arith.constant` of index type (the AD rules build theirs with it too)."""
     return builder.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
 
 
@@ -238,7 +239,7 @@ def gather_as_generic(builder: Builder, op: GatherOp) -> GenericOp:
     coordinates = []
     for d, position in enumerate(layout):
         if d in dims:
-            k = _index_constant(at, dims.index(d))
+            k = index_constant(at, dims.index(d))
             element = at.insert(tensor.ExtractOp(op.indices, [*loops[:batch_rank], k], indices_type.element_type))
             coordinates.append(_as_index(at, element.result))
         else:

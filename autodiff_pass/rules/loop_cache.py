@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from gradir.autodiff_pass import activity
+from gradir.lowering.standard_ops import index_constant
 
 CACHE_ATTRIBUTE = activity.CACHE_ATTRIBUTE
 """On a forward loop that pushes values for its reverse: `{bytes, values}` =
@@ -122,10 +123,6 @@ def read(builder: Builder, stack: SSAValue, value_type: Attribute, position: SSA
         op = tensor.ExtractSliceOp(stack, offsets, [1, *sizes], [1] * (len(sizes) + 1), value_type)
         return builder.insert(op).result
     return builder.insert(tensor.ExtractOp(stack, [position], value_type)).result
-
-
-def index_constant(builder: Builder, value: int) -> SSAValue:
-    return builder.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
 
 
 def constant_index(value: SSAValue | int) -> int | None:

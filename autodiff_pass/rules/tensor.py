@@ -21,14 +21,15 @@ import itertools
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from gradir.autodiff_pass.ir_building import dynamic_sizes, zero_constant
 from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.dialects.autodiff import ReshapeOp, SumOp
 from gradir.dialects.type_checks import dynamic_dims
+from gradir.lowering.standard_ops import index_constant
 
 
 def _slice_operands(op: tensor.ExtractSliceOp | tensor.InsertSliceOp):
@@ -204,15 +205,11 @@ def concat_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | No
     return [builder.insert(tensor.ConcatOp(parts, op.dim, op.result.type)).result]  # type: ignore[arg-type]
 
 
-def _index_constants(builder: Builder, position: Sequence[int]) -> list[SSAValue]:
-    return [builder.insert(arith.ConstantOp.from_int_and_width(i, IndexType())).result for i in position]
-
-
 def from_elements_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
     assert isinstance(op, tensor.FromElementsOp)
     shape = op.result.type.get_shape()  # type: ignore[attr-defined]
     return [
-        builder.insert(tensor.ExtractOp(grads[0], _index_constants(builder, position), element.type)).result
+        builder.insert(tensor.ExtractOp(grads[0], [index_constant(builder, i) for i in position], element.type)).result
         for position, element in zip(itertools.product(*map(range, shape)), op.elements)
     ]
 
