@@ -13,16 +13,25 @@ padding.
     %u = linalg.unpack %p outer_dims_perm = [1, 0] inner_dims_pos = [0, 1]
            inner_tiles = [2, 2] into %x0 : tensor<3x2x2x2xf32> -> tensor<3x5xf32>
 
-Only static tiles: a tile given as an SSA value (`inner_tiles = [%t]`) makes
-the packed shape dynamic, and gradir's tensors are statically shaped, so it is
-a located parse error. Verifier messages are MLIR's.
+A tiled dimension may be dynamic (`tensor<?xf32> -> tensor<?x2xf32>`): its
+tile count is then dynamic too, and a static size on one side matches a dynamic
+one on the other, as in MLIR. Only static tiles: a tile given as an SSA value
+(`inner_tiles = [%t]`) is a located parse error. Verifier messages are MLIR's.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IndexType, IntegerType, TensorType, i64
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    DenseArrayBase,
+    IndexType,
+    IntegerType,
+    TensorType,
+    i64,
+)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -45,13 +54,23 @@ from xdsl.utils.exceptions import VerifyException
 def packed_shape(
     shape: Sequence[int], inner_dims_pos: Sequence[int], tiles: Sequence[int], outer_dims_perm: Sequence[int]
 ) -> list[int]:
-    """The packed shape of an unpacked `shape`: tile counts, permuted, then the tiles."""
+    """The packed shape of an unpacked `shape`: tile counts, permuted, then the tiles. The
+    count of a dynamic dimension, or of a dynamic tile, is dynamic (not the sentinel divided)."""
     outer = list(shape)
     for dim, tile in zip(inner_dims_pos, tiles):
-        outer[dim] = -(-shape[dim] // tile)
+        dynamic = DYNAMIC_INDEX in (shape[dim], tile)
+        outer[dim] = DYNAMIC_INDEX if dynamic else -(-shape[dim] // tile)
     if outer_dims_perm:
         outer = [outer[d] for d in outer_dims_perm]
     return outer + list(tiles)
+
+
+def shapes_match(expected: Sequence[int], actual: Sequence[int]) -> bool:
+    """MLIR's check of a packed shape against the one inferred: a dynamic size on either side
+    matches any size (MLIR's `areAllInBound`; static ones must be equal, no extra tiles)."""
+    return len(expected) == len(actual) and all(
+        DYNAMIC_INDEX in (e, a) or e == a for e, a in zip(expected, actual)
+    )
 
 
 def _i64_array(values: Sequence[int]) -> DenseArrayBase:
@@ -179,7 +198,7 @@ class PackingOperation(IRDLOperation):
 
     def verify_(self) -> None:
         if self.inner_tiles:
-            raise VerifyException("tile sizes given as values are not supported (gradir's shapes are static)")
+            raise VerifyException("tile sizes given as values are not supported")
         unpacked, packed = self.unpacked_type(), self.packed_type()
         rank = len(unpacked.get_shape())
         dims, tiles, permutation = self.tiled_dims, self.tiles, self.permutation
@@ -194,15 +213,28 @@ class PackingOperation(IRDLOperation):
         if unpacked.get_element_type() != packed.get_element_type():
             raise VerifyException("expected the source and the destination to have the same element type")
         expected = TensorType(unpacked.get_element_type(), packed_shape(unpacked.get_shape(), dims, tiles, permutation))
-        if packed != expected:
+        packed_shape_ = packed.get_shape()
+        # MLIR checks the tile dimensions first: a `?` there is refused, never matched.
+        if len(packed_shape_) == rank + len(tiles) and list(packed_shape_[rank:]) != tiles:
+            raise VerifyException(
+                "mismatch in inner tile sizes specified and shaped of tiled dimension in the packed type"
+            )
+        if not shapes_match(expected.get_shape(), packed_shape_):
             raise VerifyException(f"expected '{expected}' for the packed domain value, got '{packed}'")
         if self.result.type != self.dest.type:
             raise VerifyException("expected the result to have the destination's type")
 
     def has_partial_tiles(self) -> bool:
-        """Whether some tile runs past the unpacked tensor (padding)."""
+        """Whether some tile surely runs past the unpacked tensor (padding); a dynamic
+        dimension's tiles may or may not, and MLIR's verifier asks no padding value of it."""
         shape = self.unpacked_type().get_shape()
-        return any(shape[d] % t for d, t in zip(self.tiled_dims, self.tiles))
+        return any(shape[d] != DYNAMIC_INDEX and shape[d] % t for d, t in zip(self.tiled_dims, self.tiles))
+
+    def may_have_partial_tiles(self) -> bool:
+        """Whether some tile may run past the unpacked tensor: a partial one, or a dynamic
+        tiled dimension (a pack built for it must be given a padding value)."""
+        shape = self.unpacked_type().get_shape()
+        return self.has_partial_tiles() or any(shape[d] == DYNAMIC_INDEX for d in self.tiled_dims)
 
 
 @irdl_op_definition

@@ -11,7 +11,8 @@ passes) stays xDSL's:
   element into a tensor of `i1`; xDSL's result is always an `i1`.
 - `linalg.matmul indexing_maps = [...]` (`linalg_matmul.MatmulOp`); MLIR's
   spellings of `linalg.transpose`, `broadcast` and `reduce` (`linalg_dst_style`).
-- `linalg.generic #trait ins(...)`: the attribute dictionary given by an alias.
+- `linalg.generic #trait ins(...)`: the attribute dictionary given by an alias;
+  `linalg.generic {...} {attr = ...} ins(...)`: an attribute dictionary after it.
 - `linalg.index` inside a named op's body (`linalg.fill_rng_2d`), not only a generic.
 - `tensor.pad` by amounts given as values, with a static result type (`PadOp`).
 - `memref.cast`'s custom form (`MemrefCastOp`): xDSL 0.74 has only the generic one.
@@ -72,6 +73,7 @@ from gradir.dialects.linalg_pack import PACKING_OPS
 from gradir.dialects.linalg_quantized import QUANTIZED_OPS
 from gradir.dialects.linalg_structured import FIXED_MAPS_CONTRACTIONS, FillRng2DOp, IndexOp, TypeFnAttr
 from gradir.dialects.mlir22_ops import ARITH_OPS, MATH_OPS, TENSOR_OPS
+from gradir.dialects.scf_forall import GPU_ATTRIBUTES, SCF_OPS as FORALL_SCF_OPS, TENSOR_OPS as FORALL_TENSOR_OPS
 
 
 def accept_quoted_keyword(parser: Parser) -> None:
@@ -259,28 +261,40 @@ _replace_traits(SelectOp, Pure(), _SelectCanonicalization())
 
 
 class GenericOp(linalg.GenericOp):
-    """`linalg.generic` whose attribute dictionary may be an alias (`#trait`).
+    """`linalg.generic` whose attribute dictionary may be an alias (`#trait`), and
+    may be followed by a dictionary of other attributes.
 
     MLIR parses the dictionary as any attribute, so a program may define
     `#trait = {indexing_maps = [...], iterator_types = [...]}` once and write
     `linalg.generic #trait ins(...)` (LAGrad's tests do); xDSL 0.74 wants the
-    braces. (Its other difference, `} -> (tensor<...>, tensor<...>)` with
-    parentheses, is MLIR's result-type grammar: `gradir.source.LocatingParser`.)
+    braces. MLIR also reads an optional attribute dictionary right after it
+    (`{...} {__internal_linalg_transform__ = "x"} ins(...)`, IREE's tests), and
+    keeps the trait's own other keys: both become discardable attributes, printed
+    back as `attrs = {...}` (xDSL 0.74 refuses the first and drops the second).
+    (Its other difference, `} -> (tensor<...>, tensor<...>)` with parentheses,
+    is MLIR's result-type grammar: `gradir.source.LocatingParser`.)
     """
 
     name = "linalg.generic"
 
+    TRAIT_KEYS: ClassVar[frozenset[str]] = frozenset({"indexing_maps", "iterator_types", "doc", "library_call"})
+    """The trait's keys that xDSL's op makes properties of."""
+
     @classmethod
     def parse(cls, parser: Parser):
-        if parser._parser_state.current_token.kind is not MLIRTokenKind.HASH_IDENT:  # noqa: SLF001
-            return super().parse(parser)
         start = parser.pos
-        trait = parser.parse_attribute()
-        if not isinstance(trait, DictionaryAttr):
-            parser.raise_error(
-                f"expected the attribute dictionary of linalg.generic, got {trait}", start, parser.pos
-            )
-        read_once = [dict(trait.data)]
+        if parser._parser_state.current_token.kind is MLIRTokenKind.HASH_IDENT:  # noqa: SLF001
+            trait = parser.parse_attribute()
+            if not isinstance(trait, DictionaryAttr):
+                parser.raise_error(
+                    f"expected the attribute dictionary of linalg.generic, got {trait}", start, parser.pos
+                )
+            traits = dict(trait.data)
+        else:
+            # Not `parser.parse_optional_attr_dict`: an enclosing generic may have replaced it.
+            traits = Parser.parse_optional_attr_dict(parser)
+        extra = Parser.parse_optional_attr_dict(parser) if _attr_dict_follows(parser) else {}
+        read_once = [dict(traits)]
 
         def parse_optional_attr_dict() -> dict[str, Attribute]:
             return read_once.pop() if read_once else Parser.parse_optional_attr_dict(parser)
@@ -291,12 +305,32 @@ class GenericOp(linalg.GenericOp):
         outer = parser.__dict__.get("parse_optional_attr_dict")
         parser.parse_optional_attr_dict = parse_optional_attr_dict  # type: ignore[method-assign]
         try:
-            return super().parse(parser)
+            op = super().parse(parser)
+            kept = {k: v for k, v in traits.items() if k not in cls.TRAIT_KEYS}
+            op.attributes = kept | extra | op.attributes
+            return op
         finally:
             if outer is None:
                 parser.__dict__.pop("parse_optional_attr_dict", None)
             else:
                 parser.parse_optional_attr_dict = outer  # type: ignore[method-assign]
+
+
+def _attr_dict_follows(parser: Parser) -> bool:
+    """Whether an attribute dictionary comes next, not a region: `{` then `}`, or a
+    name followed by `=`, `,` or `}` (a region's `{` is followed by a block label,
+    a result, or an op and its operands). The parser is left where it was."""
+    if parser._parser_state.current_token.kind is not MLIRTokenKind.L_BRACE:  # noqa: SLF001
+        return False
+    start = parser.pos
+    parser._consume_token()  # noqa: SLF001
+    token = parser._consume_token().kind  # noqa: SLF001
+    follows = token is MLIRTokenKind.R_BRACE
+    if token in (MLIRTokenKind.BARE_IDENT, MLIRTokenKind.STRING_LIT):
+        after = parser._parser_state.current_token.kind  # noqa: SLF001
+        follows = after in (MLIRTokenKind.EQUAL, MLIRTokenKind.COMMA, MLIRTokenKind.R_BRACE)
+    parser._resume_from(start)  # noqa: SLF001
+    return follows
 
 
 class MemrefCastOp(memref.CastOp):
@@ -359,9 +393,11 @@ GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {
         GenericOp, IndexOp, *MAPS_CONTRACTIONS, *FIXED_MAPS_CONTRACTIONS, *ELEMENTWISE_OPS, *NAMED_ELEMENTWISE_OPS, *DST_STYLE_OPS,
         *WINDOW_OPS, *PACKING_OPS, *QUANTIZED_OPS, FillRng2DOp, ElementwiseKindAttr, TypeFnAttr,
     ),
+    "gpu": GPU_ATTRIBUTES,
     "math": MATH_OPS,
     "memref": (MemrefCastOp,),
-    "tensor": (PadOp, *TENSOR_OPS),
+    "scf": FORALL_SCF_OPS,
+    "tensor": (PadOp, *TENSOR_OPS, *FORALL_TENSOR_OPS),
 }
 """Dialect name -> gradir's versions of some of its ops (and attributes), and
 ops (and attributes) it lacks."""
