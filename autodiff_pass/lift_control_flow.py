@@ -1,6 +1,7 @@
-"""`lift-control-flow`: branches between blocks (`cf`) -> `scf`, and `scf.index_switch` ->
-`scf.if`s, so that differentiation, vmap and both backends see structured control flow
-only (`scf.if`, `scf.for`, `scf.while`).
+"""`lift-control-flow`: branches between blocks (`cf`) -> `scf`, `scf.index_switch` ->
+`scf.if`s, `scf.forall` -> an `scf.for` nest and `scf.execute_region` -> its body, so that
+differentiation, vmap and both backends see structured control flow only (`scf.if`,
+`scf.for`, `scf.while`).
 
 Programs from C-like front ends, from Enzyme-MLIR's tests, or lowered once with
 `convert-scf-to-cf` branch between blocks. Their lifting to `scf` is MLIR's own
@@ -26,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, cf, func, scf, ub
+from xdsl.dialects import arith, cf, func, scf, tensor, ub
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -49,6 +50,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from gradir.dialects.scf_forall import ForallOp, InParallelOp, ParallelInsertSliceOp
 from gradir.errors import PipelineError, SourceError, location_of
 
 
@@ -216,6 +218,86 @@ def _tree(position: SSAValue, regions: list[Region], low: int, high: int, result
     return Region(Block([split, below, branch, scf.YieldOp(*branch.results)]))
 
 
+class ForallToFor(RewritePattern):
+    """`scf.forall (%i, %j) ... shared_outs(%s = %init)` -> `scf.for %i ... iter_args(%a = %init)
+    { scf.for %j ... iter_args(%b = %a) {...} }`, each `tensor.parallel_insert_slice` into `%s`
+    an `insert_slice` into the carried tensor, which the body reads where it read `%s`.
+
+    The iterations of a forall write disjoint slices (or its result is undefined), so running
+    them in order computes its results, and every rule of `scf.for` (both modes, vmap, both
+    backends) applies. MLIR 22's own `scf-forall-to-for` aborts on a forall with shared
+    outputs (an assertion on the block arguments it inlines), hence this rewrite."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ForallOp, rewriter: PatternRewriter) -> None:
+        block = op.region.block
+        ivs, shared = block.args[: op.rank], block.args[op.rank :]
+        terminator = block.last_op
+        assert isinstance(terminator, InParallelOp)
+        constants: list[Operation] = []
+
+        def index(value: SSAValue | int) -> SSAValue:
+            if isinstance(value, SSAValue):
+                return value
+            constants.append(arith.ConstantOp(IntegerAttr(value, IndexType())))
+            return constants[-1].results[0]
+
+        bounds = [tuple(index(v) for v in bound) for bound in op.bounds()]
+        rewriter.insert(constants, InsertPoint.before(op))
+        loops: list[scf.ForOp] = []
+        carried: list[SSAValue] = list(op.outputs)
+        for position, (lower, upper, step) in enumerate(bounds):
+            body = Block(arg_types=[IndexType(), *(value.type for value in carried)])
+            loop = scf.ForOp(lower, upper, step, carried, body)
+            loop.location = op.location
+            if loops:
+                loops[-1].body.block.add_op(loop)
+                loops[-1].body.block.add_op(scf.YieldOp(*loop.results))
+            else:
+                rewriter.insert(loop, InsertPoint.before(op))
+            loops.append(loop)
+            carried = list(body.args[1:])
+            ivs[position].replace_all_uses_with(body.args[0])
+        for argument, value in zip(shared, carried):
+            argument.replace_all_uses_with(value)
+        innermost = loops[-1].body.block
+        for inner in list(block.ops)[:-1]:
+            inner.detach()
+            innermost.add_op(inner)
+        latest = dict(zip(carried, carried))
+        for insert in list(terminator.region.block.ops):
+            assert isinstance(insert, ParallelInsertSliceOp)
+            written = tensor.InsertSliceOp.build(
+                operands=[insert.source, latest[insert.dest], insert.offsets, insert.sizes, insert.strides],
+                properties={name: insert.properties[name] for name in ("static_offsets", "static_sizes", "static_strides")},
+                result_types=[insert.dest.type],
+            )
+            written.location = insert.location
+            innermost.add_op(written)
+            latest[insert.dest] = written.result
+        innermost.add_op(scf.YieldOp(*(latest[value] for value in carried)))
+        rewriter.erase(terminator)
+        rewriter.replace(op, [], list(loops[0].results))
+
+
+class InlineExecuteRegion(RewritePattern):
+    """`scf.execute_region { ops; scf.yield %v }` -> `ops`, its results `%v`: the region runs
+    exactly once where it stands. One of several blocks was lifted to `scf` first
+    (`lift_functions` sends its function to MLIR, whose `canonicalize` inlines it)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ExecuteRegionOp, rewriter: PatternRewriter) -> None:
+        if len(op.region.blocks) != 1:
+            return
+        block = op.region.block
+        terminator = block.last_op
+        assert isinstance(terminator, scf.YieldOp)
+        values = list(terminator.operands)
+        rewriter.erase(terminator)
+        rewriter.inline_block(block, InsertPoint.before(op))
+        rewriter.replace(op, [], values)
+
+
 class PoisonToZero(RewritePattern):
     """`ub.poison` -> a zero constant. `lift-cf-to-scf` passes poison where a value is
     undefined on a path (a loop variable after an early exit); poison may be refined to
@@ -243,6 +325,9 @@ class LiftControlFlowPass(ModulePass):
     name = "lift-control-flow"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if any(isinstance(inner, ForallOp | scf.ExecuteRegionOp) for inner in op.walk()):
+            patterns = GreedyRewritePatternApplier([ForallToFor(), InlineExecuteRegion()])
+            PatternRewriteWalker(patterns, apply_recursively=True).rewrite_module(op)
         lift_functions(ctx, op)
         if any(isinstance(inner, scf.IndexSwitchOp | ub.PoisonOp) for inner in op.walk()):
             patterns = GreedyRewritePatternApplier([IndexSwitchToIfChain(), PoisonToZero()])

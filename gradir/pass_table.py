@@ -52,7 +52,8 @@ PASSES: tuple[PassEntry, ...] = (
         "gradir.autodiff_pass.lift_control_flow",
         "LiftControlFlowPass",
         "branches between blocks (cf) -> scf (MLIR's lift-cf-to-scf), scf.index_switch -> "
-        "a chain of scf.if: the structured control flow the rules cover",
+        "a chain of scf.if, scf.forall -> an scf.for nest, scf.execute_region inlined: the "
+        "structured control flow the rules cover",
     ),
     PassEntry(
         "autodiff-jacobian",

@@ -6,6 +6,8 @@ class's `OPERATION_NAME`), the statuses from gradir's rule registry:
 
 - *both modes* / *reverse only* / *forward only*: the op has a rule (where it
   lives is named: `derivatives.yaml` or a module of `autodiff_pass/rules/`);
+- *rewritten*: no rule sees the op: a pass before differentiation makes it
+  ops that have rules (`REWRITTEN` says which);
 - *inactive*: the op never carries a derivative (integer or i1 results, no
   float operands, a terminator), so it needs no rule: `INACTIVE` says why;
 - *unsupported*: no rule. Why: `UNSUPPORTED` for ops that will stay so, else
@@ -65,13 +67,18 @@ UNSUPPORTED: dict[str, str] = {
     "tensor.bitcast": "reinterprets bits: a located error when its operand carries a derivative",
     "arith.scaling_extf": "block-scaled fp8/fp4 conversion: xDSL 0.74 cannot parse it, gradir's element types are f16, bf16, f32, f64",
     "arith.scaling_truncf": "block-scaled fp8/fp4 conversion: xDSL 0.74 cannot parse it, gradir's element types are f16, bf16, f32, f64",
-    "tensor.parallel_insert_slice": "only inside scf.forall, which xDSL 0.74 lacks",
     **{f"linalg.winograd_{kind}_transform": "not defined (xDSL 0.74 cannot parse it): linear in its input (constant Winograd matrices), but made only by MLIR's Winograd rewrite of a 2-D convolution (`transform.structured.winograd_conv2d`), an optimisation applied after differentiation, not front-end output: differentiate the convolution"
        for kind in ("filter", "input", "output")},
 }  # fmt: skip
 """Ops without a rule for a reason that will not go away by itself."""
 
-_ORDER = ("both modes", "reverse only", "forward only", "inactive", "unsupported")
+REWRITTEN: dict[str, str] = {
+    "tensor.parallel_insert_slice": "`lift-control-flow` runs the `scf.forall` holding it as an `scf.for` nest, "
+    "where it is a `tensor.insert_slice` of the carried output",
+}
+"""Ops no rule sees: a pass before differentiation rewrites them into ops that have rules."""
+
+_ORDER = ("both modes", "reverse only", "forward only", "rewritten", "inactive", "unsupported")
 
 
 def mlir_ops() -> dict[str, list[str]]:
@@ -109,20 +116,22 @@ def statuses() -> dict[str, tuple[str, str]]:
     ctx = make_context()
     homes = _rule_homes()
     all_ops = [name for names in mlir_ops().values() for name in names]
-    unknown = sorted((set(INACTIVE) | set(UNSUPPORTED)) - set(all_ops))
+    unknown = sorted((set(INACTIVE) | set(UNSUPPORTED) | set(REWRITTEN)) - set(all_ops))
     if unknown:
         raise SystemExit(f"op_table.py lists ops MLIR 22 does not have: {', '.join(unknown)}")
     result = {}
     for name in all_ops:
         rule = registry.get_rule(name)
         if rule is not None:
-            if name in INACTIVE or name in UNSUPPORTED:
+            if name in INACTIVE or name in UNSUPPORTED or name in REWRITTEN:
                 raise SystemExit(f"op_table.py says {name} has no rule, but it has one: drop its entry")
             if isinstance(rule, WalkRule) or (rule.reverse and rule.forward):
                 status = "both modes"
             else:
                 status = "reverse only" if rule.reverse else "forward only"
             result[name] = (status, homes.get(name, "derivatives.yaml"))
+        elif name in REWRITTEN:
+            result[name] = ("rewritten", REWRITTEN[name])
         elif name in INACTIVE:
             result[name] = ("inactive", INACTIVE[name])
         elif name in UNSUPPORTED:

@@ -284,32 +284,6 @@ func.func @dthrough_memory(%x: f64, %buffer: memref<4xf64>) -> f64 {
 }
 """
 
-DYNAMIC_LOOP = """\
-#id = affine_map<(d0) -> (d0)>
-func.func @f(%x: tensor<?xf64>, %w: tensor<?xf64>) -> tensor<?xf64> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c3 = arith.constant 3 : index
-  %n = tensor.dim %x, %c0 : tensor<?xf64>
-  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> (tensor<?xf64>) {
-    %e = tensor.empty(%n) : tensor<?xf64>
-    %s = tensor.insert_slice %a into %w[0] [%n] [1] : tensor<?xf64> into tensor<?xf64>
-    %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-        ins(%s : tensor<?xf64>) outs(%e : tensor<?xf64>) {
-    ^bb0(%u: f64, %o: f64):
-      %p = math.sin %u : f64
-      linalg.yield %p : f64
-    } -> tensor<?xf64>
-    scf.yield %y : tensor<?xf64>
-  }
-  return %r : tensor<?xf64>
-}
-func.func @g(%x: tensor<?xf64>, %w: tensor<?xf64>, %c: tensor<?xf64>) -> tensor<?xf64> {
-  %r, %dx = autodiff.vjp @f(%x, %w, %c) {wrt = array<i64: 0>} : (tensor<?xf64>, tensor<?xf64>, tensor<?xf64>) -> (tensor<?xf64>, tensor<?xf64>)
-  return %dx : tensor<?xf64>
-}
-"""
-
 SQUARED_ACCUMULATOR = """\
 #rows = affine_map<(i, j) -> (i, j)>
 #all = affine_map<(i, j) -> ()>
@@ -763,9 +737,6 @@ CHECKS = {
     "op without a rule on the active path": lambda runs: opt(runs, NO_RULE, "-p", "autodiff-reverse"),
     "op with a batched operand and no batching rule": lambda runs: opt(runs, NO_BATCHING_RULE, "-p", "autodiff-vmap"),
     "an active value stored to memory, or bitcast": lambda runs: opt(runs, THROUGH_MEMORY, "-p", "autodiff-reverse"),
-    "reverse of a loop that would cache a body value of dynamic shape": lambda runs: opt(
-        runs, DYNAMIC_LOOP, "-p", "autodiff-reverse"
-    ),
     "unsupported generic": lambda runs: opt(runs, SQUARED_ACCUMULATOR, "-p", "autodiff-reverse"),
     "active value captured by a region whose rule ignores captures": _captured,
     "bad `.call` arguments": _call_arguments,

@@ -20,8 +20,9 @@ result once per outer iteration.
 Then every copied forward value that the backward code reads is either
 *cached* -- pushed in the forward loop onto a stack with one entry per
 iteration (`loop_cache`), and read back in reverse order -- or, when it is not
-a float value computed from operands (indices, masks, constants), recomputed
-from what is cached. Copies nothing reads are erased, so only values the
+a float value computed from operands (indices, masks, constants), or its shape
+is dynamic (a stack made before the loop has no extents for it: a slice whose
+size changes every iteration), recomputed from what is cached. Copies nothing reads are erased, so only values the
 backward really reads are cached: `tanh` caches its result, a matmul its
 inputs, an add nothing.
 
@@ -232,8 +233,9 @@ def _cached(
         if value.owner.parent_block() is reverse_body  # type: ignore[union-attr]
     }
 
-    # Cache what the backward reads; recompute what is not a float value or
-    # does not depend on the loop's state (a slice of a loop-invariant input).
+    # Cache what the backward reads; recompute what is not a float value, does
+    # not depend on the loop's state (a slice of a loop-invariant input) or has
+    # a dynamic shape (recomputed from the cached state it is computed from).
     stateful = set(forward.args[1:])
     for op in forward.ops:
         if any(value in stateful for value in op_inputs(op)):
@@ -256,7 +258,7 @@ def _cached(
         cacheable = (
             any(result in stateful for result in origin[copy].results)
             and not copy.regions
-            and all(carries_derivative(result) for result in copy.results)
+            and all(carries_derivative(result) and not dynamic_dims(result.type) for result in copy.results)
         )
         if cacheable:
             at = Builder(InsertPoint.after(copy))
@@ -402,9 +404,9 @@ def _checkpointed(
 
 def refuse_dynamic_stacks(loop: Operation, values: Sequence[SSAValue]) -> None:
     """A located error when the reverse of `loop` would cache a tensor of dynamic shape
-    computed in the body (its stack would need one size per entry). An iteration
-    argument of dynamic shape is cached at the extents of its initial value (a run-time
-    check holds the loop to them)."""
+    computed in the body (its stack would need one size per entry; `_cached` recomputes
+    those instead, so this guards that choice). An iteration argument of dynamic shape is
+    cached at the extents of its initial value (a run-time check holds the loop to them)."""
     for value in values:
         if dynamic_dims(value.type) and _initial_value(loop, value) is None:
             raise error_at(

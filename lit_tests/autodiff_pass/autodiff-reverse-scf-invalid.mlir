@@ -72,32 +72,3 @@ func.func @dthrough_memory(%x: f64, %buffer: memref<4xf64>) -> f64 {
   return %g : f64
 }
 
-// -----
-
-// A loop whose backward reads a value of dynamic shape computed in its body (%s): its
-// extents are not known before the loop, where its stack would be made (the error is at the
-// loop). A state of dynamic shape is stacked at its initial extents (dynamic-shapes.mlir).
-#id = affine_map<(d0) -> (d0)>
-func.func @f(%x: tensor<?xf64>, %w: tensor<?xf64>) -> tensor<?xf64> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c3 = arith.constant 3 : index
-  %n = tensor.dim %x, %c0 : tensor<?xf64>
-  // CHECK: autodiff-reverse-scf-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'scf.for' on tensors of dynamic shape: its reverse reads a value of dynamic shape (tensor<?xf64>) computed in every iteration, and caching such values is not supported yet: give it static shapes
-  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> (tensor<?xf64>) {
-    %e = tensor.empty(%n) : tensor<?xf64>
-    %s = tensor.insert_slice %a into %w[0] [%n] [1] : tensor<?xf64> into tensor<?xf64>
-    %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-        ins(%s : tensor<?xf64>) outs(%e : tensor<?xf64>) {
-    ^bb0(%u: f64, %o: f64):
-      %p = math.sin %u : f64
-      linalg.yield %p : f64
-    } -> tensor<?xf64>
-    scf.yield %y : tensor<?xf64>
-  }
-  return %r : tensor<?xf64>
-}
-func.func @g(%x: tensor<?xf64>, %w: tensor<?xf64>, %c: tensor<?xf64>) -> tensor<?xf64> {
-  %r, %dx = autodiff.vjp @f(%x, %w, %c) {wrt = array<i64: 0>} : (tensor<?xf64>, tensor<?xf64>, tensor<?xf64>) -> (tensor<?xf64>, tensor<?xf64>)
-  return %dx : tensor<?xf64>
-}

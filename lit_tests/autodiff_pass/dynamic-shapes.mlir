@@ -99,3 +99,40 @@ func.func @vjp(%x: tensor<?xf64>, %w: tensor<?xf64>, %c: tensor<?xf64>) -> tenso
 // CHECK:         scf.for
 // CHECK:           %[[READ_LEN:.*]] = tensor.dim %[[STACK]], %{{.*}} : tensor<3x?xf64>
 // CHECK-NEXT:      tensor.extract_slice %[[STACK]][%{{.*}}, 0] [1, %[[READ_LEN]]] [1, 1] : tensor<3x?xf64> to tensor<?xf64>
+
+// -----
+
+// A value of dynamic shape the backward reads, computed in the body (%s, a slice whose size
+// grows every trip): no stack made before the loop has extents for it, so the reverse loop
+// recomputes it from the iteration's cached state; only the state is stacked.
+#id = affine_map<(d0) -> (d0)>
+func.func @growing(%w: tensor<5xf64>) -> tensor<5xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %r = scf.for %i = %c0 to %c5 step %c1 iter_args(%a = %w) -> (tensor<5xf64>) {
+    %n = arith.addi %i, %c1 : index
+    %s = tensor.extract_slice %a[0] [%n] [1] : tensor<5xf64> to tensor<?xf64>
+    %e = tensor.empty(%n) : tensor<?xf64>
+    %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%s : tensor<?xf64>) outs(%e : tensor<?xf64>) {
+    ^bb0(%u: f64, %o: f64):
+      %p = math.sin %u : f64
+      linalg.yield %p : f64
+    } -> tensor<?xf64>
+    %z = tensor.insert_slice %y into %a[0] [%n] [1] : tensor<?xf64> into tensor<5xf64>
+    scf.yield %z : tensor<5xf64>
+  }
+  return %r : tensor<5xf64>
+}
+func.func @growing_vjp_entry(%w: tensor<5xf64>, %c: tensor<5xf64>) -> tensor<5xf64> {
+  %r, %dw = autodiff.vjp @growing(%w, %c) {wrt = array<i64: 0>} : (tensor<5xf64>, tensor<5xf64>) -> (tensor<5xf64>, tensor<5xf64>)
+  return %dw : tensor<5xf64>
+}
+// CHECK-LABEL: func.func @growing_vjp_0(
+// CHECK:         %{{.*}}, %[[STACK:.*]] = scf.for {{.*}} -> (tensor<5xf64>, tensor<5x5xf64>) {
+// CHECK:         } {autodiff.cache = {bytes = 200 : i64, values = 1 : i64}}
+// CHECK:         scf.for
+// CHECK:           %[[STATE:.*]] = tensor.extract_slice %[[STACK]][%{{.*}}, 0] [1, 5] [1, 1] : tensor<5x5xf64> to tensor<5xf64>
+// CHECK-NEXT:      %[[N:.*]] = arith.addi
+// CHECK-NEXT:      tensor.extract_slice %[[STATE]][0] [%[[N]]] [1] : tensor<5xf64> to tensor<?xf64>

@@ -163,3 +163,60 @@ func.func @many(%x: f64, %k: index) -> f64 {
   }
   return %r : f64
 }
+
+// -----
+
+// scf.forall -> the scf.for nest it equals: one loop per induction variable, the shared
+// outputs carried (the body reads the carried tensor), each parallel_insert_slice an
+// insert_slice into it; the reverse then caches the carried tensor.
+// CHECK-LABEL: func.func @forall(
+// CHECK-SAME:    %[[X:x]]: tensor<6x4xf32>, %[[O:o]]: tensor<6x4xf32>, %[[N:n]]: index)
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[SIX:.*]] = arith.constant 6 : index
+// CHECK-DAG:     %[[TWO:.*]] = arith.constant 2 : index
+// CHECK:         %[[R:.*]] = scf.for %[[I:i]] = %[[ZERO]] to %[[SIX]] step %[[TWO]] iter_args(%[[A:.*]] = %[[O]]) -> (tensor<6x4xf32>) {
+// CHECK-NEXT:      %[[IN:.*]] = scf.for %[[J:j]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[S:s]] = %[[A]]) -> (tensor<6x4xf32>) {
+// CHECK-NEXT:        %[[E:e]] = tensor.extract_slice %[[X]][%[[I]], %[[J]]] [2, 1] [1, 1]
+// CHECK-NEXT:        %[[OLD:old]] = tensor.extract_slice %[[S]][%[[I]], %[[J]]] [2, 1] [1, 1]
+// CHECK-NEXT:        %[[Y:y]] = arith.addf %[[E]], %[[OLD]]
+// CHECK-NEXT:        %[[W:.*]] = tensor.insert_slice %[[Y]] into %[[S]][%[[I]], %[[J]]] [2, 1] [1, 1] : tensor<2x1xf32> into tensor<6x4xf32>
+// CHECK-NEXT:        scf.yield %[[W]] : tensor<6x4xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.yield %[[IN]] : tensor<6x4xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]] : tensor<6x4xf32>
+// GRAD-LABEL: func.func @forall_vjp_0_1(
+// GRAD:         scf.for
+// GRAD:         autodiff.grad_of "tensor.insert_slice"
+func.func @forall(%x: tensor<6x4xf32>, %o: tensor<6x4xf32>, %n: index) -> tensor<6x4xf32> {
+  %r = scf.forall (%i, %j) = (0, 0) to (6, %n) step (2, 1) shared_outs(%s = %o) -> (tensor<6x4xf32>) {
+    %e = tensor.extract_slice %x[%i, %j] [2, 1] [1, 1] : tensor<6x4xf32> to tensor<2x1xf32>
+    %old = tensor.extract_slice %s[%i, %j] [2, 1] [1, 1] : tensor<6x4xf32> to tensor<2x1xf32>
+    %y = arith.addf %e, %old : tensor<2x1xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %y into %s[%i, %j] [2, 1] [1, 1] : tensor<2x1xf32> into tensor<6x4xf32>
+    }
+  }
+  return %r : tensor<6x4xf32>
+}
+func.func @forall_vjp(%x: tensor<6x4xf32>, %o: tensor<6x4xf32>, %n: index, %ct: tensor<6x4xf32>) -> (tensor<6x4xf32>, tensor<6x4xf32>, tensor<6x4xf32>) {
+  %r:3 = autodiff.vjp @forall(%x, %o, %n, %ct) {wrt = array<i64: 0, 1>} : (tensor<6x4xf32>, tensor<6x4xf32>, index, tensor<6x4xf32>) -> (tensor<6x4xf32>, tensor<6x4xf32>, tensor<6x4xf32>)
+  return %r#0, %r#1, %r#2 : tensor<6x4xf32>, tensor<6x4xf32>, tensor<6x4xf32>
+}
+
+// -----
+
+// scf.execute_region runs its region once where it stands: one block is inlined.
+// CHECK-LABEL: func.func @execute_region(
+// CHECK-SAME:    %[[X:x]]: f64)
+// CHECK-NEXT:    %[[S:s]] = math.sin %[[X]] : f64
+// CHECK-NEXT:    %[[M:m]] = arith.mulf %[[S]], %[[X]] : f64
+// CHECK-NEXT:    func.return %[[M]] : f64
+func.func @execute_region(%x: f64) -> f64 {
+  %r = scf.execute_region -> f64 {
+    %s = math.sin %x : f64
+    scf.yield %s : f64
+  }
+  %m = arith.mulf %r, %x : f64
+  return %m : f64
+}

@@ -394,13 +394,42 @@ func.func @f(%x: tensor<?xf64>, %w: tensor<?xf64>) -> tensor<?xf64> {
 }"""
 
 
-def test_reverse_mode_of_a_loop_caching_a_body_value_of_dynamic_shape_is_refused():
-    """The backward reads `%s`, computed in the body: its extents are not known before the
-    loop, where the stack is made."""
-    with pytest.raises(DifferentiationError, match=r"<string>:8:3: error: differentiation of 'scf.for' on tensors of "
-                       r"dynamic shape: its reverse reads a value of dynamic shape \(tensor<\?xf64>\) computed in every "
-                       r"iteration, and caching such values is not supported yet"):  # fmt: skip
-        gradir.gradcheck(SLICED_STATE, "f", inputs=[RNG.standard_normal(2), RNG.standard_normal(2)])
+GROWING_SLICES = """
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%x: tensor<5xf64>, %w: tensor<5xf64>) -> tensor<5xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %r = scf.for %i = %c0 to %c5 step %c1 iter_args(%a = %w) -> (tensor<5xf64>) {
+    %n = arith.addi %i, %c1 : index
+    %s = tensor.extract_slice %a[0] [%n] [1] : tensor<5xf64> to tensor<?xf64>
+    %e = tensor.empty(%n) : tensor<?xf64>
+    %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%s : tensor<?xf64>) outs(%e : tensor<?xf64>) {
+    ^bb0(%u: f64, %o: f64):
+      %p = math.sin %u : f64
+      linalg.yield %p : f64
+    } -> tensor<?xf64>
+    %z = tensor.insert_slice %y into %a[0] [%n] [1] : tensor<?xf64> into tensor<5xf64>
+    %q = arith.mulf %z, %x : tensor<5xf64>
+    scf.yield %q : tensor<5xf64>
+  }
+  return %r : tensor<5xf64>
+}"""
+
+
+@pytest.mark.parametrize("checkpoint_every", [0, 2])
+@pytest.mark.parametrize(
+    "program, size, wrt", [(SLICED_STATE, 2, [0]), (GROWING_SLICES, 5, [0, 1])], ids=["sliced-state", "growing-slices"]
+)
+def test_reverse_mode_recomputes_a_loop_body_value_of_dynamic_shape(program, size, wrt, checkpoint_every):
+    """The backward reads a value of dynamic shape computed in the body (`%s`; in
+    `GROWING_SLICES` its extent grows every iteration): it is recomputed in the reverse loop
+    from the iteration's cached state, where a stack made before the loop has no extents
+    for it (it was a located error). `SLICED_STATE` overwrites all of `%w`."""
+    x, w = RNG.uniform(0.3, 1.2, size), RNG.uniform(0.3, 1.2, size)
+    result = gradir.gradcheck(program, "f", wrt=wrt, inputs=[x, w], checkpoint_every=checkpoint_every)
+    assert result.ok, result.report()
 
 
 WHILE_LOOP = """
