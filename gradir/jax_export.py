@@ -27,8 +27,9 @@ an exporter, never a run-time dependency of gradir. The steps:
 
 StableHLO has no `stop_gradient` (JAX drops it when lowering, and gradir would
 differentiate through it: a wrong gradient, silently), so `from_jax` lowers each
-`jax.lax.stop_gradient` of the function's jaxpr as an `optimization_barrier`, which
-step 4 turns into `autodiff.stop_gradient`. `from_stablehlo` cannot: StableHLO text
+`jax.lax.stop_gradient` of the function's jaxpr as an `optimization_barrier` tagged by an
+extra constant operand, which step 4 turns into `autodiff.stop_gradient` (every other
+barrier, the program's own or JAX's around a checkpointed function, is an identity). `from_stablehlo` cannot: StableHLO text
 has lost them already.
 
 Any op that is still StableHLO or CHLO afterwards (an op the legalization does
@@ -66,7 +67,8 @@ def from_jax(
     A derivative rule the program defines itself (`jax.custom_vjp`, `jax.custom_jvp`
     outside JAX's own library) is lost in StableHLO, and gradir would differentiate the
     primal code instead (a straight-through estimator's gradient becomes 0): a
-    SourceError at the function, unless `custom_derivatives="primal"` accepts that."""
+    SourceError at the function, unless `custom_derivatives="primal"` accepts that. So is
+    a JAX primitive whose rule is not the derivative of its code (`jax.random.gamma`)."""
     try:
         import jax
     except ImportError as error:
@@ -89,7 +91,14 @@ _STOP_GRADIENT_MARK = "stablehlo.optimization_barrier"
 such op: JAX drops it, and gradir then differentiated through it, a wrong gradient
 without an error); it becomes `autodiff.stop_gradient` in step 4."""
 
-_REWRITTEN = ("stop_gradient", "erf_inv")
+_STOP_GRADIENT_TAG = 0x67726164
+"""The int32 a stop_gradient's barrier carries as its last operand. Barriers come from
+elsewhere too: the program's own `lax.optimization_barrier`, and the ones JAX puts around a
+`jax.checkpoint`ed function that is differentiated in the program (none of them in the
+jaxpr). Each is an identity, and taking one for a stop_gradient cut the gradient to zero,
+silently; step 4 tells them apart by this operand."""
+
+_REWRITTEN = ("stop_gradient", "erf_inv", "lgamma", "digamma")
 """Primitives whose StableHLO gradir would differentiate wrongly, rewritten in the jaxpr."""
 
 _INLINED_CALLS = ("pjit", "jit", "closed_call", "core_call", "remat", "checkpoint", "custom_jvp_call", "custom_vjp_call")
@@ -101,21 +110,16 @@ primal code)."""
 def _rewritten_for_gradir(function: Callable[..., Any], closed, results_shape) -> Callable[..., Any]:
     """`function`, unless its jaxpr (`closed`, whose results have the pytree structure of
     `results_shape`) has a primitive of `_REWRITTEN`: then a function that computes the
-    same with each `stop_gradient` as an `optimization_barrier` (`_STOP_GRADIENT_MARK`)
-    and each `erf_inv` as `_erf_inv`. A program that has barriers of its own, or one of
-    them inside `lax.cond`, `while_loop` or `scan`, is a SourceError: gradir would take
-    one for the other, or lose it."""
+    same with each `stop_gradient` as an `optimization_barrier` tagged by
+    `_STOP_GRADIENT_TAG`, and `erf_inv`, `lgamma` and `digamma` as `_erf_inv`, `_lgamma`
+    and `_digamma`. One of them inside `lax.cond`,
+    `while_loop` or `scan` is a SourceError: gradir would lose it."""
     import jax
+    import numpy as np
     from jax.extend import core
 
     if not any(_holds(closed.jaxpr, primitive) for primitive in _REWRITTEN):
         return function
-    if _holds(closed.jaxpr, "stop_gradient") and _holds(closed.jaxpr, "optimization_barrier"):
-        raise SourceError(
-            "from_jax: the function uses both jax.lax.stop_gradient and jax.lax.optimization_barrier; "
-            "gradir carries stop_gradient through StableHLO as an optimization barrier, so it cannot "
-            "tell them apart"
-        )
 
     def rewritten_inside(jaxpr) -> str | None:
         return next((primitive for primitive in _REWRITTEN if _holds(jaxpr, primitive)), None)
@@ -132,9 +136,13 @@ def _rewritten_for_gradir(function: Callable[..., Any], closed, results_shape) -
             primitive = equation.primitive.name
             inner = _inner_jaxpr(equation)
             if primitive == "stop_gradient":
-                outputs = [jax.lax.optimization_barrier(inputs[0])]
+                outputs = [jax.lax.optimization_barrier((inputs[0], np.int32(_STOP_GRADIENT_TAG)))[0]]
             elif primitive == "erf_inv":
                 outputs = [_erf_inv(inputs[0])]
+            elif primitive == "lgamma":
+                outputs = [_lgamma(inputs[0])]
+            elif primitive == "digamma":
+                outputs = [_digamma(inputs[0])]
             elif inner is not None and primitive in _INLINED_CALLS and rewritten_inside(_open(inner)):
                 outputs = evaluate(_open(inner), getattr(inner, "consts", ()), *inputs)
             elif found := next(filter(None, map(rewritten_inside, core.jaxprs_in_params(equation.params))), None):
@@ -223,7 +231,85 @@ def _erf_inv(x):
     return jnp.where(at_pole, pole, y).astype(dtype)
 
 
+_SHIFT = 8
+"""lgamma(x) = lgamma(x + 8) - sum of log(x + k), k < 8: Stirling's series at x + 8 >= 8.5."""
+
+_STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360)
+"""Coefficients of 1/y, 1/y^3, ..., 1/y^11 in lgamma(y) - ((y - 1/2) log y - y + log(2 pi)/2);
+the next term is below 1e-14 at y = 8.5."""
+
+_DIGAMMA_SERIES = (-1 / 12, 1 / 120, -1 / 252, 1 / 240, -1 / 132, 691 / 32760)
+"""Coefficients of 1/y^2, 1/y^4, ..., 1/y^12 in digamma(y) - (log y - 1/(2y))."""
+
+
+def _shifted(x):
+    """(x + 8, log(x (x + 1) ... (x + 7)), 1/x + ... + 1/(x + 7)) for x >= 1/2."""
+    import jax.numpy as jnp
+
+    logs = sum(jnp.log(x + k) for k in range(_SHIFT))
+    reciprocals = sum(1 / (x + k) for k in range(_SHIFT))
+    return x + _SHIFT, logs, reciprocals
+
+
+def _reflected(x):
+    """(x < 1/2, the argument the series takes (1 - x there), x where the reflection's
+    sin(pi x) is read, 1/4 elsewhere: a point its every derivative is finite at)."""
+    import jax.numpy as jnp
+
+    reflect = x < 0.5
+    at = jnp.where(reflect, 1 - x, x)
+    safe = jnp.where(reflect, x, jnp.full_like(x, 0.25))
+    return reflect, at, safe - 2 * jnp.round(safe / 2)  # reduced to [-1, 1]: sin(pi x) exact to the ulp
+
+
+def _lgamma(x):
+    """log|Gamma(x)|, as JAX code whose derivatives gradir computes right.
+
+    jaxlib expands `lgamma` into Lanczos' formula and, for x < 1/2, the reflection
+    log(pi) - log|sin(pi x)| - lgamma(1 - x), chosen by a select. At a positive integer the
+    unchosen reflection is log(0) = -inf, and its gradient times the select's 0 is NaN: the
+    gradient of a Gamma or Dirichlet log density at concentration 1 was NaN (JAX uses
+    lgamma's own rule, digamma). Here the reflection reads x only where it is chosen, and
+    x >= 1/2 takes Stirling's series after 8 steps of the recurrence (`_SHIFT`)."""
+    import math
+
+    import jax.numpy as jnp
+
+    reflect, at, reduced = _reflected(x)
+    y, logs, _ = _shifted(at)
+    inverse, inverse_square = 1 / y, 1 / (y * y)
+    series = sum(c * inverse * inverse_square**k for k, c in enumerate(_STIRLING))
+    direct = (y - 0.5) * jnp.log(y) - y + 0.5 * math.log(2 * math.pi) + series - logs
+    reflection = math.log(math.pi) - jnp.log(jnp.abs(jnp.sin(math.pi * reduced))) - direct
+    return jnp.where(reflect, reflection, direct).astype(jnp.result_type(x))
+
+
+def _digamma(x):
+    """d/dx lgamma(x), the same way as `_lgamma` (the recurrence, then the asymptotic series;
+    the reflection read safely: jaxlib's expansion reads pi / tan(pi x), infinite at a
+    positive integer, on both sides)."""
+    import math
+
+    import jax.numpy as jnp
+
+    reflect, at, reduced = _reflected(x)
+    y, _, reciprocals = _shifted(at)
+    inverse_square = 1 / (y * y)
+    series = sum(c * inverse_square ** (k + 1) for k, c in enumerate(_DIGAMMA_SERIES))
+    direct = jnp.log(y) - 0.5 / y + series - reciprocals
+    angle = math.pi * reduced  # cos / sin, not 1 / tan: tan is infinite at half-integers
+    reflection = direct - math.pi * jnp.cos(angle) / jnp.sin(angle)
+    return jnp.where(reflect, reflection, direct).astype(jnp.result_type(x))
+
+
 _CUSTOM_DERIVATIVES = ("custom_jvp_call", "custom_vjp_call", "custom_vjp_call_jaxpr")
+
+_PRIMITIVES_WITH_OWN_RULES = {
+    "random_gamma": "jax.random.gamma (beta and dirichlet sample through it) is differentiated by JAX "
+    "with implicit reparameterization; StableHLO keeps only the rejection sampler, whose derivative "
+    "for a fixed key (what gradir would compute) is another quantity, a few percent off JAX's",
+}
+"""JAX primitives whose derivative rule is not the derivative of their lowering."""
 
 
 def _refuse_own_derivative_rules(jaxpr) -> None:
@@ -233,10 +319,17 @@ def _refuse_own_derivative_rules(jaxpr) -> None:
 
     from jax.extend import core
 
-    pending = [_open(jaxpr)]
+    pending = [(_open(jaxpr), None)]  # a jaxpr, and where the user's code made it
     while pending:
-        current = pending.pop()
+        current, outer = pending.pop()
         for equation in current.eqns:
+            location = _equation_location(equation) or outer  # JAX's own inner code has none
+            if equation.primitive.name in _PRIMITIVES_WITH_OWN_RULES:
+                raise SourceError(
+                    f"from_jax: {_PRIMITIVES_WITH_OWN_RULES[equation.primitive.name]}; pass "
+                    "custom_derivatives=\"primal\" to accept that",
+                    location,
+                )
             if equation.primitive.name in _CUSTOM_DERIVATIVES:
                 inner = _inner_jaxpr(equation)
                 info = getattr(_open(inner), "debug_info", None) if inner is not None else None
@@ -252,7 +345,18 @@ def _refuse_own_derivative_rules(jaxpr) -> None:
                     "to accept that",
                     f"{where[2]}:{where[3]}:1" if where else None,
                 )
-            pending.extend(_open(sub) for sub in core.jaxprs_in_params(equation.params))
+            pending.extend((_open(sub), location) for sub in core.jaxprs_in_params(equation.params))
+
+
+def _equation_location(equation) -> str | None:
+    """`file:line:1` of the user's code that made `equation`, if JAX recorded it."""
+    try:
+        from jax._src import source_info_util
+
+        frame = source_info_util.user_frame(equation.source_info.traceback)
+    except (ImportError, AttributeError):
+        return None
+    return None if frame is None else f"{frame.file_name}:{frame.start_line}:1"
 
 
 def _open(jaxpr):
@@ -409,14 +513,29 @@ def _signless_integers(module) -> None:
 
 
 def _marks_to_stop_gradients(module) -> int:
-    """Replace each `_STOP_GRADIENT_MARK` by an `autodiff.stop_gradient` per float operand
-    (its other operands pass through: they carry no derivative); how many there were."""
+    """Replace each `_STOP_GRADIENT_MARK` tagged as a stop_gradient by an
+    `autodiff.stop_gradient` per float operand (its other operands pass through: they carry
+    no derivative), and every other barrier by its operands (an identity); how many
+    stop_gradients there were."""
     from mlir import ir
 
-    marks = _ops_named(module.operation, _STOP_GRADIENT_MARK)
-    for mark in marks:
+    tag = f"dense<{_STOP_GRADIENT_TAG}> : tensor<i32>"
+    stops = 0
+    for mark in _ops_named(module.operation, _STOP_GRADIENT_MARK):
+        operands = list(mark.operands)
+        last = operands[-1].owner if operands else None
+        tagged = (
+            isinstance(last, ir.Operation | ir.OpView) and last.name in ("arith.constant", "stablehlo.constant")
+            and str(last.attributes["value"]) == tag
+        )  # fmt: skip
+        if not tagged:
+            for operand, result in zip(operands, mark.results):
+                result.replace_all_uses_with(operand)
+            mark.erase()
+            continue
+        stops += 1
         with ir.InsertionPoint(mark), mark.location:
-            for operand, result in zip(mark.operands, mark.results):
+            for operand, result in zip(operands[:-1], mark.results):
                 kind = operand.type
                 floating = isinstance(kind, ir.RankedTensorType) and isinstance(
                     ir.RankedTensorType(kind).element_type, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)
@@ -427,7 +546,7 @@ def _marks_to_stop_gradients(module) -> int:
                 else:
                     result.replace_all_uses_with(operand)
         mark.erase()
-    return len(marks)
+    return stops
 
 
 def _reject_foreign_ops(module) -> None:

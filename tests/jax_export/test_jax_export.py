@@ -251,6 +251,38 @@ def test_erf_inv_gradient_is_its_own_not_nan():
             np.testing.assert_allclose(exe.call("erf_inv", x)[0], jax.scipy.special.erfinv(x), rtol=rtol, atol=rtol)
 
 
+# Positive integers (where jaxlib's unchosen reflection is log(0)), halves, the reflected
+# side (x < 1/2, negative non-integers), a large value.
+GAMMA_POINTS = np.array([1.0, 2.0, 3.0, 0.5, 0.3, -0.5, -1.3, 4.5, 30.0], dtype=np.float32)
+
+
+@pytest.mark.parametrize("special", ["gammaln", "digamma"])
+def test_gammaln_and_digamma_gradients_are_theirs_not_nan(special):
+    """jaxlib's lgamma and digamma select between Lanczos' formula and a reflection that is
+    infinite at positive integers: gradir's gradient of that expansion was NaN there (a
+    Dirichlet or Gamma log density at concentration 1, numpyro's usual start). from_jax
+    writes them as code whose every derivative is finite and right."""
+    function = getattr(jax.scipy.special, special)
+
+    def loss(x):
+        return jnp.sum(function(x) * jnp.linspace(1.0, 2.0, x.shape[0], dtype=x.dtype))
+
+    text = gradir.from_jax(loss, GAMMA_POINTS, name=special)
+    exe = gradir.compile(grad_wrapper(text, special, [0]))
+    np.testing.assert_allclose(exe.call(f"grad_{special}", GAMMA_POINTS)[0], jax.grad(loss)(GAMMA_POINTS), rtol=2e-5)
+    hessian = gradir.hessian(text, special)(GAMMA_POINTS)
+    np.testing.assert_allclose(np.diag(hessian), np.diag(jax.hessian(loss)(GAMMA_POINTS)), rtol=2e-4)
+    with jax.enable_x64(True):  # the values, to f64 precision
+        x = GAMMA_POINTS.astype(np.float64)
+        exe = gradir.compile(gradir.from_jax(function, x, name="v"))
+        np.testing.assert_allclose(exe.call("v", x)[0], function(x), rtol=1e-13, atol=1e-13)
+    # Central differences off x = 1/2, where the sides meet: with the f32 program's constants
+    # they differ by an f32 rounding, which a step of 1e-6 reads as a slope.
+    away = np.where(GAMMA_POINTS == 0.5, 0.55, GAMMA_POINTS).astype(np.float64)
+    result = gradir.gradcheck(text, special, inputs=[away], wrt=[0])
+    assert result.ok, result.report()
+
+
 def test_erf_inv_inside_a_loop_is_refused():
     def in_a_loop(x):
         return lax.fori_loop(0, 2, lambda i, v: jax.scipy.special.erfinv(v) * 0.5, x).sum()
@@ -259,18 +291,42 @@ def test_erf_inv_inside_a_loop_is_refused():
         gradir.from_jax(in_a_loop, ERF_INV_POINTS)
 
 
-def test_stop_gradient_inside_control_flow_or_beside_a_barrier_is_refused():
+def test_stop_gradient_inside_control_flow_is_refused():
     def in_a_branch(x):
         return lax.cond(jnp.sum(x) > 0, lambda v: lax.stop_gradient(v) * v, lambda v: v * v, x)
-
-    def with_a_barrier(x):
-        return jnp.sum(lax.optimization_barrier(x) * lax.stop_gradient(x))
 
     (x,) = arrays((3,))
     with pytest.raises(gradir.SourceError, match="stop_gradient inside cond is not supported"):
         gradir.from_jax(in_a_branch, x)
-    with pytest.raises(gradir.SourceError, match="both jax.lax.stop_gradient and jax.lax.optimization_barrier"):
-        gradir.from_jax(with_a_barrier, x)
+
+
+def barrier_and_stop(x):
+    return jnp.sum(jnp.sin(lax.optimization_barrier(x)) * lax.stop_gradient(x))
+
+
+def barrier_only(x):
+    return jnp.sum(jnp.sin(lax.optimization_barrier(x)) ** 2)
+
+
+def gradient_of_a_checkpointed_loss(x):
+    """JAX puts optimization barriers (none of them in the jaxpr) around the recomputed
+    function when a `jax.checkpoint`ed loss is differentiated in the program."""
+    return jnp.sum(jax.grad(lambda v: jnp.sum(jax.checkpoint(jnp.sin)(v) ** 2))(x) * x)
+
+
+@pytest.mark.parametrize("function", [barrier_and_stop, barrier_only, gradient_of_a_checkpointed_loss])
+def test_an_optimization_barrier_is_an_identity_not_a_stop_gradient(function):
+    """A stop_gradient crosses StableHLO as a barrier tagged as such; a barrier of the program's
+    own, or of JAX's remat, was taken for one too, and the gradient through it was zero."""
+    (x,) = arrays((4,))
+    if function is barrier_and_stop:  # central differences see through a stop_gradient: JAX only
+        text = gradir.from_jax(function, x, name="f")
+        exe = gradir.compile(grad_wrapper(text, "f", [0]))
+        np.testing.assert_allclose(exe.call("grad_f", x)[0], jax.grad(function)(x), rtol=2e-5, atol=1e-6)
+        assert text.count("autodiff.stop_gradient") == 1
+    else:
+        text = assert_matches_jax(function, [x], "f", [0])  # value, grad (vs jax.grad), gradcheck (f64)
+        assert "autodiff.stop_gradient" not in text
 
 
 @jax.custom_vjp
@@ -301,9 +357,25 @@ def test_a_derivative_rule_of_the_programs_own_is_refused_where_it_is_defined():
         assert raised.value.location.startswith(f"{__file__}:")
     accepted = gradir.from_jax(lambda v: jnp.sum(straight_through(v) * v), x, name="f", custom_derivatives="primal")
     assert "func.func @f(" in accepted
-    assert_matches_jax(lambda v: jnp.sum(jax.nn.relu(v) * v), [x], "relu_part", [0])
+    mixed = np.array([0.5, -0.7, 1.2], np.float32)  # live and dead relus, whatever the test order
+    assert_matches_jax(lambda v: jnp.sum(jax.nn.relu(v) * v), [mixed], "relu_part", [0])
     with pytest.raises(gradir.ArgumentError, match="custom_derivatives must be 'error' or 'primal'"):
         gradir.from_jax(lambda v: jnp.sum(v), x, custom_derivatives="ignore")
+
+
+def test_a_jax_primitive_whose_rule_is_not_its_codes_derivative_is_refused():
+    """jax.random.gamma's JAX derivative is implicit reparameterization; gradir would differentiate
+    the rejection sampler StableHLO keeps, a few percent off jax.grad, silently."""
+    concentration = np.array([0.7, 1.5, 2.5], np.float32)
+
+    def sampled(a):
+        return jnp.sum(jax.random.gamma(jax.random.key(0), a))
+
+    with pytest.raises(gradir.SourceError) as raised:
+        gradir.from_jax(sampled, concentration)
+    assert "jax.random.gamma (beta and dirichlet sample through it) is differentiated by JAX with implicit" in raised.value.message
+    assert raised.value.location.startswith(f"{__file__}:")
+    assert "func.func @g(" in gradir.from_jax(sampled, concentration, name="g", custom_derivatives="primal")
 
 
 def test_a_failure_inside_jaxlib_is_its_own_message_at_the_python_line():
