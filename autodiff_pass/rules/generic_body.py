@@ -22,8 +22,22 @@ def fail(op: Operation, message: str):
     raise error_at(DifferentiationError, op, f"differentiation of '{NAME}': {message}")
 
 
+def reduced_loops(op: GenericOp, j: int) -> list[int]:
+    """The loops marked "reduction" that output `j` accumulates over: those its
+    map does not index. A loop marked "reduction" that the output's map does
+    index (an IREE transpose marks one so) visits each element of the output
+    once, so the output is elementwise along it (MLIR's semantics: the body
+    applied in order over the iteration space, each output element written at
+    the points its map sends there)."""
+    out_map = indexing_maps(op)[len(op.inputs) + j].data
+    indexed = {expr.position for expr in out_map.results if isinstance(expr, AffineDimExpr)}
+    return [d for d, kind in enumerate(op.iterator_types.data)  # type: ignore[arg-type]
+            if str(kind.data) == "reduction" and d not in indexed]  # type: ignore[attr-defined]
+
+
 def is_reduction(op: GenericOp) -> bool:
-    return any(str(kind.data) == "reduction" for kind in op.iterator_types.data)  # type: ignore[attr-defined]
+    """Whether an output accumulates over some loop (see `reduced_loops`)."""
+    return any(reduced_loops(op, j) for j in range(len(op.outputs)))
 
 
 def indexing_maps(op: GenericOp) -> list[AffineMapAttr]:

@@ -22,6 +22,12 @@ whole iteration space (the expression `e` is computed once more for that) and
 read with the identity map. The product's "other e" is an exclusive product
 (a second reduction loop over the reduced dimensions), so a zero factor
 gives the right gradient without dividing by it.
+
+Besides the combination, a float accumulator may be read by ops that feed only
+integer outputs (an arg-max's `cmpf` choosing the index beside a `maximumf`):
+they do not change the float result. Which loops an output reduces over comes
+from its map (`reduced_loops`): a loop marked "reduction" that the output's map
+indexes writes each element once, so along it the output is elementwise.
 """
 from __future__ import annotations
 
@@ -45,6 +51,7 @@ from gradir.autodiff_pass.rules.generic_body import (
     indexing_maps,
     is_reduction,
     loop_extent_values,
+    reduced_loops,
 )
 
 MAX_COMBINERS = (arith.MaximumfOp, arith.MaxnumfOp)
@@ -95,6 +102,10 @@ def seeding(builder: Builder, op: GenericOp, grads: Sequence[SSAValue]) -> Seedi
             if grads[j] is not None:  # None: an integer output
                 result.seeds.append((value, result.read(grads[j], output_maps[j])))
         return result
+    for j in range(len(op.outputs)):
+        if not reduced_loops(op, j):
+            fail(op, f"output #{j}'s map indexes every loop while another output reduces over a loop; "
+                 "a generic mixing elementwise and reduction outputs is not supported (split it in two)")
     # An integer output (the index of an arg-max beside the max) has no gradient.
     combiners = {j: _combiner(op, j) for j in range(len(op.outputs)) if carries_derivative(op.outputs[j])}
     needed = {j for j, c in combiners.items() if c.kind not in ("add", "sub")}
@@ -122,32 +133,91 @@ def seeding(builder: Builder, op: GenericOp, grads: Sequence[SSAValue]) -> Seedi
 
 
 def _combiner(op: GenericOp, j: int) -> Combiner:
+    """How float output `j` combines its accumulator. Besides the combination,
+    the accumulator may be read by ops that feed only integer outputs (the
+    `cmpf` choosing an arg-max's index beside a `maximumf`): they leave the
+    float result, and so its derivative, as the combination alone makes them."""
     body = op.body.block
     accumulator = body.args[len(op.inputs) + j]
     yielded = body_terminator(op).operands[j]
     combine = yielded.owner
     uses = {use.operation for use in accumulator.uses}
+    combiner = _combination(op, j, accumulator, combine, uses)
+    if combiner is not None and not _reads_an_accumulator(op, combiner.expression):
+        extra = {_in_body(op, use) for use in uses} - combiner.ops  # (an scf.if's yields are in the if)
+        if not _feeds_a_float_output(op, extra):
+            return combiner
+    fail(op, f"reduction output #{j} must combine its accumulator once with arith.addf, subf (acc - x), "
+         "mulf, maximumf, maxnumf, minimumf, minnumf or a select of a comparison (other reads of the "
+         "accumulator may only feed integer outputs)")
+
+
+def _in_body(op: GenericOp, inner: Operation) -> Operation:
+    """`inner`, or the op directly in `op`'s body that holds it."""
+    while inner.parent_block() is not op.body.block:
+        parent = inner.parent_op()
+        assert parent is not None
+        inner = parent
+    return inner
+
+
+def _slice(op: GenericOp, start: set[Operation]) -> set[Operation]:
+    """The body ops (directly in the body) computed from the results of `start`, and `start`."""
+    seen, work = set(start), list(start)
+    while work:
+        for result in work.pop().results:
+            for use in result.uses:
+                user = _in_body(op, use.operation)
+                if user not in seen:
+                    seen.add(user)
+                    work.append(user)
+    return seen
+
+
+def _feeds_a_float_output(op: GenericOp, start: set[Operation]) -> bool:
+    terminator = body_terminator(op)
+    reached = _slice(op, start)
+    for inner in reached:
+        for result in inner.results:
+            for use in result.uses:
+                if use.operation is terminator and carries_derivative(op.outputs[use.index]):
+                    return True
+    return False
+
+
+def _reads_an_accumulator(op: GenericOp, value: SSAValue) -> bool:
+    """Whether `value` (an expression combined into an output) is computed from an accumulator."""
+    accumulators = set(op.body.block.args[len(op.inputs) :])
+    if value in accumulators:
+        return True
+    readers = {_in_body(op, use.operation) for acc in accumulators for use in acc.uses}
+    owner = value.owner
+    return isinstance(owner, Operation) and _in_body(op, owner) in _slice(op, readers)
+
+
+def _combination(op: GenericOp, j: int, accumulator: SSAValue, combine, uses: set[Operation]) -> Combiner | None:
+    """The combiner of `yield combine(e, acc)`, or None; `uses` (the ops reading
+    the accumulator) must include the combination's ops."""
     kinds = {arith.AddfOp: "add", arith.MulfOp: "mul", **{c: "max" for c in MAX_COMBINERS}, **{c: "min" for c in MIN_COMBINERS}}
-    if isinstance(combine, tuple(kinds)) and accumulator in combine.operands and uses == {combine}:
+    if isinstance(combine, tuple(kinds)) and accumulator in combine.operands and combine in uses:
         other = combine.rhs if combine.lhs is accumulator else combine.lhs
         if other is not accumulator:
             return Combiner(kinds[type(combine)], other, frozenset({combine}))
-    if isinstance(combine, arith.SubfOp) and combine.lhs is accumulator and combine.rhs is not accumulator and uses == {combine}:
+    if isinstance(combine, arith.SubfOp) and combine.lhs is accumulator and combine.rhs is not accumulator and combine in uses:
         return Combiner("sub", combine.rhs, frozenset({combine}))
     if isinstance(combine, arith.SelectOp) and isinstance(compare := combine.cond.owner, arith.CmpfOp):
         kind = _select_extremum(combine, compare, accumulator)
-        if kind is not None and uses <= {combine, compare}:
+        if kind is not None:
             other = combine.lhs if combine.rhs is accumulator else combine.rhs
             return Combiner(kind, other, frozenset({combine, compare}))
     if isinstance(combine, scf.IfOp) and isinstance(compare := combine.cond.owner, arith.CmpfOp):
         chosen = _branch_choice(combine)
-        if chosen is not None and accumulator in chosen and uses <= {compare, *_yields(combine)}:
+        if chosen is not None and accumulator in chosen:
             kind = _comparison_extremum(compare, chosen, accumulator)
             other = chosen[0] if chosen[1] is accumulator else chosen[1]
             if kind is not None:
                 return Combiner(kind, other, frozenset({combine, compare}))
-    fail(op, f"reduction output #{j} must combine its accumulator once with arith.addf, subf (acc - x), "
-         "mulf, maximumf, maxnumf, minimumf, minnumf or a select of a comparison")
+    return None
 
 
 def _select_extremum(select: arith.SelectOp, compare: arith.CmpfOp, acc: SSAValue) -> str | None:
@@ -256,6 +326,13 @@ def _constant(at: Builder, value: float, type_) -> SSAValue:
     return at.insert(arith.ConstantOp(FloatAttr(value, type_))).result
 
 
+def _iterators(op: GenericOp, j: int) -> list[IteratorTypeAttr]:
+    """The op's loops as output `j` sees them: reductions where it accumulates."""
+    reduced = reduced_loops(op, j)
+    return [IteratorTypeAttr.reduction() if d in reduced else IteratorTypeAttr.parallel()
+            for d in range(len(op.iterator_types.data))]
+
+
 def _extremum_seed(builder, op: GenericOp, j: int, values: SSAValue, grad: SSAValue, init: SSAValue, out: SSAValue):
     """Seed of a max/min reduction: the result's gradient shared evenly among the
     iterations (and the init) whose candidate equals the result."""
@@ -271,7 +348,7 @@ def _extremum_seed(builder, op: GenericOp, j: int, values: SSAValue, grad: SSAVa
     # ties = [init == out] + sum over the reduced dims of [e == out]
     init_ties = _elementwise(builder, [init, out], out.type, lambda at, a: tie(at, a[0], a[1]))
     ties = _generic(
-        builder, [(values, identity), (out, out_map)], (init_ties, out_map), list(op.iterator_types.data),
+        builder, [(values, identity), (out, out_map)], (init_ties, out_map), _iterators(op, j),
         lambda at, a: at.insert(arith.AddfOp(a[2], tie(at, a[0], a[1]))).result,
     )
     share = _elementwise(builder, [grad, ties], grad.type, lambda at, a: at.insert(arith.DivfOp(a[0], a[1])).result)
@@ -289,8 +366,8 @@ def _product_seed(builder, op: GenericOp, j: int, values: SSAValue, grad: SSAVal
     """Seed of a product reduction: `g * init * (product of the other e)`; the
     init's gradient is `g * (product of every e)`."""
     loops = len(op.iterator_types.data)
-    iterators = list(op.iterator_types.data)
-    reduced = [d for d, kind in enumerate(iterators) if str(kind.data) == "reduction"]
+    iterators = _iterators(op, j)
+    reduced = reduced_loops(op, j)
     identity = AffineMapAttr(AffineMap.identity(loops))
     out_map = indexing_maps(op)[len(op.inputs) + j]
     element = grad.type.element_type  # type: ignore[union-attr]
