@@ -10,6 +10,12 @@ marked, and `transform.structured.specialize` (the same upstream rewrite) is
 applied to the marked ones; every other generic stays a generic and lowers
 to loops.
 
+Nor is a generic that reads through a window (an indexing map with a sum or a
+multiple of loops, `d0 * 2 + d1`): MLIR 22 names a strided or dilated one
+`linalg.conv_1d`, which has neither, so it read `x[o + k]` for `x[2 o + k]`, a
+wrong result without an error (convolutions get their own schedule,
+`convolutions_as_matmuls`).
+
 A batched contraction whose first input indexes the output's columns, not its
 rows (`out(b, i, k) += B(b, k, j) * g(b, i, j)`, as a gradient is written) stays
 a generic: MLIR names it a `linalg.batch_matmul` whose output map its verifier
@@ -67,7 +73,7 @@ def specialize_pure_generics(module: ir.Module, contractions_only: bool = False)
         for generic in walk_ops(module, {"linalg.generic"}):
             if contractions_only and not _is_contraction_like(generic):
                 continue
-            if has_pure_body(generic) and not _batched_with_columns_first(generic):
+            if has_pure_body(generic) and _reads_no_window(generic) and not _batched_with_columns_first(generic):
                 generic.attributes[_MARK] = ir.UnitAttr.get()
                 marked.append(generic)
     if not marked:
@@ -77,6 +83,12 @@ def specialize_pure_generics(module: ir.Module, contractions_only: bool = False)
         for generic in walk_ops(module, {"linalg.generic"}):
             if _MARK in generic.attributes:
                 del generic.attributes[_MARK]
+
+
+def _reads_no_window(generic: ir.Operation) -> bool:
+    """True when every indexing map result is a loop or a constant (no `d0 * 2 + d1`)."""
+    maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(generic.attributes["indexing_maps"])]
+    return all(isinstance(e, ir.AffineDimExpr | ir.AffineConstantExpr) for m in maps for e in m.results)
 
 
 def _dims(map_: ir.AffineMap) -> list[int] | None:

@@ -141,3 +141,32 @@ def test_gradient_of_a_batched_matmul_generic():
     """Reverse mode writes dA with B first: it compiled to an invalid batch_matmul."""
     result = gradir.gradcheck(BATCHED_GENERIC, "g")
     assert result.ok, result.report()
+
+
+WINDOW = """
+func.func @f(%x: tensor<XLENxf64>, %w: tensor<3xf64>, %o: tensor<4xf64>) -> tensor<4xf64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (WINDOW)>, affine_map<(d0, d1) -> (d1)>,
+                                        affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %w : tensor<XLENxf64>, tensor<3xf64>) outs(%o : tensor<4xf64>) {
+  ^bb0(%a: f64, %b: f64, %c: f64):
+    %m = arith.mulf %a, %b : f64
+    %s = arith.addf %c, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+"""
+
+
+@pytest.mark.parametrize("stride, dilation", [(1, 1), (2, 1), (1, 2), (2, 3)])
+def test_a_window_generic_computes_its_strides_and_dilations(stride, dilation):
+    """A pure multiply-add body reading `x[s * o + d * k]`: MLIR 22 named a strided or dilated
+    one `linalg.conv_1d` (neither stride nor dilation), which read `x[o + k]`: wrong values,
+    no error. Window generics now stay generics."""
+    window = f"d0 * {stride} + d1 * {dilation}".replace(" * 1", "")
+    length = stride * 3 + dilation * 2 + 1
+    x, w, o = np.arange(1.0, length + 1), np.array([1.0, 10.0, 100.0]), np.full(4, 0.5)
+    text = WINDOW.replace("XLEN", str(length)).replace("WINDOW", window)
+    (result,) = gradir.compile(text, target="cpu").call("f", x, w, o)
+    want = [0.5 + sum(x[stride * i + dilation * k] * w[k] for k in range(3)) for i in range(4)]
+    np.testing.assert_allclose(result, want, rtol=1e-15)
