@@ -37,6 +37,13 @@ Forward mode: a convolution is bilinear, so its tangent is the same op
 applied twice, `conv(x, dw, conv(dx, w, d_init))`; sum pooling is linear
 (`pool(dx, window, d_init)`); max/min pooling selects the tangent of the
 element the reverse rule routes to (or the init's tangent).
+
+Dynamic shapes (`tensor<?x?x?x?xf32>`): what the adjoints build (the spread
+gradient, zeros, slices) takes its sizes from `tensor.dim` of the op's own
+values, so the rules take them (`dynamic_shapes`). A kernel of run-time size
+read with a dilation > 0 would put its reach `low` in the read map; the
+transposed generic walks it backwards over a reversed filter instead
+(`Window.flipped`). Pooling windows must be of static size (`_of_named_op`).
 """
 from __future__ import annotations
 
@@ -48,6 +55,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     FloatAttr,
     IntegerAttr,
@@ -66,10 +74,11 @@ from xdsl.ir.affine import (
 )
 from xdsl.rewriter import InsertPoint
 
-from gradir.autodiff_pass.ir_building import zero_constant
+from gradir.autodiff_pass.ir_building import empty_of, zero_constant
 from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.dialects.linalg_conv import CONV, MAX, MIN, SUM, WINDOW_OPS, WindowOperation
 from gradir.errors import DifferentiationError, error_at
+from gradir.lowering.standard_ops import extents, index_constant
 
 SELECTED = IntegerType(32)
 """Element type of the per-output selected window position (max/min pooling)."""
@@ -95,15 +104,22 @@ class Window:
 
     @property
     def low(self) -> int:
-        """Zeros before the spread gradient (the window's reach behind a position)."""
-        return max(0, self.dilation * (self.kernel_size - 1))
+        """Zeros before the spread gradient (the window's reach behind a position);
+        of a `flipped` window, known only at run time."""
+        return self.dilation * (self.kernel_size - 1) if self.dilation > 0 else 0
 
     @property
-    def spread_size(self) -> int:
-        return self.input_size + abs(self.dilation) * (self.kernel_size - 1)
+    def flipped(self) -> bool:
+        """A window reaching back (dilation > 0) over a kernel of run-time size: `low`
+        would be in the read map, so the transposed generic walks the kernel backwards
+        (`k' = K - 1 - k`, reading `i + d * k'`) and reads a reversed filter (`_flipped`)."""
+        return self.kernel_loop is not None and self.dilation > 0 and self.kernel_size == DYNAMIC_INDEX
 
     def spread_read(self) -> AffineExpr:
-        """Where the transposed generic reads the spread gradient: `i + low - d * k`."""
+        """Where the transposed generic reads the spread gradient: `i + low - d * k`
+        (`i + d * k'` when `flipped`)."""
+        if self.flipped:
+            return AffineDimExpr(self.out_loop) + AffineDimExpr(self.kernel_loop) * self.dilation  # type: ignore[arg-type]
         read = AffineDimExpr(self.out_loop) + self.low
         if self.kernel_loop is not None:
             read = read + AffineDimExpr(self.kernel_loop) * (-self.dilation)
@@ -172,11 +188,11 @@ def windowed_reduction(
     output_loops, filter_loops = _plain_loops(output_map), _plain_loops(filter_map)
     if output_loops is None or filter_loops is None:
         return None
-    extents: dict[int, int] = {}
+    extents: dict[int, int] = {}  # DYNAMIC_INDEX where no operand gives a loop a static size
     for map_, shape in zip(maps, shapes):
         for expr, size in zip(map_.results, shape):
-            if isinstance(expr, AffineDimExpr):
-                extents.setdefault(expr.position, size)
+            if isinstance(expr, AffineDimExpr) and extents.get(expr.position, DYNAMIC_INDEX) == DYNAMIC_INDEX:
+                extents[expr.position] = size
     if len(extents) != input_map.num_dims:
         return None
     raw: list[tuple[int, int, int | None, int, int, int]] = []  # axis, o, k, s, d, c
@@ -214,6 +230,9 @@ def _of_named_op(op: WindowOperation) -> WindowedReduction:
         raise error_at(DifferentiationError, op, f"differentiation of '{op.name}' needs tensors of one element type")
     reduction = windowed_reduction(op.SPEC.kind, maps, shapes)
     assert reduction is not None, f"{op.name}: the table's maps are windows"
+    if reduction.kind != CONV and any(reduction.extents[loop] == DYNAMIC_INDEX for loop in reduction.kernel_loops):
+        # The window size is in the routing (`_kernel_position`) and the choice of adjoint (`_disjoint`).
+        raise error_at(DifferentiationError, op, f"differentiation of '{op.name}' needs a window of static size")
     return reduction
 
 
@@ -224,15 +243,66 @@ def _of_named_op(op: WindowOperation) -> WindowedReduction:
 BodyBuilder = Callable[[Builder, Sequence[SSAValue]], SSAValue]
 """`body(builder, block_arguments) -> the value to yield`."""
 
+Size = int | SSAValue
+"""A length: a number, or an `index` value (a `tensor.dim`) where it is known only at run time."""
 
-def _filled(builder: Builder, type_: TensorType, value: float | int) -> SSAValue:
-    element = type_.get_element_type()
+
+def _static(sizes: Sequence[Size]) -> list[int]:
+    """The shape of a tensor of `sizes`: the dynamic marker for a run-time size."""
+    return [size if isinstance(size, int) else DYNAMIC_INDEX for size in sizes]
+
+
+def _linear_size(builder: Builder, size: Size, factor: int, constant: int) -> Size:
+    """`size * factor + constant`, a number when `size` is one."""
+    if isinstance(size, int):
+        return size * factor + constant
+    if factor != 1:
+        size = builder.insert(arith.MuliOp(size, index_constant(builder, factor))).result
+    if constant:
+        size = builder.insert(arith.AddiOp(size, index_constant(builder, constant))).result
+    return size
+
+
+def _sum_size(builder: Builder, a: Size, b: Size) -> Size:
+    if isinstance(a, int) and isinstance(b, int):
+        return a + b
+    if isinstance(a, int) or isinstance(b, int):
+        value, number = (b, a) if isinstance(a, int) else (a, b)
+        return _linear_size(builder, value, 1, number)  # type: ignore[arg-type]
+    return builder.insert(arith.AddiOp(a, b)).result
+
+
+def _min_size(builder: Builder, a: Size, b: Size) -> Size:
+    if isinstance(a, int) and isinstance(b, int):
+        return min(a, b)
+    as_value = [index_constant(builder, x) if isinstance(x, int) else x for x in (a, b)]
+    return builder.insert(arith.MinSIOp(*as_value)).result
+
+
+def _filled(builder: Builder, element: Attribute, sizes: Sequence[Size], value: float | int) -> SSAValue:
+    """A tensor of `sizes` (numbers, or `index` values for its dynamic dimensions) holding `value`."""
     if isinstance(element, IntegerType):
         scalar = builder.insert(arith.ConstantOp(IntegerAttr(int(value), element))).result
     else:
         scalar = builder.insert(arith.ConstantOp(FloatAttr(float(value), element))).result  # type: ignore[arg-type]
-    empty = builder.insert(tensor.EmptyOp([], type_)).tensor
+    type_ = TensorType(element, _static(sizes))
+    empty = empty_of(builder, type_, sizes)
     return builder.insert(linalg.FillOp((scalar,), (empty,), (type_,))).results[0]
+
+
+def _insert(builder: Builder, source: SSAValue, dest: SSAValue, offsets: Sequence[Size], strides: Sequence[int]) -> SSAValue:
+    """`tensor.insert_slice` of all of `source` into `dest` at `offsets` (numbers or `index` values)."""
+    sizes = extents(builder, source)
+    insert = tensor.InsertSliceOp.get(
+        source,
+        dest,
+        static_sizes=_static(sizes),
+        static_offsets=_static(offsets),
+        static_strides=list(strides),
+        offsets=[o for o in offsets if isinstance(o, SSAValue)],
+        sizes=[s for s in sizes if isinstance(s, SSAValue)],
+    )
+    return builder.insert(insert).result
 
 
 def _generic(
@@ -269,8 +339,10 @@ def _with_results(map_: AffineMap, results: Sequence[AffineExpr]) -> AffineMap:
 
 
 def _window_shape(builder: Builder, reduction: WindowedReduction, element: Attribute) -> SSAValue:
-    """An empty tensor shaped like the filter map: it gives the kernel loops their extents."""
+    """An empty tensor shaped like the filter map: it gives the kernel loops their
+    extents (static: pooling only, `_of_named_op`)."""
     shape = [reduction.extents[e.position] for e in reduction.filter_map.results]  # type: ignore[attr-defined]
+    assert DYNAMIC_INDEX not in shape, "a pooling window of static size"
     return builder.insert(tensor.EmptyOp([], TensorType(element, shape))).tensor
 
 
@@ -300,31 +372,79 @@ def _window_size(reduction: WindowedReduction) -> int:
 # ----------------------------------------------------------------------------
 
 
-def _spread(builder: Builder, reduction: WindowedReduction, value: SSAValue) -> tuple[SSAValue, AffineMap]:
+def _size(builder: Builder, value: SSAValue, dim: int) -> Size:
+    size = value.type.get_shape()[dim]  # type: ignore[attr-defined]
+    return size if size != DYNAMIC_INDEX else builder.insert(tensor.DimOp(value, index_constant(builder, dim))).result
+
+
+def _kernel_size(builder: Builder, reduction: WindowedReduction, window: Window, weight: SSAValue | None) -> Size:
+    """The window's kernel extent: a number, or the filter's `tensor.dim` along its kernel loop."""
+    if window.kernel_loop is None:
+        return 1
+    if window.kernel_size != DYNAMIC_INDEX:
+        return window.kernel_size
+    assert weight is not None, "a pooling window of static size (`_of_named_op`)"
+    return _size(builder, weight, [e.position for e in reduction.filter_map.results].index(window.kernel_loop))  # type: ignore[attr-defined]
+
+
+def _spread(
+    builder: Builder, reduction: WindowedReduction, value: SSAValue, input_: SSAValue, weight: SSAValue | None
+) -> tuple[SSAValue, AffineMap]:
     """`value` (indexed like the output) placed at `low + offset + stride * o`
     along each window's output dimension of a zero tensor of the window's
-    spread size; and the map that reads it from the transposed generic."""
+    spread size (the input's, plus the window's reach `|d| * (K - 1)`: run-time
+    sizes of `input_` and `weight` where they are dynamic); and the map that
+    reads it from the transposed generic."""
     assert isinstance(value.type, TensorType)
     by_out = {w.out_loop: w for w in reduction.windows}
-    shape, offsets, strides, reads = [], [], [], []
-    for expr, size in zip(reduction.output_map.results, value.type.get_shape()):
+    reads = [by_out[e.position].spread_read() if e.position in by_out else e for e in reduction.output_map.results]  # type: ignore[attr-defined]
+    read_map = _with_results(reduction.output_map, reads)
+    shape = value.type.get_shape()
+    unchanged = all(
+        w.kernel_size != DYNAMIC_INDEX and w.input_size != DYNAMIC_INDEX and w.offset + w.low == 0 and w.stride == 1
+        and w.input_size + abs(w.dilation) * ((w.kernel_size if w.kernel_loop is not None else 1) - 1) == shape[axis]
+        for axis, w in ((i, by_out[e.position]) for i, e in enumerate(reduction.output_map.results) if e.position in by_out)  # type: ignore[attr-defined]
+    )  # fmt: skip
+    if unchanged:
+        return value, read_map
+    sizes, offsets, strides = [], [], []
+    for expr, size in zip(reduction.output_map.results, extents(builder, value)):
         window = by_out.get(expr.position)  # type: ignore[attr-defined]
         if window is None:
-            shape.append(size), offsets.append(0), strides.append(1), reads.append(expr)
+            sizes.append(size), offsets.append(0), strides.append(1)
             continue
-        shape.append(window.spread_size)
-        offsets.append(window.offset + window.low)
+        kernel = _kernel_size(builder, reduction, window, weight)
+        reach = _linear_size(builder, kernel, abs(window.dilation), -abs(window.dilation))
+        low = _linear_size(builder, kernel, window.dilation, -window.dilation) if window.dilation > 0 else 0
+        sizes.append(_sum_size(builder, _size(builder, input_, window.axis), reach))
+        offsets.append(_linear_size(builder, low, 1, window.offset))
         strides.append(window.stride)
-        reads.append(window.spread_read())
-    read_map = _with_results(reduction.output_map, reads)
-    if list(shape) == list(value.type.get_shape()) and not any(offsets) and all(s == 1 for s in strides):
-        return value, read_map
-    spread_type = TensorType(value.type.get_element_type(), shape)
-    zeros = _filled(builder, spread_type, 0)
-    insert = tensor.InsertSliceOp.get(
-        value, zeros, static_sizes=list(value.type.get_shape()), static_offsets=offsets, static_strides=strides
-    )
-    return builder.insert(insert).result, read_map
+    zeros = _filled(builder, value.type.get_element_type(), sizes, 0)
+    return _insert(builder, value, zeros, offsets, strides), read_map
+
+
+def _flipped(builder: Builder, reduction: WindowedReduction, weight: SSAValue) -> SSAValue:
+    """`weight` reversed along the kernel loops of the `flipped` windows (itself where
+    there are none): what the transposed generic's `k' = K - 1 - k` reads."""
+    positions = [e.position for e in reduction.filter_map.results]  # type: ignore[attr-defined]
+    axes = [positions.index(w.kernel_loop) for w in reduction.windows if w.flipped]
+    if not axes:
+        return weight
+    assert isinstance(weight.type, TensorType)
+    sizes = extents(builder, weight)
+    last = {axis: _linear_size(builder, sizes[axis], 1, -1) for axis in axes}
+
+    def body(at: Builder, args: Sequence[SSAValue]) -> SSAValue:
+        indices = []
+        for axis in range(len(sizes)):
+            index = at.insert(linalg.IndexOp(axis)).result
+            if axis in last:
+                index = at.insert(arith.SubiOp(last[axis], index)).result  # type: ignore[arg-type]
+            indices.append(index)
+        return at.insert(tensor.ExtractOp(weight, indices, weight.type.get_element_type())).result  # type: ignore[attr-defined]
+
+    empty = empty_of(builder, weight.type, sizes)
+    return _generic(builder, [], empty, AffineMap.identity(len(sizes)), body)
 
 
 def _input_map_over_positions(reduction: WindowedReduction) -> AffineMap:
@@ -342,7 +462,7 @@ def input_gradient(
     builder: Builder,
     reduction: WindowedReduction,
     grad: SSAValue,
-    input_type: TensorType,
+    input_: SSAValue,
     weight: SSAValue | None = None,
     selected: SSAValue | None = None,
 ) -> SSAValue:
@@ -350,14 +470,16 @@ def input_gradient(
     windows that read it of `grad` (times the filter element that multiplied
     it, for a convolution; where the element is the selected one, for
     max/min pooling)."""
-    spread, read_map = _spread(builder, reduction, grad)
+    input_type = input_.type
+    assert isinstance(input_type, TensorType)
+    spread, read_map = _spread(builder, reduction, grad, input_, weight)
     inputs: list[tuple[SSAValue, AffineMap]] = [(spread, read_map)]
     if weight is not None:
-        inputs.append((weight, reduction.filter_map))
+        inputs.append((_flipped(builder, reduction, weight), reduction.filter_map))
     else:
         inputs.append((_window_shape(builder, reduction, input_type.get_element_type()), reduction.filter_map))
     if selected is not None:
-        spread_selection, _ = _spread(builder, reduction, selected)
+        spread_selection, _ = _spread(builder, reduction, selected, input_, weight)
         inputs.append((spread_selection, read_map))
 
     def body(at: Builder, args: Sequence[SSAValue]) -> SSAValue:
@@ -370,7 +492,7 @@ def input_gradient(
             contribution = at.insert(arith.SelectOp(here, contribution, zero)).result
         return at.insert(arith.AddfOp(args[-1], contribution)).result
 
-    zeros = _filled(builder, input_type, 0)
+    zeros = _filled(builder, input_type.get_element_type(), extents(builder, input_), 0)
     return _generic(builder, inputs, zeros, _input_map_over_positions(reduction), body)
 
 
@@ -384,7 +506,7 @@ def _disjoint(reduction: WindowedReduction) -> bool:
 
 
 def disjoint_input_gradient(
-    builder: Builder, reduction: WindowedReduction, grad: SSAValue, input_type: TensorType, selected: SSAValue | None
+    builder: Builder, reduction: WindowedReduction, grad: SSAValue, input_: SSAValue, selected: SSAValue | None
 ) -> SSAValue | None:
     """The input gradient of a pooling whose windows do not overlap (`_disjoint`), or
     None where the output's loops are not all the input's: one generic over the
@@ -406,11 +528,15 @@ def disjoint_input_gradient(
             reads.append(AffineDimExpr(plain_axis[loop]))
         else:
             return None
-    shape = list(input_type.get_shape())
-    covered = [
-        min(size, reduction.extents[by_axis[axis].out_loop] * by_axis[axis].stride) if axis in by_axis else size
+    input_type = input_.type
+    assert isinstance(input_type, TensorType)
+    shape = extents(builder, input_)
+    out_axis = {e.position: axis for axis, e in enumerate(reduction.output_map.results)}  # type: ignore[attr-defined]
+    covered: list[Size] = [
+        _min_size(builder, size, _linear_size(builder, _size(builder, grad, out_axis[by_axis[axis].out_loop]), by_axis[axis].stride, 0))
+        if axis in by_axis else size
         for axis, size in enumerate(shape)
-    ]
+    ]  # fmt: skip
     read_map = AffineMap(rank, 0, tuple(reads))
     identity = AffineMap.identity(rank)
     inputs: list[tuple[SSAValue, AffineMap]] = [(grad, read_map)]
@@ -444,18 +570,16 @@ def disjoint_input_gradient(
         zero = at.insert(arith.ConstantOp(FloatAttr(0.0, args[0].type))).result  # type: ignore[arg-type]
         return at.insert(arith.SelectOp(keep, args[0], zero)).result
 
-    covered_type = TensorType(input_type.get_element_type(), covered)
-    empty = builder.insert(tensor.EmptyOp([], covered_type)).tensor
+    empty = empty_of(builder, TensorType(input_type.get_element_type(), _static(covered)), covered)
     gradient = _generic(builder, inputs, empty, identity, body)
-    if covered == shape:
+    if all(c is s or (isinstance(c, int) and c == s) for c, s in zip(covered, shape)):
         return gradient
-    zeros = _filled(builder, input_type, 0)
-    insert = tensor.InsertSliceOp.get(gradient, zeros, static_sizes=covered, static_offsets=[0] * rank, static_strides=[1] * rank)
-    return builder.insert(insert).result
+    zeros = _filled(builder, input_type.get_element_type(), shape, 0)
+    return _insert(builder, gradient, zeros, [0] * rank, [1] * rank)
 
 
 def filter_gradient(
-    builder: Builder, reduction: WindowedReduction, grad: SSAValue, input_: SSAValue, filter_type: TensorType
+    builder: Builder, reduction: WindowedReduction, grad: SSAValue, input_: SSAValue, weight: SSAValue
 ) -> SSAValue:
     """The correlation of the input with `grad`, written through the filter map."""
 
@@ -463,7 +587,7 @@ def filter_gradient(
         product = at.insert(arith.MulfOp(args[0], args[1])).result
         return at.insert(arith.AddfOp(args[2], product)).result
 
-    zeros = _filled(builder, filter_type, 0)
+    zeros = _filled(builder, weight.type.get_element_type(), extents(builder, weight), 0)  # type: ignore[attr-defined]
     inputs = [(input_, reduction.input_map), (grad, reduction.output_map)]
     return _generic(builder, inputs, zeros, reduction.filter_map, body)
 
@@ -511,7 +635,7 @@ def _selected_unrolled(builder: Builder, reduction: WindowedReduction, input_: S
             chosen = at.insert(arith.SelectOp(equal, here, chosen)).result
         return chosen
 
-    empty = builder.insert(tensor.EmptyOp([], TensorType(SELECTED, result.type.get_shape()))).tensor
+    empty = empty_of(builder, TensorType(SELECTED, result.type.get_shape()), extents(builder, result))
     inputs = [(input_, tap) for tap in taps] + [(result, identity)]
     return _generic(builder, inputs, empty, identity, body)
 
@@ -536,7 +660,7 @@ def selected_positions(builder: Builder, reduction: WindowedReduction, input_: S
         candidate = at.insert(arith.SelectOp(equal, here, none)).result
         return at.insert(arith.MinSIOp(first, candidate)).result
 
-    init = _filled(builder, TensorType(SELECTED, result.type.get_shape()), size)
+    init = _filled(builder, SELECTED, extents(builder, result), size)
     inputs = [(input_, reduction.input_map), (result, reduction.output_map), (window, reduction.filter_map)]
     return _generic(builder, inputs, init, reduction.output_map, body)
 
@@ -555,7 +679,7 @@ def _where_init_selected(
         zero = at.insert(arith.ConstantOp(FloatAttr(0.0, amount.type))).result  # type: ignore[arg-type]
         return at.insert(arith.SelectOp(is_init, amount, zero)).result
 
-    empty = builder.insert(tensor.EmptyOp([], value.type)).tensor
+    empty = empty_of(builder, value.type, extents(builder, value))  # type: ignore[arg-type]
     return _generic(builder, [(selected, identity), (value, identity)], empty, identity, body)
 
 
@@ -569,14 +693,12 @@ def window_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]) -> li
     reduction = _of_named_op(op)
     x, w, init = op.operands
     (g,) = grads
-    x_type, w_type = x.type, w.type
-    assert isinstance(x_type, TensorType) and isinstance(w_type, TensorType)
     if reduction.kind == CONV:
-        return [input_gradient(builder, reduction, g, x_type, weight=w), filter_gradient(builder, reduction, g, x, w_type), g]
+        return [input_gradient(builder, reduction, g, x, weight=w), filter_gradient(builder, reduction, g, x, w), g]
     selected = None if reduction.kind == SUM else selected_positions(builder, reduction, x, op.results[0])
-    gradient = disjoint_input_gradient(builder, reduction, g, x_type, selected) if _disjoint(reduction) else None
+    gradient = disjoint_input_gradient(builder, reduction, g, x, selected) if _disjoint(reduction) else None
     if gradient is None:
-        gradient = input_gradient(builder, reduction, g, x_type, selected=selected)
+        gradient = input_gradient(builder, reduction, g, x, selected=selected)
     if selected is None:
         return [gradient, None, g]
     return [gradient, None, _where_init_selected(builder, reduction, selected, g)]
@@ -599,7 +721,7 @@ def window_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | No
     x_t, w_t, init_t = tangents
     kind = op.SPEC.kind
     if kind in (CONV, SUM):
-        total = init_t if init_t is not None else zero_constant(builder, init.type)
+        total = init_t if init_t is not None else zero_constant(builder, init)
         if x_t is not None:
             total = _same_op(builder, op, x_t, w, total)
         if kind == CONV and w_t is not None:
@@ -607,7 +729,7 @@ def window_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | No
         return [total]
     reduction = _of_named_op(op)
     selected = selected_positions(builder, reduction, x, op.results[0])
-    start = zero_constant(builder, init.type)
+    start = zero_constant(builder, init)
     if init_t is not None:
         start = _where_init_selected(builder, reduction, selected, init_t)
     if x_t is None:
@@ -634,7 +756,8 @@ def _rule(op_type: type[WindowOperation]) -> DerivativeRule:
     else:
         differentiable, saved_inputs, saved_outputs = (0, 2), {0}, {0}
     return DerivativeRule(op_type.name, differentiable_inputs=differentiable, saved_inputs=frozenset(saved_inputs),
-                          saved_outputs=frozenset(saved_outputs), reverse=window_vjp, forward=window_jvp)  # fmt: skip
+                          saved_outputs=frozenset(saved_outputs), reverse=window_vjp, forward=window_jvp,
+                          dynamic_shapes=True)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------
@@ -679,8 +802,8 @@ def window_contraction_vjp(builder: Builder, op: Operation, grads: Sequence[SSAV
         (g,) = grads
         x, w = op.inputs[windowed], op.inputs[other]
         gradients: list[SSAValue | None] = [None, None, g]
-        gradients[windowed] = input_gradient(builder, reduction, g, x.type, weight=w)  # type: ignore[arg-type]
-        gradients[other] = filter_gradient(builder, reduction, g, x, w.type)  # type: ignore[arg-type]
+        gradients[windowed] = input_gradient(builder, reduction, g, x, weight=w)
+        gradients[other] = filter_gradient(builder, reduction, g, x, w)
         return gradients
     return None
 
