@@ -38,6 +38,7 @@ not cover: `stablehlo.sort`, a `custom_call` such as a LAPACK routine) is a
 """
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -133,35 +134,33 @@ def _rewritten_for_gradir(function: Callable[..., Any], closed, results_shape) -
 
         for equation in jaxpr.eqns:
             inputs = [read(atom) for atom in equation.invars]
-            primitive = equation.primitive.name
-            inner = _inner_jaxpr(equation)
-            if primitive == "stop_gradient":
-                outputs = [jax.lax.optimization_barrier((inputs[0], np.int32(_STOP_GRADIENT_TAG)))[0]]
-            elif primitive == "erf_inv":
-                outputs = [_erf_inv(inputs[0])]
-            elif primitive == "lgamma":
-                outputs = [_lgamma(inputs[0])]
-            elif primitive == "digamma":
-                outputs = [_digamma(inputs[0])]
-            elif inner is not None and primitive in _INLINED_CALLS and rewritten_inside(_open(inner)):
-                outputs = evaluate(_open(inner), getattr(inner, "consts", ()), *inputs)
-            elif found := next(filter(None, map(rewritten_inside, core.jaxprs_in_params(equation.params))), None):
-                raise SourceError(
-                    f"from_jax: jax.lax.{found} inside {primitive} is not supported ("
-                    + ("StableHLO drops it, and gradir would differentiate through it"
-                       if found == "stop_gradient" else
-                       "gradir would differentiate jaxlib's expansion of it, whose gradient is NaN")
-                    + "); move it out of the loop or branch"
-                )  # fmt: skip
-            else:
-                # As jax.core.eval_jaxpr binds: a call primitive (custom_jvp_call, pjit, ...)
-                # takes its parameters in another form than its equation keeps them.
-                parameters = equation.primitive.get_bind_params(equation.params)
-                outputs = equation.primitive.bind(*inputs, **parameters)
-                if not equation.primitive.multiple_results:
-                    outputs = [outputs]
+            with _at_users_line(equation):  # what this binds keeps the user's line, not this one
+                outputs = evaluate_equation(equation, inputs)
             values.update(zip(equation.outvars, outputs))
         return [read(atom) for atom in jaxpr.outvars]
+
+    def evaluate_equation(equation, inputs):
+        primitive = equation.primitive.name
+        inner = _inner_jaxpr(equation)
+        if primitive == "stop_gradient":
+            return [jax.lax.optimization_barrier((inputs[0], np.int32(_STOP_GRADIENT_TAG)))[0]]
+        if primitive in _WRITTEN_AS_CODE:
+            return [_WRITTEN_AS_CODE[primitive](inputs[0])]
+        if inner is not None and primitive in _INLINED_CALLS and rewritten_inside(_open(inner)):
+            return evaluate(_open(inner), getattr(inner, "consts", ()), *inputs)
+        if found := next(filter(None, map(rewritten_inside, core.jaxprs_in_params(equation.params))), None):
+            raise SourceError(
+                f"from_jax: jax.lax.{found} inside {primitive} is not supported ("
+                + ("StableHLO drops it, and gradir would differentiate through it"
+                   if found == "stop_gradient" else
+                   "gradir would differentiate jaxlib's expansion of it, whose gradient is NaN")
+                + "); move it out of the loop or branch"
+            )  # fmt: skip
+        # As jax.core.eval_jaxpr binds: a call primitive (custom_jvp_call, pjit, ...)
+        # takes its parameters in another form than its equation keeps them.
+        parameters = equation.primitive.get_bind_params(equation.params)
+        outputs = equation.primitive.bind(*inputs, **parameters)
+        return outputs if equation.primitive.multiple_results else [outputs]
 
     _, results_tree = jax.tree_util.tree_flatten(results_shape)
 
@@ -171,6 +170,16 @@ def _rewritten_for_gradir(function: Callable[..., Any], closed, results_shape) -
         return jax.tree_util.tree_unflatten(results_tree, results)
 
     return marked
+
+
+def _at_users_line(equation):
+    """A context in which JAX records `equation`'s own source line for what is traced: the
+    re-evaluation happens here, and an error located by it pointed into gradir."""
+    try:
+        from jax._src import source_info_util
+    except ImportError:
+        return contextlib.nullcontext()
+    return source_info_util.user_context(equation.source_info.traceback)
 
 
 _ERF_INV_NEAR_ZERO = (
@@ -301,6 +310,9 @@ def _digamma(x):
     reflection = direct - math.pi * jnp.cos(angle) / jnp.sin(angle)
     return jnp.where(reflect, reflection, direct).astype(jnp.result_type(x))
 
+
+_WRITTEN_AS_CODE = {"erf_inv": _erf_inv, "lgamma": _lgamma, "digamma": _digamma}
+"""The primitives of `_REWRITTEN` that are written as JAX code, and that code."""
 
 _CUSTOM_DERIVATIVES = ("custom_jvp_call", "custom_vjp_call", "custom_vjp_call_jaxpr")
 
