@@ -30,7 +30,8 @@ other derivative:
   reverse mode the combiners of the generic rule (`generic_reductions`: a sum,
   difference, product, max or min of any expression, `max(x * x, acc)`); other
   combiners are its located error, naming `linalg.reduce`.
-- `linalg.softmax`: `autodiff.softmax`'s formula.
+- `linalg.softmax`: `autodiff.softmax`'s formula; on tensors of dynamic shape the same
+  (dx = y * (g - sum(g * y, dim))) as two generics sized by the result's `tensor.dim`s.
 """
 from __future__ import annotations
 
@@ -40,10 +41,15 @@ from functools import wraps
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DenseArrayBase, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, FloatAttr, TensorType
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import FillOp, GenericOp
+from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
 
+from gradir.autodiff_pass.ir_building import empty_of
 from gradir.autodiff_pass.rules.formula import Emitter, Zero, parse_formula
 from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.autodiff_pass.rules.linalg_structured import contraction_jvp, view_jvp, view_vjp
@@ -51,6 +57,7 @@ from gradir.autodiff_pass.rules.registry import get_rule
 from gradir.dialects.autodiff import SumOp, TransposeOp
 from gradir.dialects.linalg_structured import element_type
 from gradir.dialects.type_checks import dynamic_dims
+from gradir.lowering.standard_ops import extents
 
 _PARSED: dict[str, object] = {}
 
@@ -353,6 +360,8 @@ def reduce_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | No
 
 def softmax_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
     dims = (op.properties["dimension"].value.data,)  # type: ignore[attr-defined]
+    if _any_dynamic(op):
+        return [_softmax_linearised(builder, op, grads[0]), None]
     text = "result * (grad - sum(grad * result, dims, true))"
     return [formula(builder, text, grad=grads[0], result=op.results[0], dims=dims), None]
 
@@ -360,9 +369,57 @@ def softmax_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
 def softmax_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
     if tangents[0] is None:
         return [None]
+    if _any_dynamic(op):
+        return [_softmax_linearised(builder, op, tangents[0])]
     dims = (op.properties["dimension"].value.data,)  # type: ignore[attr-defined]
     text = "result * (x_t - sum(x_t * result, dims, true))"
     return [_or_none(formula(builder, text, x_t=tangents[0], result=op.results[0], dims=dims))]
+
+
+def _softmax_linearised(builder: Builder, op: Operation, v: SSAValue) -> SSAValue:
+    """`y * (v - sum(v * y, dim))` (y the softmax's result; both the gradient of its input
+    and its tangent) for tensors of dynamic shape, where the formulas' autodiff ops, of
+    static shapes, cannot go: two generics (the sum along the dimension, then the
+    elementwise part) sized by the result's extents (`tensor.dim`)."""
+    y = op.results[0]
+    y_type = y.type
+    assert isinstance(y_type, TensorType)
+    dim = op.properties["dimension"].value.data  # type: ignore[attr-defined]
+    rank = y_type.get_num_dims()
+    element = y_type.element_type
+    sizes = extents(builder, y)
+    kept = [k for k in range(rank) if k != dim]
+    reduced_type = TensorType(element, [y_type.get_shape()[k] for k in kept])
+    empty = empty_of(builder, reduced_type, [sizes[k] for k in kept])
+    zero = builder.insert(arith.ConstantOp(FloatAttr(0.0, element))).result  # type: ignore[arg-type]
+    init = builder.insert(FillOp([zero], [empty], [reduced_type])).results[0]
+    identity = AffineMapAttr(AffineMap.identity(rank))
+    projection = AffineMapAttr(AffineMap(rank, 0, tuple(AffineExpr.dimension(k) for k in kept)))
+
+    def body(arg_count: int, compute) -> Region:
+        block = Block(arg_types=[element] * arg_count)
+        ops = compute(block.args)
+        block.add_ops([*ops, LinalgYieldOp(ops[-1].results[0])])
+        return Region(block)
+
+    def summed(args):
+        product = arith.MulfOp(args[0], args[1])
+        return [product, arith.AddfOp(product.result, args[2])]
+
+    iterators = [IteratorTypeAttr.reduction() if k == dim else IteratorTypeAttr.parallel() for k in range(rank)]
+    total = builder.insert(
+        GenericOp([v, y], [init], body(3, summed), [identity, identity, projection], iterators, [reduced_type])
+    ).results[0]
+
+    def linearised(args):
+        difference = arith.SubfOp(args[1], args[2])
+        return [difference, arith.MulfOp(args[0], difference.result)]
+
+    out = empty_of(builder, y_type, sizes)
+    parallel = [IteratorTypeAttr.parallel()] * rank
+    return builder.insert(
+        GenericOp([y, v, total], [out], body(4, linearised), [identity, identity, projection, identity], parallel, [y_type])
+    ).results[0]
 
 
 def _any_dynamic(op: Operation) -> bool:
@@ -406,7 +463,7 @@ _STATIC_RULES = (
     *(_elementwise_rule(name) for name in ELEMENTWISE_SCALAR_OPS),
     DerivativeRule("linalg.reduce", reverse=reduce_vjp, forward=reduce_jvp, captures=True),
     DerivativeRule("linalg.softmax", differentiable_inputs=(0,), saved_inputs=frozenset(),
-                   saved_outputs=frozenset({0}), reverse=softmax_vjp, forward=softmax_jvp),
+                   saved_outputs=frozenset({0}), reverse=softmax_vjp, forward=softmax_jvp, dynamic_shapes=True),
 )  # fmt: skip
 
 _CONTRACTION_RULES = ("linalg.matmul", "linalg.batch_matmul")
@@ -417,4 +474,4 @@ RULES = tuple(
     for rule in _STATIC_RULES
 )
 """The rules; on tensors of dynamic shape each goes through the op's generic view
-(`linalg.softmax`, which has none, refuses them)."""
+(`linalg.softmax`, which has none, builds two generics sized by its result's extents)."""

@@ -10,7 +10,10 @@ strides (static or `index` operands) are reused as they are. `extract` and
 `expand_shape`/`collapse_shape`/`reshape` reshape the gradient back (`reshape`'s
 shape operand is an index tensor: no gradient) and `cast` casts it back. Tensors of dynamic
 shape take the sizes of what they build from the op's own values (`tensor.dim`), except in
-`reshape`, `concat` and `splat`, which refuse them. `concat` hands each input its slice of the gradient, `from_elements`
+`reshape` and `splat`, which refuse them. `concat` hands each input its slice of the gradient
+(at the running sum of the previous inputs' extents along the dimension, `tensor.dim`s where
+they are dynamic) and concatenates the tangents (a missing one a zero of its input's
+run-time shape), `from_elements`
 each scalar its element, and `splat` its scalar the sum of the gradient.
 `empty` has no operands and `dim`/`rank` give indices: they need no rule.
 `gather`/`scatter` are in `tensor_gather`, `generate`/`pad` in `tensor_regions`.
@@ -21,15 +24,15 @@ import itertools
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from gradir.autodiff_pass.ir_building import dynamic_sizes, zero_constant
 from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.dialects.autodiff import ReshapeOp, SumOp
 from gradir.dialects.type_checks import dynamic_dims
-from gradir.lowering.standard_ops import index_constant
+from gradir.lowering.standard_ops import extract_at, index_constant
 
 
 def _slice_operands(op: tensor.ExtractSliceOp | tensor.InsertSliceOp):
@@ -176,32 +179,45 @@ def cast_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None
     return [builder.insert(tensor.CastOp(tangents[0], op.dest.type)).dest]  # type: ignore[arg-type]
 
 
-def _concat_slices(op: tensor.ConcatOp):
-    """(offsets, sizes) of each input inside the result."""
+def _concat_offsets(builder: Builder, op: tensor.ConcatOp) -> list[int | SSAValue]:
+    """The offset of each input along the concatenated dimension inside the result: the
+    running sum of the previous inputs' extents there (numbers while they are static, then
+    `arith.addi`s of their `tensor.dim`s)."""
     dim = op.dim.value.data
-    start = 0
-    for value in op.inputs:
+    offsets: list[int | SSAValue] = []
+    start: int | SSAValue = 0
+    for value in op.inputs[:-1]:
+        offsets.append(start)
         assert isinstance(value.type, TensorType)
-        sizes = list(value.type.get_shape())
-        offsets = [0] * len(sizes)
-        offsets[dim] = start
-        start += sizes[dim]
-        yield offsets, sizes
+        size: int | SSAValue = value.type.get_shape()[dim]
+        if size == DYNAMIC_INDEX:
+            size = builder.insert(tensor.DimOp(value, index_constant(builder, dim))).result
+        if isinstance(start, int) and isinstance(size, int):
+            start += size
+        else:
+            lhs = start if isinstance(start, SSAValue) else index_constant(builder, start)
+            rhs = size if isinstance(size, SSAValue) else index_constant(builder, size)
+            start = builder.insert(arith.AddiOp(lhs, rhs)).result
+    return [*offsets, start]
 
 
 def concat_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
+    # each input's slice of the gradient, at its offset along the dimension, of its sizes
     assert isinstance(op, tensor.ConcatOp)
-    return [
-        builder.insert(tensor.ExtractSliceOp.from_static_parameters(grads[0], offsets, sizes)).result
-        for offsets, sizes in _concat_slices(op)
-    ]
+    dim = op.dim.value.data
+    gradients = []
+    for value, start in zip(op.inputs, _concat_offsets(builder, op)):
+        offsets: list[int | SSAValue] = [0] * value.type.get_num_dims()  # type: ignore[attr-defined]
+        offsets[dim] = start
+        gradients.append(extract_at(builder, grads[0], offsets, value))
+    return gradients
 
 
 def concat_jvp(builder: Builder, op: Operation, tangents: Sequence[SSAValue | None]):
     assert isinstance(op, tensor.ConcatOp)
     if all(t is None for t in tangents):
         return [None]
-    parts = [zero_constant(builder, v.type) if t is None else t for t, v in zip(tangents, op.inputs)]
+    parts = [zero_constant(builder, v) if t is None else t for t, v in zip(tangents, op.inputs)]
     return [builder.insert(tensor.ConcatOp(parts, op.dim, op.result.type)).result]  # type: ignore[arg-type]
 
 
@@ -257,7 +273,7 @@ RULES = (
     _linear("tensor.collapse_shape", reshape_vjp, reshape_jvp, (0,), dynamic=True),
     _linear("tensor.reshape", reshape_vjp, reshape_jvp, (0,)),
     _linear("tensor.cast", cast_vjp, cast_jvp, (0,), dynamic=True),
-    _linear("tensor.concat", concat_vjp, concat_jvp, None),
+    _linear("tensor.concat", concat_vjp, concat_jvp, None, dynamic=True),
     _linear("tensor.from_elements", from_elements_vjp, from_elements_jvp, None),
     _linear("tensor.splat", splat_vjp, splat_jvp, (0,)),
     DerivativeRule(
