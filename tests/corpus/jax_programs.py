@@ -779,6 +779,456 @@ def s5_ssm_loss(Lambda_re, B, C, D, log_step, input_sequence):
     return jnp.sum((ys + Du) ** 2)
 
 
+# google-deepmind/optax optax/losses/_regression.py, optax/losses/_classification.py
+
+
+def optax_huber_loss(predictions, targets=None, delta=1.0):
+    predictions = jnp.asarray(predictions)
+    if targets is not None:
+        targets = jnp.asarray(targets)
+    errors = (predictions - targets) if (targets is not None) else predictions
+    # 0.5 * err^2                  if |err| <= d
+    # 0.5 * d^2 + d * (|err| - d)  if |err| > d
+    abs_errors = jnp.abs(errors)
+    quadratic = jnp.minimum(abs_errors, delta)
+    # Same as max(abs_x - delta, 0) but avoids potentially doubling gradient.
+    linear = abs_errors - quadratic
+    return 0.5 * quadratic**2 + delta * linear
+
+
+def optax_log_cosh(predictions, targets=None):
+    predictions = jnp.asarray(predictions)
+    if targets is not None:
+        targets = jnp.asarray(targets)
+    errors = (predictions - targets) if (targets is not None) else predictions
+    # log(cosh(x)) = log((exp(x) + exp(-x))/2) = log(exp(x) + exp(-x)) - log(2)
+    return jnp.logaddexp(errors, -errors) - jnp.log(2.0).astype(errors.dtype)
+
+
+def optax_cosine_similarity(predictions, targets, *, epsilon=0.0, axis=-1, where=None):
+    a = predictions
+    b = targets
+    a_norm2 = jnp.square(a).sum(axis=axis, where=where, keepdims=True)
+    b_norm2 = jnp.square(b).sum(axis=axis, where=where, keepdims=True)
+    a_norm = jnp.sqrt(a_norm2.clip(epsilon))
+    b_norm = jnp.sqrt(b_norm2.clip(epsilon))
+    a_unit = a / a_norm
+    b_unit = b / b_norm
+    return (a_unit * b_unit).sum(axis=axis, where=where)
+
+
+def optax_cosine_distance(predictions, targets, *, epsilon=0.0, axis=-1, where=None):
+    # cosine distance = 1 - cosine similarity.
+    return 1.0 - optax_cosine_similarity(predictions, targets, epsilon=epsilon, axis=axis, where=where)
+
+
+def optax_regression_loss(predictions, targets, embeddings, target_embeddings):
+    return (jnp.mean(optax_huber_loss(predictions, targets, delta=1.0))
+            + jnp.mean(optax_log_cosh(predictions, targets))
+            + jnp.mean(optax_cosine_distance(embeddings, target_embeddings, epsilon=1e-12)))  # fmt: skip
+
+
+def optax_sigmoid_binary_cross_entropy(logits, labels):
+    labels = jnp.astype(labels, logits.dtype)
+    log_p = jax.nn.log_sigmoid(logits)
+    # log(1 - sigmoid(x)) = log_sigmoid(-x), the latter more numerically stable
+    log_not_p = jax.nn.log_sigmoid(-logits)
+    return -labels * log_p - (1.0 - labels) * log_not_p
+
+
+def optax_hinge_loss(predictor_outputs, targets):
+    return jnp.maximum(0, 1 - predictor_outputs * targets)
+
+
+optax_dot_last_dim = jnp.vectorize(jnp.dot, signature="(n),(n)->()") if jnp is not None else None
+
+
+def optax_multiclass_hinge_loss(scores, labels):
+    one_hot_labels = jax.nn.one_hot(labels, scores.shape[-1])
+    return jnp.max(scores + 1.0 - one_hot_labels, axis=-1) - optax_dot_last_dim(scores, one_hot_labels)
+
+
+def optax_multiclass_perceptron_loss(scores, labels):
+    one_hot_labels = jax.nn.one_hot(labels, scores.shape[-1])
+    return jnp.max(scores, axis=-1) - optax_dot_last_dim(scores, one_hot_labels)
+
+
+def optax_softmax_cross_entropy(logits, labels, axis=-1, where=None):
+    if where is not None and where.ndim != logits.ndim:
+        where = jnp.expand_dims(where, axis)
+    log_probs = jax.nn.log_softmax(logits, axis, where)
+    return -(labels * log_probs).sum(axis, where=where)
+
+
+def optax_poly_loss_cross_entropy(logits, labels, *, epsilon=2.0, axis=-1, where=None):
+    p = jax.nn.softmax(logits, axis=axis, where=where)
+    one_minus_pt = jnp.sum(labels * (1 - p), axis=axis, where=where)
+    cross_entropy = optax_softmax_cross_entropy(logits=logits, labels=labels, axis=axis, where=where)
+    return cross_entropy + epsilon * one_minus_pt
+
+
+def optax_kl_divergence(log_predictions, targets, axis=-1, where=None):
+    loss = targets * (jnp.where(targets == 0, 0, jnp.log(targets)) - log_predictions)
+    return jnp.sum(loss, axis=axis, where=where)
+
+
+def optax_generalized_kl_divergence(log_predictions, targets, axis=-1, where=None):
+    x = optax_kl_divergence(log_predictions, targets, axis=axis, where=where)
+    y = jnp.sum(jnp.exp(log_predictions) - targets, axis=axis, where=where)
+    return x + y
+
+
+def optax_classification_loss(logits, scores, log_predictions, targets, binary_labels, class_labels):
+    one_hot = jax.nn.one_hot(class_labels, scores.shape[-1])
+    return (jnp.mean(optax_sigmoid_binary_cross_entropy(logits, binary_labels))
+            + jnp.mean(optax_hinge_loss(logits, 2 * binary_labels - 1))
+            + jnp.mean(optax_multiclass_hinge_loss(scores, class_labels))
+            + jnp.mean(optax_multiclass_perceptron_loss(scores, class_labels))
+            + jnp.mean(optax_poly_loss_cross_entropy(scores, one_hot))
+            + jnp.mean(optax_generalized_kl_divergence(log_predictions, targets)))  # fmt: skip
+
+
+def optax_ctc_loss_with_forward_probs(logits, logit_paddings, labels, label_paddings, *, blank_id=0, log_epsilon=-1e5):
+    batchsize, unused_maxinputlen, num_classes = logits.shape
+    batchsize_of_labels, maxlabellen = labels.shape
+
+    logprobs = jax.nn.log_softmax(logits)
+    labellens = maxlabellen - jnp.sum(label_paddings, axis=1).astype(jnp.int32)
+
+    # repeat[b, n] == 1.0 when label[b, n] == label[b, n+1].
+    repeat = (labels[:, :-1] == labels[:, 1:]).astype(jnp.float32)
+    repeat = jnp.pad(repeat, ((0, 0), (0, 1)))
+
+    logprobs_phi = logprobs[:, :, blank_id : blank_id + 1]  # [B, T, 1]
+    logprobs_phi = jnp.transpose(logprobs_phi, (1, 0, 2))  # [T, B, 1]
+
+    one_hot = jax.nn.one_hot(labels, num_classes=num_classes)  # [B, N, K]
+    logprobs_emit = jnp.einsum("btk,bnk->btn", logprobs, one_hot)
+    logprobs_emit = jnp.transpose(logprobs_emit, (1, 0, 2))  # [T, B, N]
+
+    logalpha_phi_init = jnp.ones((batchsize, maxlabellen + 1)) * log_epsilon  # [B, N]
+    # upstream: logalpha_phi_init.at[:, 0].set(0.0) (a stablehlo.scatter, which does not export)
+    logalpha_phi_init = jnp.concatenate([jnp.zeros((batchsize, 1)), logalpha_phi_init[:, 1:]], axis=1)
+    logalpha_emit_init = jnp.ones((batchsize, maxlabellen)) * log_epsilon
+
+    def update_phi_score(phi, added_score):
+        # Update `phi[:, 1:]`` with adding `added_score` in log space.
+        return jnp.concatenate([phi[:, :1], jnp.logaddexp(phi[:, 1:], added_score)], axis=-1)
+
+    def loop_body(prev, x):
+        prev_phi, prev_emit = prev
+        # emit-to-phi epsilon transition, except if the next label is repetition
+        prev_phi_orig = prev_phi
+        prev_phi = update_phi_score(prev_phi, prev_emit + log_epsilon * repeat)
+
+        logprob_emit, logprob_phi, pad = x
+
+        # phi-to-emit transition
+        next_emit = jnp.logaddexp(prev_phi[:, :-1] + logprob_emit, prev_emit + logprob_emit)
+        # self-loop transition
+        next_phi = prev_phi + logprob_phi
+        # emit-to-phi blank transition only when the next label is repetition
+        next_phi = update_phi_score(next_phi, prev_emit + logprob_phi + log_epsilon * (1.0 - repeat))
+
+        pad = pad.reshape((batchsize, 1))
+        next_emit = pad * prev_emit + (1.0 - pad) * next_emit
+        next_phi = pad * prev_phi_orig + (1.0 - pad) * next_phi
+
+        return (next_phi, next_emit), (next_phi, next_emit)
+
+    xs = (logprobs_emit, logprobs_phi, logit_paddings.transpose((1, 0)))
+    _, (logalpha_phi, logalpha_emit) = jax.lax.scan(loop_body, (logalpha_phi_init, logalpha_emit_init), xs)
+
+    # last row needs to be updated with the last epsilon transition
+    logalpha_phi_last = update_phi_score(logalpha_phi[-1], logalpha_emit[-1])
+    logalpha_phi = logalpha_phi.at[-1].set(logalpha_phi_last)
+
+    # extract per_seq_loss
+    one_hot = jax.nn.one_hot(labellens, num_classes=maxlabellen + 1)  # [B, N+1]
+    per_seq_loss = -jnp.einsum("bn,bn->b", logalpha_phi_last, one_hot)  # pylint:disable=invalid-unary-operand-type
+
+    return per_seq_loss, logalpha_phi, logalpha_emit
+
+
+def optax_ctc_loss(logits):
+    logit_paddings = jnp.array([[0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 1.0]])
+    labels = jnp.array([[1, 2, 1], [2, 2, 0]])
+    label_paddings = jnp.array([[0.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    per_seq_loss, _, _ = optax_ctc_loss_with_forward_probs(logits, logit_paddings, labels, label_paddings)
+    return jnp.mean(per_seq_loss)
+
+
+# jax-ml/jax jax/_src/nn/functions.py (the activations, called as jax.nn.*)
+
+
+def jax_nn_activations_loss(x, c):
+    acts = [jax.nn.gelu(x, approximate=False), jax.nn.gelu(x, approximate=True), jax.nn.silu(x),
+            jax.nn.softplus(x), jax.nn.log_sigmoid(x), jax.nn.elu(x), jax.nn.selu(x), jax.nn.celu(x, alpha=0.5),
+            jax.nn.mish(x), jax.nn.squareplus(x), jax.nn.soft_sign(x), jax.nn.sparse_plus(x),
+            jax.nn.leaky_relu(x), jax.nn.hard_tanh(x), jax.nn.relu6(3.0 * x + 2.0), jax.nn.hard_swish(3.0 * x),
+            jax.nn.standardize(x, axis=-1)]  # fmt: skip
+    return sum(jnp.sum(c * a) for a in acts) + jnp.sum(jax.nn.glu(x, axis=-1) ** 2)
+
+
+# pyro-ppl/numpyro numpyro/distributions/transforms.py, numpyro/distributions/continuous.py
+
+
+def numpyro_clipped_expit(x):
+    finfo = jnp.finfo(jnp.result_type(x))
+    return jnp.clip(jax.scipy.special.expit(x), finfo.tiny, 1.0 - finfo.eps)
+
+
+def numpyro_stick_breaking(x):
+    # we shift x to obtain a balanced mapping (0, 0, ..., 0) -> (1/K, 1/K, ..., 1/K)
+    x = x - jnp.log(x.shape[-1] - jnp.arange(x.shape[-1]))
+    # convert to probabilities (relative to the remaining) of each fraction of the stick
+    z = numpyro_clipped_expit(x)
+    z1m_cumprod = jnp.cumprod(1 - z, axis=-1)
+    pad_width = [(0, 0)] * x.ndim
+    pad_width[-1] = (0, 1)
+    z_padded = jnp.pad(z, pad_width, mode="constant", constant_values=1.0)
+    pad_width = [(0, 0)] * x.ndim
+    pad_width[-1] = (1, 0)
+    z1m_cumprod_shifted = jnp.pad(z1m_cumprod, pad_width, mode="constant", constant_values=1.0)
+    return z_padded * z1m_cumprod_shifted
+
+
+def numpyro_stick_breaking_log_abs_det_jacobian(x, y):
+    # Ref: https://mc-stan.org/docs/2_19/reference-manual/simplex-transform-section.html
+    # |det|(J) = Product(y * (1 - sigmoid(x)))
+    #          = Product(y * sigmoid(x) * exp(-x))
+    x = x - jnp.log(x.shape[-1] - jnp.arange(x.shape[-1]))
+    return jnp.sum(jnp.log(y[..., :-1]) + (jax.nn.log_sigmoid(x) - x), axis=-1)
+
+
+def numpyro_dirichlet_log_prob(concentration, value):
+    gammaln = jax.scipy.special.gammaln
+    normalize_term = jnp.sum(gammaln(concentration), axis=-1) - gammaln(jnp.sum(concentration, axis=-1))
+    return jnp.sum(jnp.log(value) * (concentration - 1.0), axis=-1) - normalize_term
+
+
+def numpyro_dirichlet_potential(x, concentration):
+    # the unconstrained log density of a Dirichlet site: log_prob(T(x)) + log|det J_T(x)|
+    y = numpyro_stick_breaking(x)
+    return -(numpyro_dirichlet_log_prob(concentration, y) + numpyro_stick_breaking_log_abs_det_jacobian(x, y))
+
+
+def numpyro_dirichlet_potential_at_init(x, unconstrained_concentration):
+    # numpyro.param("concentration", jnp.ones(5), constraint=constraints.positive) is kept unconstrained, as
+    # log(1) = 0, and read through biject_to(positive) = ExpTransform: exactly 1.0 at initialisation
+    concentration = jnp.exp(unconstrained_concentration)
+    return numpyro_dirichlet_potential(x, concentration)
+
+
+# google/flax flax/linen/pooling.py, flax/nnx/nn/normalization.py (GroupNorm), flax/nnx/nn/linear.py (Conv)
+
+
+def flax_max_pool(inputs, window_shape, strides=None, padding="VALID"):
+    y = flax_pool(inputs, -jnp.inf, lax.max, window_shape, strides, padding)
+    return y
+
+
+def flax_group_norm(x, scale, bias, num_groups, epsilon=1e-6):
+    # GroupNorm.__call__ on NHWC with _compute_stats (use_fast_variance) and _normalize inlined
+    reduction_axes = (1, 2, -1)
+    feature_axis = -1
+    group_size = x.shape[-1] // num_groups
+    group_shape = x.shape[:-1] + (num_groups, group_size)
+    xg = x.reshape(group_shape)
+    axes = list(reduction_axes[:-1]) + [-1]
+    mu, mu2 = xg.mean(axes), jnp.square(xg).mean(axes)
+    mean, var = mu, jnp.maximum(0.0, mu2 - jnp.square(mu))
+    mean = jnp.repeat(mean, group_size, axis=-1)
+    var = jnp.repeat(var, group_size, axis=-1)
+    stats_shape = (x.shape[0], 1, 1, x.shape[feature_axis])
+    y = x - mean.reshape(stats_shape)
+    mul = lax.rsqrt(var.reshape(stats_shape) + epsilon)
+    mul *= scale.reshape((1, 1, 1, -1))
+    y *= mul
+    y += bias.reshape((1, 1, 1, -1))
+    return y
+
+
+def flax_depthwise_block_loss(x, k_dw, b_dw, scale, bias, k_pw):
+    # nnx.Conv(4, 4, kernel_size=(3, 3), feature_group_count=4, strides=1, padding='SAME', kernel_dilation=1)
+    y = lax.conv_general_dilated(x, k_dw, (1, 1), "SAME", feature_group_count=4,
+                                 dimension_numbers=("NHWC", "HWIO", "NHWC"))  # fmt: skip
+    y = y + b_dw.reshape((1, 1, 1, -1))
+    y = flax_group_norm(y, scale, bias, num_groups=2)
+    y = jax.nn.swish(y)
+    # nnx.Conv(4, 3, kernel_size=(1, 1), use_bias=False, kernel_dilation=(2, 2), padding='CIRCULAR') is a 1x1 conv
+    y = lax.conv_general_dilated(y, k_pw, (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    y = flax_max_pool(y, (2, 2), (2, 2))
+    return jnp.sum(y**2)
+
+
+# jax-ml/jax docs/notebooks/autodiff_cookbook.md
+
+
+def cookbook_sigmoid(x):
+    return 0.5 * (jnp.tanh(x / 2) + 1)
+
+
+# Outputs probability of a label being true.
+def cookbook_predict(W, b, inputs):
+    return cookbook_sigmoid(jnp.dot(inputs, W) + b)
+
+
+def cookbook_hvp_loss(W, b, v):
+    # Build a toy dataset.
+    inputs = jnp.array([[0.52, 1.12,  0.77],
+                        [0.88, -1.08, 0.15],
+                        [0.52, 0.06, -1.30],
+                        [0.74, -2.49, 1.39]])  # fmt: skip
+    targets = jnp.array([True, True, False, True])
+
+    # Training loss is the negative log-likelihood of the training examples.
+    def loss(W, b):
+        preds = cookbook_predict(W, b, inputs)
+        label_probs = preds * targets + (1 - preds) * (1 - targets)
+        return -jnp.sum(jnp.log(label_probs))
+
+    def hvp_rev_rev(f, x, v):  # "hvp" as first defined: reverse-over-reverse
+        return jax.grad(lambda x: jnp.vdot(jax.grad(f)(x), v))(x)
+
+    def hvp_fwd_rev(f, primals, tangents):  # "forward-over-reverse"
+        return jax.jvp(jax.grad(f), primals, tangents)[1]
+
+    f = lambda W: loss(W, b)  # noqa: E731
+    return jnp.sum(hvp_fwd_rev(f, (W,), (v,)) ** 2) + jnp.vdot(hvp_rev_rev(f, W, v), W)
+
+
+# kingoflolz/mesh-transformer-jax mesh_transformer/layers.py (GPT-J)
+
+
+def gptj_fixed_pos_embedding(x, seq_dim=0):
+    dim = x.shape[-1]
+    inv_freq = 1.0 / (10000 ** (np.arange(0, dim, 2) / dim))
+
+    sinusoid_inp = np.einsum("i , j -> i j", np.arange(x.shape[seq_dim]), inv_freq)
+
+    return np.sin(sinusoid_inp), np.cos(sinusoid_inp)
+
+
+def gptj_rotate_every_two(x):
+    x1 = x[:, :, ::2]  # upstream x[:, :, :, ::2]: the layer calls it on [seq, heads, dim] (see apply_rotary_pos_emb)
+    x2 = x[:, :, 1::2]
+
+    x = jnp.stack((-x2, x1), axis=-1)
+
+    return x.reshape(x.shape[:-2] + (-1,))  # rearrange(x, '... d j -> ... (d j)')
+
+
+def gptj_apply_rotary_pos_emb(x, sincos):
+    # repeat(t, '... b n -> ... b (n j)', j=2)
+    sin, cos = map(lambda t: jnp.repeat(t, 2, axis=-1)[-x.shape[-3]:, None, :], sincos)
+    return (x * cos) + (gptj_rotate_every_two(x) * sin)
+
+
+def gptj_layer_loss(x, scale, offset, wq, wv, wk, wo, w_in, b_in, w_out, b_out):
+    heads, dim_per_head, pe_rotary_dims = 2, 4, 2
+    # ReplicatedLayerNorm (one shard: all_gather is the identity)
+    mean = jnp.mean(x, axis=-1, keepdims=True)
+    variance = jnp.var(x, axis=-1, keepdims=True)
+    inv = scale * jax.lax.rsqrt(variance + 1e-5)
+    x = inv * (x - mean) + offset
+    # qvk_proj
+    q = (x @ wq).reshape(x.shape[:-1] + (heads, dim_per_head))
+    v = (x @ wv).reshape(x.shape[:-1] + (heads, dim_per_head))
+    k = (x @ wk).reshape(x.shape[:-1] + (heads, dim_per_head))
+    seq_len = x.shape[0]
+    causal_mask = np.tril(np.ones((seq_len, seq_len)))
+    bias = -1e10 * (1.0 - causal_mask)
+    # self_attn (is_rotary)
+    k_rot = k[:, :, :pe_rotary_dims]
+    k_pass = k[:, :, pe_rotary_dims:]
+    q_rot = q[:, :, :pe_rotary_dims]
+    q_pass = q[:, :, pe_rotary_dims:]
+    sincos = gptj_fixed_pos_embedding(k_rot)
+    q_rot = gptj_apply_rotary_pos_emb(q_rot, sincos)
+    k_rot = gptj_apply_rotary_pos_emb(k_rot, sincos)
+    k = jnp.concatenate([k_rot, k_pass], axis=-1)
+    q = jnp.concatenate([q_rot, q_pass], axis=-1)
+    attention_logits = jnp.einsum("thd,Thd->htT", q, k)
+    sqrt_key_size = np.sqrt(dim_per_head).astype(k.dtype)
+    attention_logits = attention_logits / sqrt_key_size
+    attention_logits += bias
+    attention_weights = jax.nn.softmax(attention_logits)
+    attention_vec = jnp.einsum("htT,Thd->thd", attention_weights, v).reshape((-1, heads * dim_per_head))
+    attn_out = attention_vec @ wo
+    # ff
+    dense_out = jax.nn.gelu(x @ w_in + b_in) @ w_out + b_out
+    return jnp.sum((attn_out + dense_out) ** 2)
+
+
+# jax-ml/jax jax/_src/scipy/special.py, jax/_src/scipy/stats/ (called as jax.scipy.*)
+
+
+def scipy_special_loss(x, p, w, a):
+    sp, st = jax.scipy.special, jax.scipy.stats
+    k = (jnp.arange(x.shape[-1]) % 2).astype(x.dtype)  # Bernoulli outcomes 0, 1, 0, ...
+    return (jnp.sum(st.bernoulli.logpmf(k, p))  # xlogy, xlog1py
+            + jnp.sum(st.norm.logcdf(x))  # log_ndtr: a series for x < -5 and log1p(-ndtr(-x)) above
+            + jnp.sum(sp.logsumexp(x, axis=-1, b=w))  # weighted, b > 0
+            + jnp.sum(sp.entr(p)) + jnp.sum(sp.erf(x)) + jnp.sum(sp.erfc(a)) + jnp.sum(sp.ndtr(a))
+            + jnp.sum(st.logistic.logpdf(x)) + jnp.sum(sp.log_softmax(a, axis=0)))  # fmt: skip
+
+
+# jax-ml/jax docs/gradient-checkpointing.md, docs/notebooks/autodiff_cookbook.md
+
+
+def remat_layer(W, x):
+    return jnp.sin(jnp.dot(W, x))
+
+
+def remat_predict(params, x):
+    *Ws, Wlast = params
+    for W in Ws:
+        x = remat_layer(W, x)
+    x = jnp.dot(Wlast, x)
+    return x
+
+
+def remat_loss(params, x, y):
+    return jnp.sum((remat_predict(params, x) - y) ** 2)
+
+
+def remat_hvp_loss(W1, W2, W3, x, y, v1, v2, v3):
+    params, v = [W1, W2, W3], [v1, v2, v3]
+    loss_checkpoint = jax.checkpoint(remat_loss, policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable)
+    # the cookbook's hvp(f, x, v) = grad(lambda x: jnp.vdot(grad(f)(x), v))(x): this is the inner function,
+    # whose gradient (taken by gradir) is the Hessian-vector product
+    grads = jax.grad(loss_checkpoint)(params, x, y)
+    return sum(jnp.vdot(g, u) for g, u in zip(grads, v))
+
+# lucidrains/minGRU-pytorch minGRU_pytorch/minGRU.py, ported to JAX
+
+
+def mingru_heinsen_associative_scan_log(log_coeffs, log_values):
+    a_star = jnp.cumsum(log_coeffs, axis=1)  # log_coeffs.cumsum(dim = 1)
+    log_h0_plus_b_star = lax.cumlogsumexp(log_values - a_star, axis=1)  # (...).logcumsumexp(dim = 1)
+    log_h = a_star + log_h0_plus_b_star
+    return jnp.exp(log_h)
+
+
+def mingru_log_g(x):
+    return jnp.where(x >= 0, jnp.log(jax.nn.relu(x) + 0.5), -jax.nn.softplus(-x))
+
+
+def mingru_loss(w_hidden_and_gate, x, prev_hidden):
+    # minGRU.forward, parallel branch, with prev_hidden; expansion_factor 1 (to_out is Identity)
+    seq_len = x.shape[1]
+    hidden, gate = jnp.split(x @ w_hidden_and_gate, 2, axis=-1)  # self.to_hidden_and_gate(x).chunk(2, dim = -1)
+    log_coeffs = -jax.nn.softplus(gate)
+    log_z = -jax.nn.softplus(-gate)
+    log_tilde_h = mingru_log_g(hidden)
+    log_values = log_z + log_tilde_h
+    log_values = jnp.concatenate((mingru_log_g(prev_hidden), log_values), axis=1)
+    log_coeffs = jnp.pad(log_coeffs, ((0, 0), (1, 0), (0, 0)))  # F.pad(log_coeffs, (0, 0, 1, 0))
+    out = mingru_heinsen_associative_scan_log(log_coeffs, log_values)
+    out = out[:, -seq_len:]
+    return jnp.sum(out**2)
+
 # ---------------------------------------------------------------- what is exported
 
 
@@ -806,6 +1256,7 @@ class Spec:
 
 JAX_REPO = "jax-ml/jax (commit cec06d116c05f0d52adfceee3d3b730fdbcb0ce5) "
 FLAX = "google/flax (commit 18f8f311c275d57f46d95e41b15aa97b454754c0) "
+OPTAX = "google-deepmind/optax (commit 01be1bf394dc7baa327ba03b55af9d95d2168ee1) "
 
 SPECS = [
     Spec("mlp", "mlp_loss", (((3, 5), "float32", "weight"), ((5,), "float32", "data"), ((5, 2), "float32", "weight"),
@@ -975,6 +1426,129 @@ SPECS = [
          JAX_REPO + "jax/_src/random/core.py `_truncated_normal` with its `uniform(key, ...)` draw written "
          "out as a + (b - a) * u01 from an argument u01 (the threefry bits do not run, see vae), loss mean(x**2)",
          helpers=("truncated_normal_sample",)),
+    # ---- added from public JAX-ecosystem code (optax, numpyro, flax, GPT-J, JAX's docs and library)
+    Spec("optax_regression", "optax_regression_loss",
+         (((6,), "float32", "data"), ((6,), "float32", "data"), ((3, 4), "float32", "data"),
+          ((3, 4), "float32", "data")),
+         "optax's regression losses: huber_loss (jnp.abs, jnp.minimum with delta 1: errors on both sides), log_cosh "
+         "(jnp.logaddexp(e, -e)), cosine_distance (sum of squares .clip(epsilon) with min only, sqrt, divide)",
+         OPTAX + "optax/losses/_regression.py `huber_loss`, `log_cosh`, `cosine_similarity`, `cosine_distance` "
+         "without the utils.check_* calls, prefixed optax_; the means of the three summed",
+         helpers=("optax_huber_loss", "optax_log_cosh", "optax_cosine_similarity", "optax_cosine_distance")),
+    Spec("optax_classification", "optax_classification_loss",
+         (((4, 3), "float32", "data"), ((4, 5), "float32", "data"), ((4, 5), "float32", "data"),
+          ((4, 5), "float32", "positive"), ((4, 3), "int32", "labels2"), ((4,), "int32", "labels5")),
+         "optax's classification losses: sigmoid_binary_cross_entropy (jax.nn.log_sigmoid of x and -x), hinge_loss "
+         "(jnp.maximum(0, .), some active), multiclass_hinge_loss and multiclass_perceptron_loss (jnp.max over "
+         "classes, one_hot, jnp.vectorize(jnp.dot)), poly_loss_cross_entropy (softmax and log_softmax), "
+         "generalized_kl_divergence (jnp.where(targets == 0, 0, log))",
+         OPTAX + "optax/losses/_classification.py `sigmoid_binary_cross_entropy`, `hinge_loss`, "
+         "`multiclass_hinge_loss`, `multiclass_perceptron_loss`, `softmax_cross_entropy`, `poly_loss_cross_entropy`, "
+         "`kl_divergence`, `generalized_kl_divergence` without the utils.check_* calls, prefixed optax_; hinge "
+         "targets 2 * labels - 1; the means summed",
+         helpers=("optax_sigmoid_binary_cross_entropy", "optax_hinge_loss", "optax_multiclass_hinge_loss",
+                  "optax_multiclass_perceptron_loss", "optax_softmax_cross_entropy", "optax_poly_loss_cross_entropy",
+                  "optax_kl_divergence", "optax_generalized_kl_divergence")),
+    Spec("optax_ctc", "optax_ctc_loss",
+         (((2, 5, 3), "float32", "data"),),
+         "optax's CTC loss: log_softmax, one_hot einsums, jnp.pad, lax.scan with a pair carry of log-alphas "
+         "(jnp.logaddexp, concatenate of slices, padding masks), .at[:, 0].set on the initial alphas, label "
+         "repeats (labels [2, 2]) and a padded frame and label",
+         OPTAX + "optax/losses/_classification.py `ctc_loss_with_forward_probs` (utils.check_* calls dropped) and "
+         "`ctc_loss`, the paddings and labels fixed in the wrapper (B=2, T=5, K=3, N=3), loss the mean",
+         helpers=("optax_ctc_loss_with_forward_probs",)),
+    Spec("nn_activations", "jax_nn_activations_loss",
+         (((3, 4), "float32", "data"), ((3, 4), "float32", "data")),
+         "jax.nn's activations on mixed-sign inputs: gelu exact (erf) and tanh, silu, softplus, log_sigmoid, elu, "
+         "selu, celu, mish, squareplus, soft_sign, sparse_plus, leaky_relu, hard_tanh, relu6, hard_swish (both "
+         "sides of their kinks), standardize, glu (split in halves)",
+         JAX_REPO + "jax/_src/nn/functions.py: the activations as jax.nn exports them, each weighted by an argument "
+         "c and summed (glu squared)"),
+    Spec("numpyro_dirichlet", "numpyro_dirichlet_potential",
+         (((4,), "float32", "data"), ((5,), "float32", "positive")),
+         "numpyro's unconstrained Dirichlet density: StickBreakingTransform (expit clipped by jnp.clip, "
+         "jnp.cumprod, jnp.pad with constant 1), its log_abs_det_jacobian (log_sigmoid) and Dirichlet.log_prob "
+         "(jax.scipy.special.gammaln: lgamma, digamma in the gradient wrt the concentration)",
+         "pyro-ppl/numpyro (commit 39d1a15a43b8bc0ef5a70070b81655b46f18d1be) numpyro/distributions/transforms.py "
+         "`_clipped_expit` (jnp.clip with positional bounds), StickBreakingTransform.__call__ and "
+         "log_abs_det_jacobian, numpyro/distributions/continuous.py Dirichlet.log_prob, as functions; potential "
+         "-(log_prob(T(x)) + log|det J|) as numpyro's potential_fn builds it for a Dirichlet(5) site",
+         helpers=("numpyro_clipped_expit", "numpyro_stick_breaking", "numpyro_stick_breaking_log_abs_det_jacobian",
+                  "numpyro_dirichlet_log_prob")),
+    Spec("flax_depthwise", "flax_depthwise_block_loss",
+         (((1, 4, 4, 4), "float32", "data"), ((3, 3, 1, 4), "float32", "weight"), ((4,), "float32", "data"),
+          ((4,), "float32", "data"), ((4,), "float32", "data"), ((1, 1, 4, 3), "float32", "weight")),
+         "a depthwise-separable block: lax.conv_general_dilated with feature_group_count=4 (SAME), Flax GroupNorm "
+         "(2 groups: reshape to groups, mean of squares minus squared mean, jnp.repeat of the statistics), swish, a "
+         "1x1 convolution, max_pool (lax.reduce_window max from -inf, stride 2)",
+         FLAX + "flax/linen/pooling.py `pool`/`max_pool`, flax/nnx/nn/normalization.py GroupNorm.__call__ with "
+         "_compute_stats (use_fast_variance) and _normalize inlined, nnx.Conv's conv_general_dilated call with "
+         "feature_group_count, composed as a MobileNet-style block of 4 channels on a 1x4x4 image; loss sum(y**2)",
+         helpers=("flax_pool", "flax_max_pool", "flax_group_norm")),
+    Spec("cookbook_hvp", "cookbook_hvp_loss",
+         (((3,), "float32", "data"), ((), "float32", "data"), ((3,), "float32", "data")),
+         "Hessian-vector products of the autodiff cookbook's logistic regression: jax.jvp of jax.grad "
+         "(forward-over-reverse) and jax.grad of vdot(grad, v) (reverse-over-reverse), so the exported program is "
+         "second order and gradir differentiates it a third time",
+         JAX_REPO + "docs/notebooks/autodiff_cookbook.md: `sigmoid`, `predict`, the toy dataset and `loss`, the two "
+         "`hvp` definitions, combined as sum(hvp_fwd_rev**2) + vdot(hvp_rev_rev, W)",
+         helpers=("cookbook_sigmoid", "cookbook_predict")),
+    Spec("gptj_layer", "gptj_layer_loss",
+         (((4, 8), "float32", "data"), ((8,), "float32", "data"), ((8,), "float32", "data"),
+          ((8, 8), "float32", "weight"), ((8, 8), "float32", "weight"), ((8, 8), "float32", "weight"),
+          ((8, 8), "float32", "weight"), ((8, 16), "float32", "weight"), ((16,), "float32", "data"),
+          ((16, 8), "float32", "weight"), ((8,), "float32", "data")),
+         "a GPT-J layer: layer norm, partial rotary embeddings with interleaved pairs (strided slices x[..., ::2] "
+         "and x[..., 1::2], jnp.stack, reshape, jnp.repeat of the sin/cos tables), einsum attention with a -1e10 "
+         "causal bias, tanh GELU feed-forward in parallel with attention",
+         "kingoflolz/mesh-transformer-jax (commit 02850c46c6b9d957b2a9214c2c6c291269648792) "
+         "mesh_transformer/layers.py `fixed_pos_embedding`, `rotate_every_two`, `apply_rotary_pos_emb` (einops "
+         "rearrange/repeat written as reshape/jnp.repeat; rotate_every_two indexes 3-d as the layer calls it) and "
+         "TransformerLayerShard (ReplicatedLayerNorm on one shard, qvk_proj, self_attn, ff; hk.Linear as matmuls) "
+         "as one function; d_model 8, 2 heads of 4, rotary dims 2, ff 16 (upstream 4 * d_model); loss sum of squares",
+         helpers=("gptj_fixed_pos_embedding", "gptj_rotate_every_two", "gptj_apply_rotary_pos_emb")),
+    Spec("scipy_special", "scipy_special_loss",
+         (((2, 4), "float32", "data"), ((4,), "float32", "uniform0.1,0.9"), ((2, 4), "float32", "positive"),
+          ((3,), "float32", "data")),
+         "jax.scipy special functions and log densities: bernoulli.logpmf (xlogy, xlog1py), norm.logcdf (log_ndtr's "
+         "piecewise series and select), logsumexp with b= weights, entr, erf, erfc, ndtr, logistic.logpdf, "
+         "log_softmax",
+         JAX_REPO + "jax/_src/scipy/special.py and jax/_src/scipy/stats/{bernoulli,norm,logistic}.py as "
+         "jax.scipy exports them, summed"),
+    Spec("remat_hvp", "remat_hvp_loss",
+         (((3, 3), "float32", "weight"), ((3, 3), "float32", "weight"), ((3, 3), "float32", "weight"),
+          ((3,), "float32", "data"), ((3,), "float32", "data"), ((3, 3), "float32", "data"),
+          ((3, 3), "float32", "data"), ((3, 3), "float32", "data")),
+         "a Hessian-vector product through jax.checkpoint: jax.grad of a loss checkpointed with "
+         "dots_with_no_batch_dims_saveable (the export holds its backward pass, whose rematerialised forward "
+         "starts at a stablehlo.optimization_barrier of its inputs), contracted with v; gradir's gradient of it "
+         "is the HVP",
+         JAX_REPO + "docs/gradient-checkpointing.md: `loss`, `predict`, `layer` (prefixed remat_) and "
+         "`loss_checkpoint = jax.checkpoint(loss, policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable)`; "
+         "with docs/notebooks/autodiff_cookbook.md's `hvp` inner function lambda x: jnp.vdot(grad(f)(x), v); "
+         "4x4 weights as 3x3",
+         helpers=("remat_layer", "remat_predict", "remat_loss")),
+    Spec("mingru", "mingru_loss",
+         (((3, 6), "float32", "weight"), ((2, 5, 3), "float32", "data"), ((2, 1, 3), "float32", "data")),
+         "the log-space minGRU (Heinsen sequence): softplus gates, jnp.where log_g, jnp.cumsum and "
+         "lax.cumlogsumexp along the sequence (a reduce_window whose body is logaddexp), jnp.pad, concatenate, "
+         "exp",
+         "lucidrains/minGRU-pytorch (commit 270743367e9d9d1ea7e2fc0fba4145e3cc8c2c8c) minGRU_pytorch/minGRU.py "
+         "`heinsen_associative_scan_log`, `log_g` and minGRU.forward's parallel branch with prev_hidden, ported "
+         "from PyTorch to JAX op for op (cumsum -> jnp.cumsum, logcumsumexp -> lax.cumlogsumexp, chunk -> jnp.split, "
+         "F.pad -> jnp.pad, Linear without bias -> matmul); dim 3, expansion_factor 1, batch 2, sequence 5; loss "
+         "sum(out**2)",
+         helpers=("mingru_heinsen_associative_scan_log", "mingru_log_g")),
+    Spec("numpyro_dirichlet_init", "numpyro_dirichlet_potential_at_init",
+         (((4,), "float32", "data"), ((5,), "float32", "uniform0.0,0.0")),
+         "numpyro_dirichlet at the usual initialisation of a positive parameter: concentration exp(0) = 1.0 "
+         "exactly, where jaxlib's expansion of gammaln (lgamma) evaluates its unselected reflection branch at "
+         "log(sin(0)) = -inf",
+         "pyro-ppl/numpyro (commit 39d1a15a43b8bc0ef5a70070b81655b46f18d1be) as numpyro_dirichlet, with the "
+         "concentration read through ExpTransform (numpyro/distributions/transforms.py, biject_to(positive)) from "
+         "its unconstrained value 0, as numpyro.param(..., jnp.ones(5), constraint=positive) stores it",
+         helpers=("numpyro_clipped_expit", "numpyro_stick_breaking", "numpyro_stick_breaking_log_abs_det_jacobian",
+                  "numpyro_dirichlet_log_prob", "numpyro_dirichlet_potential")),
 ]  # fmt: skip
 BY_NAME = {spec.name: spec for spec in SPECS}
 

@@ -349,11 +349,12 @@ def _torch_reference(program: Program, inputs, wrt, cotangents=None):
     values = [o.detach().numpy() for o in outputs]
     if cotangents is None:
         return values, None
-    differentiated = [(o, c) for o, c in zip(outputs, cotangents) if o.is_floating_point()]  # not integer results
+    # Integer results, and results that do not depend on the inputs (a constant), add nothing.
+    differentiated = [(o, c) for o, c in zip(outputs, cotangents) if o.is_floating_point() and o.requires_grad]
     grads = torch.autograd.grad(
         [o for o, _ in differentiated], [args[i] for i in wrt],
         grad_outputs=[torch.tensor(c, dtype=torch.float64) for _, c in differentiated], allow_unused=True,
-    )  # fmt: skip
+    ) if differentiated else [None] * len(wrt)  # fmt: skip
     grads = [np.zeros(args[i].shape) if g is None else g.numpy() for i, g in zip(wrt, grads)]
     return values, grads
 
@@ -366,9 +367,14 @@ def _mismatch(what: str, got, want, rtol: float, atol: float) -> str | None:
         return f"{what}: shape {got.shape}, reference {want.shape}"
     if got.size == 0:
         return None
-    scale = max(1.0, float(np.max(np.abs(want))))
-    error = np.abs(got - want)
-    bad = ~(error <= atol * scale + rtol * np.abs(want))
+    finite = np.abs(want[np.isfinite(want)])
+    scale = max(1.0, float(finite.max())) if finite.size else 1.0  # an infinity must not scale the tolerance
+    with np.errstate(invalid="ignore"):
+        error = np.abs(got - want)
+    # An infinite or NaN reference agrees only with the same value (a max from -inf over nothing).
+    close = np.isfinite(want) & (error <= atol * scale + rtol * np.abs(np.where(np.isfinite(want), want, 0.0)))
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    bad = ~(close | same)
     if not bad.any():
         return None
     index = np.unravel_index(int(np.argmax(np.where(bad, error, -1))), got.shape)
@@ -377,7 +383,8 @@ def _mismatch(what: str, got, want, rtol: float, atol: float) -> str | None:
 
 
 def _tensor_type(shape, element: str) -> str:
-    return "tensor<" + "".join(f"{d}x" for d in shape) + element + ">"
+    """MLIR's spelling of a tensor type; a negative extent (MLIR's dynamic marker) is `?`."""
+    return "tensor<" + "".join(f"{'?' if d < 0 else d}x" for d in shape) + element + ">"
 
 
 def primal_module_text(program: Program, input_specs, result_specs) -> str:
@@ -784,7 +791,7 @@ def _expected_table():
 
 def _short_source(source: str) -> str:
     return {"pengmai/lagrad": "LAGrad", "EnzymeAD/Enzyme": "Enzyme-MLIR", "llvm/llvm-project": "MLIR",
-            "plaidml/mlir-generator": "torch-mlir"}.get(source, source)  # fmt: skip
+            "plaidml/mlir-generator": "torch-mlir", "iree-org/iree": "IREE"}.get(source, source)  # fmt: skip
 
 
 OTHER_FINDINGS = [
