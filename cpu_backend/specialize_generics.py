@@ -104,9 +104,12 @@ def _batched_with_columns_first(generic: ir.Operation) -> bool:
     """A batched two-input contraction whose first input does not index the output's
     rows: `out(b, i, k) += B(b, k, j) * g(b, i, j)`. MLIR 22 names it a batch_matmul
     with the output map `(d0, d2, d1)`, which its verifier rejects (a plain matmul so
-    named is right: it writes C transposed)."""
+    named is right: it writes C transposed). So it does one over five loops (two batch
+    dimensions), with "Unexpected result dim expression"."""
     if not _is_contraction_like(generic) or len(generic.operands) != 3:
         return False
+    if len(ir.ArrayAttr(generic.attributes["iterator_types"])) > 4:
+        return True  # two batch dims (a vmap of a batch_matmul's generic view): no named op has them
     maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(generic.attributes["indexing_maps"])]
     output, first = _dims(maps[-1]), _dims(maps[0])
     if output is None or first is None or len(output) < 3:

@@ -170,3 +170,28 @@ def test_a_window_generic_computes_its_strides_and_dilations(stride, dilation):
     (result,) = gradir.compile(text, target="cpu").call("f", x, w, o)
     want = [0.5 + sum(x[stride * i + dilation * k] * w[k] for k in range(3)) for i in range(4)]
     np.testing.assert_allclose(result, want, rtol=1e-15)
+
+
+TWO_BATCH_DIMS = """
+func.func @f(%a: tensor<2x3x4x5xf64>, %b: tensor<2x3x6x5xf64>, %c: tensor<2x3x4x6xf64>) -> tensor<2x3x4x6xf64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(v, b, m, n, k) -> (v, b, m, k)>, affine_map<(v, b, m, n, k) -> (v, b, n, k)>,
+                                        affine_map<(v, b, m, n, k) -> (v, b, m, n)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<2x3x4x5xf64>, tensor<2x3x6x5xf64>) outs(%c : tensor<2x3x4x6xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %m = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<2x3x4x6xf64>
+  return %r : tensor<2x3x4x6xf64>
+}
+"""
+
+
+def test_a_contraction_over_two_batch_dimensions_stays_a_generic():
+    """What vmap makes of a batch_matmul with B read transposed: MLIR 22 named it a
+    linalg.batch_matmul its own verifier rejects ("Unexpected result dim expression")."""
+    rng = np.random.default_rng(3)
+    a, b, c = rng.standard_normal((2, 3, 4, 5)), rng.standard_normal((2, 3, 6, 5)), rng.standard_normal((2, 3, 4, 6))
+    (result,) = gradir.compile(TWO_BATCH_DIMS, target="cpu").call("f", a, b, c)
+    np.testing.assert_allclose(result, c + np.einsum("vbmk,vbnk->vbmn", a, b), rtol=1e-12, atol=1e-12)
