@@ -193,7 +193,7 @@ def _checked_axis(
         return axis
     if not is_float_tensor(type_):
         raise VerifyException(
-            f"{what} = {axis} batches {kind} {index} of type {type_}, expected a float tensor"
+            f"{what} = {axis} batches {kind} {index} of type {type_}, expected a float tensor of static shape"
         )
     assert isinstance(type_, TensorType)
     rank = type_.get_num_dims()
@@ -240,7 +240,7 @@ class WholeDerivativeOp(IRDLOperation):
             if not is_float_tensor(inputs[index]):
                 raise VerifyException(
                     f"wrt index {index} names argument of type {inputs[index]}, "
-                    "expected a float tensor"
+                    "expected a float tensor of static shape"
                 )
         if len(set(wrt)) != len(wrt):
             raise VerifyException(f"wrt indices {list(wrt)} contain duplicates")
@@ -298,7 +298,7 @@ class JacobianOp(WholeDerivativeOp):
             if not is_float_tensor(output):
                 raise VerifyException(
                     f"callee {self.callee} result {index} has type {output}, "
-                    "expected a float tensor"
+                    "expected a float tensor of static shape"
                 )
         return inputs, tuple(_joined(r, inputs[a]) for r in outputs for a in wrt)
 
