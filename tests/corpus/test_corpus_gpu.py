@@ -28,6 +28,8 @@ VMAP = "refused by vmap (test_corpus_vmap.py)"
 # name -> (vjp, vmap): "ok", VMAP, or a substring of the GPU pipeline's one-line error.
 EXPECTED_REFUSALS: dict[str, tuple[str, str]] = {
     "mlir_init_and_dot": ("ok", VMAP),
+    "iree_strided_slice_dynamic": ("ok", VMAP),
+    "mlir_forall_chunked_exp": ("ok", VMAP),
 }  # fmt: skip
 
 NAMED = {"lagrad_scf_forintermediate", "jax_attention", "jax_mlp", "torchmlir_resnet_block",

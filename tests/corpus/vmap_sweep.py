@@ -17,7 +17,8 @@ batch of `SIZE` examples must equal `__sweep_vjp` called on each (the examples: 
 program's input generator with other seeds; recorded inputs scaled by 1 +- 5%).
 
 Outcome per program: `pass`; `refused` (autodiff-vmap has no rule for an op: the
-first error line); `n/a` (nothing to batch: no float argument in `wrt`); `fail` (another error);
+first error line); `n/a` (nothing to batch: no float argument in `wrt`; or a tensor of
+dynamic shape, which autodiff.vmap does not batch); `fail` (another error);
 `wrong` (the batched gradients differ from the loop's).
 
     python tests/corpus/vmap_sweep.py [NAME ...]
@@ -88,7 +89,7 @@ def sweep_module_text(program: run_corpus.Program) -> "SweepModules":
     from xdsl.dialects.builtin import TensorType, f64
     from xdsl.dialects.func import FuncOp
 
-    from gradir.dialects.type_checks import is_float_tensor
+    from gradir.dialects.type_checks import dynamic_dims, is_float_tensor
     from gradir.gradient_check import checked_wrt, promote_to_f64
     from gradir.source import load_module
 
@@ -100,6 +101,8 @@ def sweep_module_text(program: run_corpus.Program) -> "SweepModules":
     wrap_arguments = not any(is_float_tensor(t) for t in inputs)
     if not all(isinstance(t, TensorType) or t == f64 for t in outputs):
         raise LookupError(f"a result is neither a tensor nor f64: {outputs}")
+    if any(isinstance(t, TensorType) and dynamic_dims(t) for t in (*inputs, *outputs)):
+        raise LookupError("a tensor of dynamic shape: autodiff.vmap batches tensors of static shape")
     wrapper, entry = "", f'"{callee.sym_name.data}"'
     input_types, output_types = [str(t) for t in inputs], [str(t) for t in outputs]
     if f64 in outputs or (wrap_arguments and f64 in inputs):
@@ -110,7 +113,7 @@ def sweep_module_text(program: run_corpus.Program) -> "SweepModules":
         raise LookupError("no float argument to differentiate")
     gradients = [input_types[i] for i in wrt]
     types = input_types + output_types
-    batched = float_tensor + [True] * len(outputs)
+    batched = float_tensor + [is_float_tensor(t) or t == f64 for t in outputs]  # an integer result's cotangent is shared
     batched_types = [f"tensor<{SIZE}x{t[len('tensor<'):]}" if b else t for t, b in zip(types, batched)]
     batched_grads = [f"tensor<{SIZE}x{t[len('tensor<'):]}" for t in gradients]
     operands = ", ".join(f"%a{k}" for k in range(len(types)))
@@ -131,7 +134,8 @@ func.func @__sweep_vjp({', '.join(f'%a{k}: {t}' for k, t in enumerate(types))}) 
 """
     shapes = [() if t == f64 else tuple(t.get_shape()) for t in outputs]
     jacobian = None
-    if sum(int(np.prod(shape)) for shape in shapes) <= JACOBIAN_ROWS:
+    float_results = all(is_float_tensor(t) or t == f64 for t in outputs)  # a Jacobian has float blocks only
+    if float_results and sum(int(np.prod(shape)) for shape in shapes) <= JACOBIAN_ROWS:
         wrt_shapes = [() if inputs[i] == f64 else tuple(inputs[i].get_shape()) for i in wrt]
         blocks = [_tensor_text((*r, *a)) for r in shapes for a in wrt_shapes]
         arguments = ", ".join(f"%a{k}" for k in range(len(input_types)))
@@ -188,7 +192,11 @@ def examples_with_cotangents(program: run_corpus.Program, input_specs, result_sp
         arguments = [np.asarray(a) for a in example_inputs(program, input_specs, example)]
         arguments = [a.astype(np.float64) if a.dtype.kind == "f" else a for a in arguments]
         rng = np.random.default_rng(200 + example)
-        cotangents = [rng.standard_normal(() if shape is None else shape) for shape, _ in result_specs]
+        cotangents = [
+            rng.standard_normal(() if shape is None else shape) if element.startswith(("f", "bf"))
+            else np.zeros(() if shape is None else shape, np.bool_ if element == "i1" else np.int64)  # ignored
+            for shape, element in result_specs
+        ]
         examples.append(arguments + cotangents)
     return examples
 
@@ -244,6 +252,8 @@ def check_jacobian(modules: SweepModules, executable, arguments) -> str:
 
     if modules.jacobian_text is None:
         elements = sum(int(np.prod(shape)) for shape in modules.output_shapes)
+        if elements <= JACOBIAN_ROWS:
+            return "n/a: a result that is not a float"
         return f"n/a: {elements} result elements, more than {JACOBIAN_ROWS}"
     try:
         blocks = gradir.compile(modules.jacobian_text, target="cpu", opt_level=OPT_LEVEL).call("__sweep_jacobian", *arguments)
