@@ -197,13 +197,18 @@ class IndexSwitchToIfChain(RewritePattern):
             regions = [*op.case_regions, op.default_region]
             rest = _tree(position, regions, 0, len(regions), result_types)
             rest.block.insert_ops_before(ops, rest.block.first_op)
-        block = rest.detach_block(0)
-        terminator = block.last_op
-        assert isinstance(terminator, scf.YieldOp)
-        values = list(terminator.operands)
-        block.erase_op(terminator)
-        rewriter.inline_block(block, InsertPoint.before(op))
-        rewriter.replace(op, [], values)
+        replace_by_block(rewriter, op, rest.detach_block(0))
+
+
+def replace_by_block(rewriter: PatternRewriter, op: Operation, block: Block) -> None:
+    """Replace `op` by the ops of `block` (inlined before it) and its results by the values
+    the block's `scf.yield` yields."""
+    terminator = block.last_op
+    assert isinstance(terminator, scf.YieldOp)
+    values = list(terminator.operands)
+    rewriter.erase(terminator)
+    rewriter.inline_block(block, InsertPoint.before(op))
+    rewriter.replace(op, [], values)
 
 
 def _tree(position: SSAValue, regions: list[Region], low: int, high: int, result_types) -> Region:
@@ -289,13 +294,7 @@ class InlineExecuteRegion(RewritePattern):
     def match_and_rewrite(self, op: scf.ExecuteRegionOp, rewriter: PatternRewriter) -> None:
         if len(op.region.blocks) != 1:
             return
-        block = op.region.block
-        terminator = block.last_op
-        assert isinstance(terminator, scf.YieldOp)
-        values = list(terminator.operands)
-        rewriter.erase(terminator)
-        rewriter.inline_block(block, InsertPoint.before(op))
-        rewriter.replace(op, [], values)
+        replace_by_block(rewriter, op, op.region.block)
 
 
 class PoisonToZero(RewritePattern):

@@ -27,6 +27,24 @@ except ImportError:  # the corpus runner reports it at its `reference` stage
 FLOAT_TYPES = ("f16", "bf16", "f32", "f64")
 
 
+class Group:
+    """The references and input generators of a module of them (`references_iree.py`, ...),
+    merged into `REFERENCES` and `INPUTS` below: `@group.reference` registers a function under
+    its name, `@group.inputs` one named `inputs_<name>` under `<name>`."""
+
+    def __init__(self):
+        self.references: dict = {}
+        self.input_generators: dict = {}
+
+    def reference(self, function):
+        self.references[function.__name__] = function
+        return function
+
+    def inputs(self, function):
+        self.input_generators[function.__name__[len("inputs_"):]] = function
+        return function
+
+
 # ---------------------------------------------------------------- inputs
 
 
@@ -706,7 +724,7 @@ def lenet_nll_loss(x, labels, w1, b1, w2, b2, w3, b3, w4, b4, w5, b5):
 REFERENCES = {
     name: function
     for name, function in globals().items()
-    if callable(function) and not name.startswith("_") and not name.startswith("inputs_")
+    if callable(function) and not isinstance(function, type) and not name.startswith(("_", "inputs_"))
     and getattr(function, "__module__", None) == __name__
 }
 

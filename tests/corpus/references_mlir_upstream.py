@@ -3,20 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from references import _fill, _positive, _signed, inputs_pos, inputs_signed, torch, F  # noqa: F401
+from references import Group, _fill, _positive, _signed, inputs_pos, inputs_signed, torch, F  # noqa: F401
 
-REFERENCES = {}
-INPUTS = {}
-
-
-def _reference(function):
-    REFERENCES[function.__name__] = function
-    return function
-
-
-def _inputs(function):
-    INPUTS[function.__name__[len("inputs_"):]] = function
-    return function
+_GROUP = Group()
+REFERENCES, INPUTS = _GROUP.references, _GROUP.input_generators
+_reference, _inputs = _GROUP.reference, _GROUP.inputs
 
 
 # ---------------------------------------------------------------- named-ops.mlir
