@@ -94,9 +94,15 @@ def nest_of_generic(op: ir.OpView) -> Nest:
             "the GPU",
             location_text(op.location),
         )
+    # A loop marked "reduction" that every output indexes (IREE's transposes write one) visits
+    # each output element once: a parallel loop, which the reduction mappings must not see.
+    output_maps = maps[len(op.inputs):]
+    indexed = [
+        {ir.AffineDimExpr(e).position for e in m.results if isinstance(e, ir.AffineDimExpr)} for m in output_maps
+    ]
     return Nest(
         ranges=list(ranges),
-        reduction_dims=[d for d, it in enumerate(iterators) if "reduction" in it],
+        reduction_dims=[d for d, it in enumerate(iterators) if "reduction" in it and not all(d in i for i in indexed)],
         operands=operands,
         maps=maps,
         num_inputs=len(op.inputs),

@@ -184,3 +184,34 @@ def test_the_stage_two_ir_of_an_if_in_a_body():
     kernel = text[text.index("gpu.func @f_"):]
     kernel = kernel[: kernel.index("gpu.return")]
     assert kernel.count("scf.if") >= 3  # the bounds guard and the two choices
+
+
+MARKED_REDUCTION_INDEXED_BY_THE_OUTPUT = """
+func.func @f(%x: tensor<3x4xf64>, %o: tensor<4x3xf64>) -> tensor<4x3xf64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j, i)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x4xf64>) outs(%o : tensor<4x3xf64>) {
+  ^bb0(%v: f64, %acc: f64):
+    %s = math.sin %v : f64
+    linalg.yield %s : f64
+  } -> tensor<4x3xf64>
+  return %r : tensor<4x3xf64>
+}
+func.func @df(%x: tensor<3x4xf64>, %o: tensor<4x3xf64>, %ct: tensor<4x3xf64>) -> tensor<3x4xf64> {
+  %r, %g = autodiff.vjp @f(%x, %o, %ct) {wrt = array<i64: 0>} : (tensor<3x4xf64>, tensor<4x3xf64>, tensor<4x3xf64>) -> (tensor<4x3xf64>, tensor<3x4xf64>)
+  return %g : tensor<3x4xf64>
+}
+"""
+
+
+def test_a_loop_marked_reduction_that_the_output_indexes_is_parallel():
+    """IREE's tests write transposes with a "reduction" loop the output indexes: each output
+    element is written once. The GPU mapping took it for a reduction and crashed (an
+    internal ValueError building a load without an index)."""
+    program = gradir.compile(MARKED_REDUCTION_INDEXED_BY_THE_OUTPUT, target="cuda")
+    rng = np.random.default_rng(11)
+    x, o, ct = rng.uniform(-1, 1, (3, 4)), rng.uniform(-1, 1, (4, 3)), rng.standard_normal((4, 3))
+    (y,) = program.emulate("f", x, o)
+    np.testing.assert_allclose(y, np.sin(x).T, rtol=1e-14)
+    (g,) = program.emulate("df", x, o, ct)
+    np.testing.assert_allclose(g, np.cos(x) * ct.T, rtol=1e-13)
