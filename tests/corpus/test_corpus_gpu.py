@@ -40,11 +40,13 @@ NAMED = {"lagrad_scf_forintermediate", "jax_attention", "jax_mlp", "torchmlir_re
          "jax_cross_entropy"}  # fmt: skip  (vmap of a gather from a batched tensor)
 """Programs the tests below name: always swept."""
 
-SLOW = {"lagrad_hand_objective": 93, "torchmlir_lenet": 63, "lagrad_lstm": 43, "lagrad_gmm_full": 35}
+SLOW = {"lagrad_hand_objective": 93, "torchmlir_lenet": 63, "lagrad_lstm": 43, "lagrad_gmm_full": 35,
+        "jax_nn_activations": 41}
 """Programs whose sweep took longer than 30 s (name -> seconds, on 2 cores): two thirds of the CI
 sweep's time for a tenth of its programs. Swept with `GRADIR_CORPUS_SWEEP=all` only; what each
 covers, a named program covers (host loops: jax_rnn, lagrad_scf_forintermediate; a gather from a
-batched tensor: jax_cross_entropy; ADBench GMM: lagrad_gmm_adbench)."""
+batched tensor: jax_cross_entropy; ADBench GMM: lagrad_gmm_adbench; elementwise math of JAX's
+export, jax.nn's activations: jax_mlp, jax_attention)."""
 
 PROGRAMS = {
     program.name: program
