@@ -52,6 +52,7 @@ from xdsl.pattern_rewriter import (
 
 from gradir.dialects.scf_forall import ForallOp, InParallelOp, ParallelInsertSliceOp
 from gradir.errors import PipelineError, SourceError, location_of
+from gradir.lowering.standard_ops import index_constant
 
 
 def branches_between_blocks(op: Operation) -> bool:
@@ -239,16 +240,8 @@ class ForallToFor(RewritePattern):
         ivs, shared = block.args[: op.rank], block.args[op.rank :]
         terminator = block.last_op
         assert isinstance(terminator, InParallelOp)
-        constants: list[Operation] = []
-
-        def index(value: SSAValue | int) -> SSAValue:
-            if isinstance(value, SSAValue):
-                return value
-            constants.append(arith.ConstantOp(IntegerAttr(value, IndexType())))
-            return constants[-1].results[0]
-
-        bounds = [tuple(index(v) for v in bound) for bound in op.bounds()]
-        rewriter.insert(constants, InsertPoint.before(op))
+        # (the rewriter inserts before the forall)
+        bounds = [[v if isinstance(v, SSAValue) else index_constant(rewriter, v) for v in bound] for bound in op.bounds()]
         loops: list[scf.ForOp] = []
         carried: list[SSAValue] = list(op.outputs)
         for position, (lower, upper, step) in enumerate(bounds):

@@ -10,13 +10,15 @@ from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, AnyFloat, FloatAttr, IndexType, IntegerAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, FloatAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.ir import Attribute, BlockArgument, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
+
+from gradir.lowering.standard_ops import extents
 
 ScalarBody = Callable[[Sequence[SSAValue]], SSAValue]
 """Builds the scalar computation of a generic from its block arguments (inside
@@ -58,23 +60,18 @@ def projection_map(loop_rank: int, kept_loops: Sequence[int]) -> AffineMap:
     return AffineMap(loop_rank, 0, tuple(AffineExpr.dimension(k) for k in kept_loops))
 
 
-def dynamic_sizes_of(rewriter: PatternRewriter, value: SSAValue) -> list[SSAValue]:
-    """A `tensor.dim` of each dynamic dimension of `value`, in order."""
-    sizes = []
-    for dim, size in enumerate(shape_of(value)):
-        if size == DYNAMIC_INDEX:
-            position = rewriter.insert(arith.ConstantOp(IntegerAttr(dim, IndexType()))).result
-            sizes.append(rewriter.insert(tensor.DimOp(value, position)).result)
-    return sizes
+def dynamic_sizes_of(rewriter: Builder, value: SSAValue) -> list[SSAValue]:
+    """A `tensor.dim` of each dynamic dimension of `value`, in order (`standard_ops.extents`)."""
+    return [size for size in extents(rewriter, value) if isinstance(size, SSAValue)]
 
 
-def empty_tensor(rewriter: PatternRewriter, tensor_type: TensorType, sizes: Sequence[SSAValue] = ()) -> SSAValue:
+def empty_tensor(rewriter: Builder, tensor_type: TensorType, sizes: Sequence[SSAValue] = ()) -> SSAValue:
     """`tensor.empty` of `tensor_type`; `sizes`: one per dynamic dimension."""
     return rewriter.insert(tensor.EmptyOp(list(sizes), tensor_type)).tensor
 
 
 def filled_tensor(
-    rewriter: PatternRewriter, tensor_type: TensorType, value: float, sizes: Sequence[SSAValue] = ()
+    rewriter: Builder, tensor_type: TensorType, value: float, sizes: Sequence[SSAValue] = ()
 ) -> SSAValue:
     """`tensor.empty` + `linalg.fill` with a scalar constant: the init of a reduction."""
     constant = rewriter.insert(arith.ConstantOp(FloatAttr(value, tensor_type.element_type)))
@@ -98,7 +95,7 @@ def converted(rewriter: PatternRewriter, value: SSAValue, element_type: Attribut
 
 
 def generic(
-    rewriter: PatternRewriter,
+    rewriter: Builder,
     inputs: Sequence[SSAValue],
     input_maps: Sequence[AffineMap],
     init: SSAValue,

@@ -114,17 +114,18 @@ def has_static_shapes(op: tensor.PadOp) -> bool:
     )
 
 
-def extents(builder: Builder, value: SSAValue) -> list[int | SSAValue]:
-    """The size of each dimension of the tensor `value`: a number, or a `tensor.dim` of
-    a dynamic one."""
+def extent(builder: Builder, value: SSAValue, dim: int) -> int | SSAValue:
+    """The size of dimension `dim` of the tensor `value`: a number, or a `tensor.dim` of a
+    dynamic one."""
     assert isinstance(value.type, TensorType)
-    sizes: list[int | SSAValue] = []
-    for dim, size in enumerate(value.type.get_shape()):
-        if size == DYNAMIC_INDEX:
-            position = index_constant(builder, dim)
-            size = builder.insert(tensor.DimOp(value, position)).result
-        sizes.append(size)
-    return sizes
+    size = value.type.get_shape()[dim]
+    return size if size != DYNAMIC_INDEX else builder.insert(tensor.DimOp(value, index_constant(builder, dim))).result
+
+
+def extents(builder: Builder, value: SSAValue) -> list[int | SSAValue]:
+    """The size of each dimension of the tensor `value` (`extent`)."""
+    assert isinstance(value.type, TensorType)
+    return [extent(builder, value, dim) for dim in range(value.type.get_num_dims())]
 
 
 def _mixed(offsets: Sequence[int | SSAValue]) -> tuple[list[SSAValue], list[int]]:
@@ -135,14 +136,16 @@ def _mixed(offsets: Sequence[int | SSAValue]) -> tuple[list[SSAValue], list[int]
     return values, static
 
 
-def insert_at(builder: Builder, source: SSAValue, dest: SSAValue, offsets: Sequence[int | SSAValue]) -> SSAValue:
-    """`tensor.insert_slice source into dest` at `offsets` (numbers or `index` values), stride 1
-    (a dynamic dimension of `source` inserted at its run-time size)."""
+def insert_at(
+    builder: Builder, source: SSAValue, dest: SSAValue, offsets: Sequence[int | SSAValue], strides: Sequence[int] = ()
+) -> SSAValue:
+    """`tensor.insert_slice source into dest` at `offsets` (numbers or `index` values), with
+    `strides` (default 1; a dynamic dimension of `source` inserted at its run-time size)."""
     offset_values, static_offsets = _mixed(offsets)
     size_values, static_sizes = _mixed(extents(builder, source))
     op = tensor.InsertSliceOp.get(
         source, dest, offsets=offset_values, sizes=size_values, static_sizes=static_sizes,
-        static_offsets=static_offsets, static_strides=[1] * len(static_sizes),
+        static_offsets=static_offsets, static_strides=list(strides) or [1] * len(static_sizes),
     )  # fmt: skip
     return builder.insert(op).result
 

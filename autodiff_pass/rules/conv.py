@@ -76,9 +76,10 @@ from xdsl.rewriter import InsertPoint
 
 from gradir.autodiff_pass.ir_building import empty_of, zero_constant
 from gradir.autodiff_pass.rules.interface import DerivativeRule
+from gradir.autodiff_pass.rules.loop_cache import add, mul
 from gradir.dialects.linalg_conv import CONV, MAX, MIN, SUM, WINDOW_OPS, WindowOperation
 from gradir.errors import DifferentiationError, error_at
-from gradir.lowering.standard_ops import extents, index_constant
+from gradir.lowering.standard_ops import extent, extents, index_constant, insert_at
 
 SELECTED = IntegerType(32)
 """Element type of the per-output selected window position (max/min pooling)."""
@@ -254,22 +255,7 @@ def _static(sizes: Sequence[Size]) -> list[int]:
 
 def _linear_size(builder: Builder, size: Size, factor: int, constant: int) -> Size:
     """`size * factor + constant`, a number when `size` is one."""
-    if isinstance(size, int):
-        return size * factor + constant
-    if factor != 1:
-        size = builder.insert(arith.MuliOp(size, index_constant(builder, factor))).result
-    if constant:
-        size = builder.insert(arith.AddiOp(size, index_constant(builder, constant))).result
-    return size
-
-
-def _sum_size(builder: Builder, a: Size, b: Size) -> Size:
-    if isinstance(a, int) and isinstance(b, int):
-        return a + b
-    if isinstance(a, int) or isinstance(b, int):
-        value, number = (b, a) if isinstance(a, int) else (a, b)
-        return _linear_size(builder, value, 1, number)  # type: ignore[arg-type]
-    return builder.insert(arith.AddiOp(a, b)).result
+    return add(builder, mul(builder, size, factor), constant)
 
 
 def _min_size(builder: Builder, a: Size, b: Size) -> Size:
@@ -288,21 +274,6 @@ def _filled(builder: Builder, element: Attribute, sizes: Sequence[Size], value: 
     type_ = TensorType(element, _static(sizes))
     empty = empty_of(builder, type_, sizes)
     return builder.insert(linalg.FillOp((scalar,), (empty,), (type_,))).results[0]
-
-
-def _insert(builder: Builder, source: SSAValue, dest: SSAValue, offsets: Sequence[Size], strides: Sequence[int]) -> SSAValue:
-    """`tensor.insert_slice` of all of `source` into `dest` at `offsets` (numbers or `index` values)."""
-    sizes = extents(builder, source)
-    insert = tensor.InsertSliceOp.get(
-        source,
-        dest,
-        static_sizes=_static(sizes),
-        static_offsets=_static(offsets),
-        static_strides=list(strides),
-        offsets=[o for o in offsets if isinstance(o, SSAValue)],
-        sizes=[s for s in sizes if isinstance(s, SSAValue)],
-    )
-    return builder.insert(insert).result
 
 
 def _generic(
@@ -372,11 +343,6 @@ def _window_size(reduction: WindowedReduction) -> int:
 # ----------------------------------------------------------------------------
 
 
-def _size(builder: Builder, value: SSAValue, dim: int) -> Size:
-    size = value.type.get_shape()[dim]  # type: ignore[attr-defined]
-    return size if size != DYNAMIC_INDEX else builder.insert(tensor.DimOp(value, index_constant(builder, dim))).result
-
-
 def _kernel_size(builder: Builder, reduction: WindowedReduction, window: Window, weight: SSAValue | None) -> Size:
     """The window's kernel extent: a number, or the filter's `tensor.dim` along its kernel loop."""
     if window.kernel_loop is None:
@@ -384,7 +350,7 @@ def _kernel_size(builder: Builder, reduction: WindowedReduction, window: Window,
     if window.kernel_size != DYNAMIC_INDEX:
         return window.kernel_size
     assert weight is not None, "a pooling window of static size (`_of_named_op`)"
-    return _size(builder, weight, [e.position for e in reduction.filter_map.results].index(window.kernel_loop))  # type: ignore[attr-defined]
+    return extent(builder, weight, [e.position for e in reduction.filter_map.results].index(window.kernel_loop))  # type: ignore[attr-defined]
 
 
 def _spread(
@@ -416,11 +382,11 @@ def _spread(
         kernel = _kernel_size(builder, reduction, window, weight)
         reach = _linear_size(builder, kernel, abs(window.dilation), -abs(window.dilation))
         low = _linear_size(builder, kernel, window.dilation, -window.dilation) if window.dilation > 0 else 0
-        sizes.append(_sum_size(builder, _size(builder, input_, window.axis), reach))
+        sizes.append(add(builder, extent(builder, input_, window.axis), reach))
         offsets.append(_linear_size(builder, low, 1, window.offset))
         strides.append(window.stride)
     zeros = _filled(builder, value.type.get_element_type(), sizes, 0)
-    return _insert(builder, value, zeros, offsets, strides), read_map
+    return insert_at(builder, value, zeros, offsets, strides), read_map
 
 
 def _flipped(builder: Builder, reduction: WindowedReduction, weight: SSAValue) -> SSAValue:
@@ -533,7 +499,7 @@ def disjoint_input_gradient(
     shape = extents(builder, input_)
     out_axis = {e.position: axis for axis, e in enumerate(reduction.output_map.results)}  # type: ignore[attr-defined]
     covered: list[Size] = [
-        _min_size(builder, size, _linear_size(builder, _size(builder, grad, out_axis[by_axis[axis].out_loop]), by_axis[axis].stride, 0))
+        _min_size(builder, size, _linear_size(builder, extent(builder, grad, out_axis[by_axis[axis].out_loop]), by_axis[axis].stride, 0))
         if axis in by_axis else size
         for axis, size in enumerate(shape)
     ]  # fmt: skip
@@ -575,7 +541,7 @@ def disjoint_input_gradient(
     if all(c is s or (isinstance(c, int) and c == s) for c, s in zip(covered, shape)):
         return gradient
     zeros = _filled(builder, input_type.get_element_type(), shape, 0)
-    return _insert(builder, gradient, zeros, [0] * rank, [1] * rank)
+    return insert_at(builder, gradient, zeros, [0] * rank, [1] * rank)
 
 
 def filter_gradient(

@@ -41,13 +41,11 @@ from functools import wraps
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, FloatAttr, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import FillOp, GenericOp
-from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
-from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 
 from gradir.autodiff_pass.ir_building import empty_of
 from gradir.autodiff_pass.rules.formula import Emitter, Zero, parse_formula
@@ -57,6 +55,7 @@ from gradir.autodiff_pass.rules.registry import get_rule
 from gradir.dialects.autodiff import SumOp, TransposeOp
 from gradir.dialects.linalg_structured import element_type
 from gradir.dialects.type_checks import dynamic_dims
+from gradir.lowering.linalg_builders import filled_tensor, generic, projection_map
 from gradir.lowering.standard_ops import extents
 
 _PARSED: dict[str, object] = {}
@@ -386,40 +385,20 @@ def _softmax_linearised(builder: Builder, op: Operation, v: SSAValue) -> SSAValu
     assert isinstance(y_type, TensorType)
     dim = op.properties["dimension"].value.data  # type: ignore[attr-defined]
     rank = y_type.get_num_dims()
-    element = y_type.element_type
     sizes = extents(builder, y)
     kept = [k for k in range(rank) if k != dim]
-    reduced_type = TensorType(element, [y_type.get_shape()[k] for k in kept])
-    empty = empty_of(builder, reduced_type, [sizes[k] for k in kept])
-    zero = builder.insert(arith.ConstantOp(FloatAttr(0.0, element))).result  # type: ignore[arg-type]
-    init = builder.insert(FillOp([zero], [empty], [reduced_type])).results[0]
-    identity = AffineMapAttr(AffineMap.identity(rank))
-    projection = AffineMapAttr(AffineMap(rank, 0, tuple(AffineExpr.dimension(k) for k in kept)))
-
-    def body(arg_count: int, compute) -> Region:
-        block = Block(arg_types=[element] * arg_count)
-        ops = compute(block.args)
-        block.add_ops([*ops, LinalgYieldOp(ops[-1].results[0])])
-        return Region(block)
-
-    def summed(args):
-        product = arith.MulfOp(args[0], args[1])
-        return [product, arith.AddfOp(product.result, args[2])]
-
+    reduced_type = TensorType(y_type.element_type, [y_type.get_shape()[k] for k in kept])
+    init = filled_tensor(builder, reduced_type, 0.0, [sizes[k] for k in kept if isinstance(sizes[k], SSAValue)])
+    identity, projection = AffineMap.identity(rank), projection_map(rank, kept)
     iterators = [IteratorTypeAttr.reduction() if k == dim else IteratorTypeAttr.parallel() for k in range(rank)]
-    total = builder.insert(
-        GenericOp([v, y], [init], body(3, summed), [identity, identity, projection], iterators, [reduced_type])
-    ).results[0]
-
-    def linearised(args):
-        difference = arith.SubfOp(args[1], args[2])
-        return [difference, arith.MulfOp(args[0], difference.result)]
-
-    out = empty_of(builder, y_type, sizes)
-    parallel = [IteratorTypeAttr.parallel()] * rank
-    return builder.insert(
-        GenericOp([y, v, total], [out], body(4, linearised), [identity, identity, projection, identity], parallel, [y_type])
-    ).results[0]
+    total = generic(
+        builder, [v, y], [identity, identity], init, projection, iterators,
+        lambda a: arith.AddfOp(arith.MulfOp(a[0], a[1]).result, a[2]).result,
+    )  # fmt: skip
+    return generic(
+        builder, [y, v, total], [identity, identity, projection], empty_of(builder, y_type, sizes), identity,
+        [IteratorTypeAttr.parallel()] * rank, lambda a: arith.MulfOp(a[0], arith.SubfOp(a[1], a[2]).result).result,
+    )  # fmt: skip
 
 
 def _any_dynamic(op: Operation) -> bool:

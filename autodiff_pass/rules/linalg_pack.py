@@ -24,16 +24,15 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, TensorType
+from xdsl.dialects.builtin import FloatAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
-from xdsl.rewriter import InsertPoint
 
 from gradir.autodiff_pass.ir_building import empty_like, zero_constant
 from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.dialects.linalg_pack import PackOp, UnpackOp
+from gradir.lowering.linalg_builders import filled_tensor, generic
 
 
 def _scalar(builder: Builder, value: float, type_) -> SSAValue:
@@ -55,16 +54,12 @@ def _dot(builder: Builder, a: SSAValue, b: SSAValue) -> SSAValue:
     lowering sizes its result from the static type, it takes `a` and `b` of dynamic shape."""
     type_: TensorType = a.type  # type: ignore[assignment]
     element, rank = type_.get_element_type(), type_.get_num_dims()
-    scalar = TensorType(element, [])
-    empty = builder.insert(tensor.EmptyOp([], scalar)).tensor
-    init = builder.insert(FillOp([_scalar(builder, 0.0, element)], [empty], [scalar])).results[0]
-    body = Block(arg_types=[element] * 3)
-    at = Builder(InsertPoint.at_end(body))
-    product = at.insert(arith.MulfOp(body.args[0], body.args[1])).result
-    at.insert(YieldOp(at.insert(arith.AddfOp(body.args[2], product)).result))
-    maps = [AffineMapAttr(AffineMap.identity(rank))] * 2 + [AffineMapAttr(AffineMap(rank, 0, ()))]
-    generic = GenericOp([a, b], [init], Region(body), maps, [IteratorTypeAttr.reduction()] * rank, [scalar])
-    return builder.insert(tensor.ExtractOp(builder.insert(generic).results[0], [], element)).result
+    init = filled_tensor(builder, TensorType(element, []), 0.0)
+    total = generic(
+        builder, [a, b], [AffineMap.identity(rank)] * 2, init, AffineMap(rank, 0, ()),
+        [IteratorTypeAttr.reduction()] * rank, lambda x: arith.AddfOp(x[2], arith.MulfOp(x[0], x[1]).result).result,
+    )  # fmt: skip
+    return builder.insert(tensor.ExtractOp(total, [], element)).result
 
 
 def pack_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):

@@ -24,15 +24,15 @@ import itertools
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.dialects import tensor
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from gradir.autodiff_pass.ir_building import dynamic_sizes, zero_constant
 from gradir.autodiff_pass.rules.interface import DerivativeRule
+from gradir.autodiff_pass.rules.loop_cache import add
 from gradir.dialects.autodiff import ReshapeOp, SumOp
 from gradir.dialects.type_checks import dynamic_dims
-from gradir.lowering.standard_ops import extract_at, index_constant
+from gradir.lowering.standard_ops import extent, extract_at, index_constant
 
 
 def _slice_operands(op: tensor.ExtractSliceOp | tensor.InsertSliceOp):
@@ -188,16 +188,7 @@ def _concat_offsets(builder: Builder, op: tensor.ConcatOp) -> list[int | SSAValu
     start: int | SSAValue = 0
     for value in op.inputs[:-1]:
         offsets.append(start)
-        assert isinstance(value.type, TensorType)
-        size: int | SSAValue = value.type.get_shape()[dim]
-        if size == DYNAMIC_INDEX:
-            size = builder.insert(tensor.DimOp(value, index_constant(builder, dim))).result
-        if isinstance(start, int) and isinstance(size, int):
-            start += size
-        else:
-            lhs = start if isinstance(start, SSAValue) else index_constant(builder, start)
-            rhs = size if isinstance(size, SSAValue) else index_constant(builder, size)
-            start = builder.insert(arith.AddiOp(lhs, rhs)).result
+        start = add(builder, start, extent(builder, value, dim))
     return [*offsets, start]
 
 
