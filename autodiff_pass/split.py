@@ -58,7 +58,7 @@ from gradir.autodiff_pass.specialize_zero import specialize_zero
 from gradir.autodiff_pass.unused_arguments import checked_unused_choice, zero_results
 from gradir.dialects.autodiff import AutogradZeroOp
 from gradir.api_arguments import checked_indices, checked_name
-from gradir.errors import DifferentiationError, GradirError, error_at
+from gradir.errors import DifferentiationError, GradirError, error_at, reports_internal_errors
 from gradir.source import load_module
 from gradir.verify import verify_module
 
@@ -282,6 +282,7 @@ def _existing_split(functions: DerivativeFunctions, function: FuncOp) -> Gradien
     return None
 
 
+@reports_internal_errors
 def differentiate(
     source,
     name: str,

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from gradir.errors import ArgumentError, PipelineError
+from gradir.errors import ArgumentError, PipelineError, reports_internal_errors
 from gradir.instrumentation import stage
 from gradir.native_calls import (
     PACKED_ENTRY_POINT,
@@ -336,6 +336,7 @@ class CpuExecutable(CompiledFunctions):
                                 "compile with GRADIR_CACHE=0 to export it")  # fmt: skip
         return self._compiled.library_contents()
 
+    @reports_internal_errors
     def call(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
         """Run public function `name` on `arguments`: arrays for tensors, numbers (Python or
         NumPy scalars, 0-d arrays) for scalars and 0-d tensors. Returns a tuple with one value

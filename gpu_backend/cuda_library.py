@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gradir.errors import SourceError, TargetError
+from gradir.errors import SourceError, TargetError, reports_internal_errors
 from gradir.native_calls import (
     PACKED_ENTRY_POINT,
     CompiledFunctions,
@@ -150,6 +150,7 @@ class CudaLibrary(CompiledFunctions):
         self._runtime["gradir_cuda_clear_error"]()
         return DeviceCall(self, signature, inputs)
 
+    @reports_internal_errors
     def call(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
         """Run public function `name` on the GPU: NumPy arrays (and numbers for scalars) in,
         a tuple of NumPy arrays (and NumPy scalars) out, one per result."""

@@ -28,7 +28,7 @@ from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 from xdsl.dialects.builtin import ModuleOp
 
-from gradir.errors import PipelineError, TargetError
+from gradir.errors import PipelineError, TargetError, reports_internal_errors
 from gradir.gpu_backend.gpu_pipeline import (
     bufferize_for_gpu,
     nvvm_pipeline,
@@ -177,6 +177,7 @@ class CudaProgram:
 
     # ------------------------------------------------------------ running on a GPU
 
+    @reports_internal_errors
     def call(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
         """Run public function `name` on the GPU; NumPy arrays (and numbers for scalars) in,
         NumPy arrays (and NumPy scalars) out, as a tuple with one value per result whatever their

@@ -23,6 +23,7 @@ from gradir.errors import (
     ArgumentError,
     DifferentiationError,
     GradirError,
+    InternalError,
     NoFunctionError,
     PipelineError,
     RuleError,
@@ -58,7 +59,7 @@ _EXPORTS = {
 __all__ = [
     *_EXPORTS,
     "GradirError", "SourceError", "DifferentiationError", "RuleError", "PipelineError",
-    "ArgumentError", "NoFunctionError", "TargetError", "AllocationError", "RunTimeCheckError",
+    "ArgumentError", "NoFunctionError", "TargetError", "AllocationError", "RunTimeCheckError", "InternalError",
 ]  # fmt: skip
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

@@ -20,7 +20,7 @@ from gradir.api_arguments import checked_choices, checked_indices, checked_integ
 from gradir.autodiff_pass.batched_functions import referenced_functions
 from gradir.dialects.batching_ops import HessianOp, JacobianOp, VmapOp, with_batch_dim
 from gradir.dialects.type_checks import is_float_tensor
-from gradir.errors import ArgumentError
+from gradir.errors import ArgumentError, reports_internal_errors
 from gradir.source import load_module
 
 WRAPPER = "__gradir_batched_entry"
@@ -146,6 +146,7 @@ class BatchedFunction:
             )
         return axis % rank
 
+    @reports_internal_errors
     def __call__(self, *arguments):
         if len(arguments) != len(self._inputs):
             raise ArgumentError(
@@ -194,6 +195,7 @@ class BatchedFunction:
         return compile(module, target=self._target)
 
 
+@reports_internal_errors
 def vmap(source, function: str, in_axes=0, out_axes=0) -> BatchedFunction:
     """`function` of `source` mapped over a batch (like `torch.func.vmap`):
     `in_axes` per argument an axis (negative from the end) or None (not
@@ -208,10 +210,12 @@ class _CompiledWrapper:
     def __init__(self, executable, what: str):
         self._executable, self._what = executable, what
 
+    @reports_internal_errors
     def __call__(self, *arguments):
         return _call(self._executable, self._what, arguments)
 
 
+@reports_internal_errors
 def jacobian(source, function: str, wrt: Sequence[int] | None = None, mode: str | None = None):
     """The whole Jacobian of `function` (like `torch.autograd.functional.jacobian`):
     a callable returning, for each result `r` and `wrt` argument `a` (result-major),
@@ -236,6 +240,7 @@ def jacobian(source, function: str, wrt: Sequence[int] | None = None, mode: str 
     return _CompiledWrapper(compile(module), f"jacobian of @{function}")
 
 
+@reports_internal_errors
 def hessian(source, function: str, wrt: Sequence[int] | None = None):
     """The Hessian of a loss (`function` returns one 0-d float tensor), forward
     over reverse: a callable returning, for each pair (`a_i`, `a_j`) of `wrt`

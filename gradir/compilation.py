@@ -14,7 +14,7 @@ import os
 from typing import TYPE_CHECKING
 
 from gradir.api_arguments import checked_flag, checked_integer
-from gradir.errors import ArgumentError, PipelineError
+from gradir.errors import ArgumentError, PipelineError, reports_internal_errors
 from gradir.instrumentation import stage
 
 if TYPE_CHECKING:
@@ -120,6 +120,7 @@ def _cpu_cache_key(
     return compilation_cache.cache_key(name, text, options)
 
 
+@reports_internal_errors
 def compile(source, target: str = "cpu", checkpoint_every: int = 0, check_numerics: bool = False, **options):
     """Compile an autodiff program for `target` ("cpu", or "cuda", also spelled "gpu" as
     in the CLI's `--pipeline gpu`).
@@ -169,6 +170,7 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, check_numeri
     return CudaProgram(runnable_linalg(source, checkpoint_every), **options)
 
 
+@reports_internal_errors
 def export(source, target: str = "cpu", path: str | os.PathLike = "", checkpoint_every: int = 0, **options):
     """Compile `source` as `compile` does and write its machine code as a self-contained
     shared library at `path` (`libf.so`), with a C header (`libf.h`) and a JSON manifest of

@@ -5,6 +5,7 @@ source location, which the CLIs print as is (tracebacks only with `--debug`).
 """
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the errors are raised where xDSL is not installed too (`gradir.load`)
@@ -62,6 +63,40 @@ class NoFunctionError(ArgumentError, AttributeError):
 
 class TargetError(GradirError):
     """The requested target cannot run here (no CUDA driver, no ptxas, ...)."""
+
+
+class InternalError(GradirError):
+    """A bug in gradir or in a library it calls, met during an API call. It is still a
+    `GradirError`, so that a caller catches one family (README "Errors"); the exception
+    that was raised is chained as `__cause__`, with its traceback."""
+
+    @classmethod
+    def wrapping(cls, error: BaseException) -> GradirError:
+        if isinstance(error, RecursionError):  # what parsing did not refuse (source.MAX_OP_NESTING)
+            return SourceError("nesting too deep: Python's recursion limit was reached")
+        detail = " ".join(str(error).split()) or type(error).__name__
+        return cls(f"internal error ({type(error).__name__}): {detail} (a bug in gradir; the original "
+                   "exception and its traceback are chained as __cause__)")  # fmt: skip
+
+
+def reports_internal_errors(function):
+    """Make `function`, a public API entry point, raise only `GradirError`s: anything else
+    it lets escape (a bug here or in xDSL, MLIR or NumPy) becomes an `InternalError`.
+    KeyboardInterrupt and SystemExit are not `Exception`s and pass as they are, and so does
+    the TypeError of a call Python could not make (an unknown keyword), as README says."""
+
+    @functools.wraps(function)
+    def reporting(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except GradirError:
+            raise
+        except Exception as error:
+            if isinstance(error, TypeError) and error.__traceback__.tb_next is None:
+                raise  # the call itself failed (a keyword the function does not take): Python's own error
+            raise InternalError.wrapping(error) from error
+
+    return reporting
 
 
 def location_of(op: Operation | None) -> str | None:

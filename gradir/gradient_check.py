@@ -45,7 +45,7 @@ from gradir.api_arguments import (
     checked_name,
     checked_real,
 )
-from gradir.errors import ArgumentError
+from gradir.errors import ArgumentError, reports_internal_errors
 from gradir.source import load_module, make_context
 from gradir.verify import verify_module
 
@@ -560,6 +560,7 @@ def relative_step(eps: float, value: float) -> float:
     return eps * max(1.0, abs(float(value)))
 
 
+@reports_internal_errors
 def gradcheck(
     source,
     function: str,

@@ -39,11 +39,13 @@ not cover: `stablehlo.sort`, a `custom_call` such as a LAPACK routine) is a
 from __future__ import annotations
 
 import contextlib
+import os
 import re
+from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
-from gradir.errors import ArgumentError, SourceError
+from gradir.errors import ArgumentError, SourceError, reports_internal_errors
 
 JAXLIB_PIPELINE = (
     "builtin.module(func.func(chlo-legalize-to-stablehlo),"
@@ -57,6 +59,7 @@ MLIR22_PIPELINE = "builtin.module(inline,symbol-dce,reconcile-unrealized-casts,c
 _FOREIGN_DIALECTS = ("stablehlo.", "chlo.", "mhlo.", "sdy.")
 
 
+@reports_internal_errors
 def from_jax(
     function: Callable[..., Any], *example_args: Any, name: str | None = None, custom_derivatives: str = "error"
 ) -> str:
@@ -77,7 +80,12 @@ def from_jax(
     name = name or getattr(function, "__name__", None) or "f"
     if custom_derivatives not in ("error", "primal"):
         raise ArgumentError(f"from_jax: custom_derivatives must be 'error' or 'primal', got {custom_derivatives!r}")
-    closed, results_shape = jax.make_jaxpr(function, return_shape=True)(*example_args)  # traced once, for both
+    try:
+        closed, results_shape = jax.make_jaxpr(function, return_shape=True)(*example_args)  # traced once, for both
+    except Exception as error:  # the function's own error (or JAX's about it), met while JAX traced it
+        raise SourceError(
+            f"JAX could not trace {name}: {type(error).__name__}: {_first_line(str(error))}", _raising_line(error)
+        ) from error
     if custom_derivatives == "error":
         _refuse_own_derivative_rules(closed.jaxpr)
     function = _rewritten_for_gradir(function, closed, results_shape)
@@ -397,6 +405,7 @@ def _holds(jaxpr, primitive: str) -> bool:
     return False
 
 
+@reports_internal_errors
 def from_stablehlo(stablehlo: Any, name: str = "main") -> str:
     """Steps 2-4 on a StableHLO module: a `jaxlib.mlir.ir.Module` (what
     `jax.jit(f).lower(...).compiler_ir("stablehlo")` returns) or its text, as
@@ -745,6 +754,16 @@ def _without_module_wrapper(text: str) -> str:
     assert lines[start].rstrip() == "module {" and lines[-1] == "}", lines[start]
     body = [line[2:] if line.startswith("  ") else line for line in lines[start + 1 : -1]]
     return "\n".join(lines[:start] + body) + "\n"
+
+
+def _raising_line(error: BaseException) -> str | None:
+    """`file:line:1` of the innermost frame of `error`'s traceback outside JAX and gradir:
+    the user's line that raised, or that called into JAX when JAX raised."""
+    import traceback
+
+    ours = (str(Path(__file__).resolve().parent), f"{os.sep}jax{os.sep}", f"{os.sep}jaxlib{os.sep}")
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if not any(p in frame.filename for p in ours)]
+    return f"{frames[-1].filename}:{frames[-1].lineno}:1" if frames else None
 
 
 def _first_line(message: str) -> str:

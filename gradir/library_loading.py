@@ -9,10 +9,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from gradir.errors import reports_internal_errors
 from gradir.gpu_backend.cuda_library import CudaLibrary
 from gradir.native_library import NativeLibrary, read_manifest
 
 
+@reports_internal_errors
 def load(path: str | os.PathLike) -> NativeLibrary | CudaLibrary:
     """The library `gradir.export` wrote at `path` (`libf.so`, with `libf.json` beside it): a
     `NativeLibrary` for the CPU (`lib.f(*arrays)`), a `CudaLibrary` for CUDA (the same calls,

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gradir.errors import AllocationError, ArgumentError, RunTimeCheckError
+from gradir.errors import AllocationError, ArgumentError, RunTimeCheckError, reports_internal_errors
 
 NUMPY_DTYPES = {
     "f16": np.dtype(np.float16),
@@ -496,6 +496,7 @@ class CompiledFunctions:
 
     _signatures: dict[str, FunctionSignature]
 
+    @reports_internal_errors
     def call(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
         raise NotImplementedError
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gradir.errors import SourceError, TargetError
+from gradir.errors import SourceError, TargetError, reports_internal_errors
 from gradir.native_calls import (
     PACKED_ENTRY_POINT,
     CompiledFunctions,
@@ -117,6 +117,7 @@ class NativeLibrary(CompiledFunctions):
         self.allocation_limit = limit.value
         self.manifest = manifest
 
+    @reports_internal_errors
     def call(self, name: str, *arguments: object) -> tuple[np.ndarray | np.generic, ...]:
         """Run public function `name` on `arguments` (as `CpuExecutable.call`)."""
         signature = find_signature(self._signatures, name)

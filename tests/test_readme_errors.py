@@ -680,6 +680,46 @@ def _api_values(runs: Runs) -> None:
     runs.api(lambda: gradir.gradcheck(PRODUCT, "f", wrt=[0.5]))
 
 
+LOSS_PY = """\
+import jax.numpy as jnp
+
+def loss(w, x):
+    return jnp.sum(jnp.dot(w, x))
+"""
+
+
+def _untraceable(runs: Runs) -> None:
+    """A JAX function whose shapes do not fit, defined in the user's `loss.py` (run by that
+    relative name, as `python loss.py` runs a script)."""
+    module: dict = {}
+    exec(compile(LOSS_PY, "loss.py", "exec"), module)
+    error = runs.api(lambda: gradir.from_jax(module["loss"], np.ones((2, 3)), np.ones(4)))
+    assert isinstance(error.__cause__, TypeError), repr(error.__cause__)
+
+
+def _planted_bug(runs: Runs) -> None:
+    """A bug planted in `gradir.compile`'s first stage: the API raises an InternalError with
+    the ValueError chained; the CLI that calls it says what it says of its own bugs."""
+    from gradir import compilation
+
+    def planted(*args, **kwargs):
+        raise ValueError("a planted bug")
+
+    original, compilation.runnable_linalg = compilation.runnable_linalg, planted
+    try:
+        error = runs.api(lambda: gradir.compile(PRODUCT))
+        assert isinstance(error.__cause__, ValueError) and error.__cause__.__traceback__ is not None
+        # runs.cli would refuse the line (an internal error breaks the contract): the rest of it, here
+        write_files(runs.tmp, {"f.mlir": PRODUCT})
+        argv = ["f.mlir", "--entry", "f"]
+        runs.capfd.readouterr()
+        status, out, err = run_in_process(CliCase("readme", "run", tuple(argv), ""), argv, runs.capfd)
+        assert (status, out, len(err.splitlines())) == (1, "", 1), (status, out, err)
+        runs.lines.append(err.strip())
+    finally:
+        compilation.runnable_linalg = original
+
+
 def _rules(runs: Runs) -> None:
     """A rule of the user's module `mymodule` for an op of the user's dialect, parsed with
     gradir's context and that dialect."""
@@ -760,6 +800,8 @@ CHECKS = {
     "bad tolerance": _tolerances,
     "bad API value": _api_values,
     "a Python rule that misbehaves": _rules,
+    "a function JAX cannot trace (`gradir.from_jax`)": _untraceable,
+    "a bug in gradir": _planted_bug,
     "pipeline stage failure": lambda runs: (
         opt(runs, BUFFERIZE_CONFLICT, "--pipeline", "cpu"),
         opt(runs, BRANCH_SIZED_BUFFER, "--pipeline", "gpu"),
@@ -791,6 +833,10 @@ PROSE = {
         "gradir.differentiate(..., allow_unused=False)",
     },
     "`--output` NumPy would rename": {"savez", "res.npz"},
+    "a bug in gradir": {
+        "gradir.compile", ".call", "export", "load", "gradcheck", "differentiate", "vmap", "jacobian", "hessian",
+        "from_jax", "register_*", "GradirError", "InternalError",
+    },
 }  # fmt: skip
 """{situation: backticked spans of its example cell that are no message: names in the
 prose around the examples, each checked by the row's function where it makes a claim}."""

@@ -9,7 +9,7 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from gradir.errors import GradirError
+from gradir.errors import GradirError, InternalError
 
 
 def description(docstring: str) -> str:
@@ -101,6 +101,8 @@ def _reader_went_away() -> int:
 
 def one_line_message(error: BaseException) -> str:
     """The single line a user sees for `error`."""
+    if isinstance(error, InternalError) and error.__cause__ is not None:
+        error = error.__cause__  # an API call's bug: said as the CLI says its own
     if isinstance(error, GradirError):
         return " ".join(str(error).split())
     if isinstance(error, (OSError, UnicodeDecodeError)):

@@ -43,7 +43,7 @@ from gradir.dialects.forward_ops import (
     TransposeOp,
 )
 from gradir.dialects.type_checks import tensor_type
-from gradir.errors import RuleError
+from gradir.errors import RuleError, reports_internal_errors
 
 BatchingRule = Callable[[BatchBuilder, Operation, list[SSAValue], list[bool]], Sequence[Batched]]
 
@@ -318,6 +318,7 @@ def get_batching_rule(op_name: str) -> BatchingRule | None:
     return _all_rules().get(op_name)
 
 
+@reports_internal_errors
 def register_batching_rule(op_name: str, rule: BatchingRule) -> None:
     """Register (or replace) the batching rule of `op_name`, of any dialect.
 

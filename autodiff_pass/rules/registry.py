@@ -26,7 +26,7 @@ from gradir.autodiff_pass.rules.interface import (
     Rule,
 )
 from gradir.autodiff_pass.rules.yaml_loader import RULE_FILE, load_rules
-from gradir.errors import RuleError
+from gradir.errors import RuleError, reports_internal_errors
 
 BUILTIN_RULE_MODULES = (
     "gradir.autodiff_pass.rules.linalg",
@@ -114,6 +114,7 @@ def _local_rule(op_name: str) -> DerivativeRule:
     return current if isinstance(current, DerivativeRule) else DerivativeRule(op_name)
 
 
+@reports_internal_errors
 def register_vjp(
     op_name: str,
     rule: ReverseRule,
@@ -142,6 +143,7 @@ def register_vjp(
     )
 
 
+@reports_internal_errors
 def register_jvp(op_name: str, rule: ForwardRule) -> None:
     """Register (or replace) the forward rule of `op_name`, of any dialect.
 
