@@ -1,15 +1,23 @@
 """What the derivative rules of `linalg.generic` share: reading the op (its
-maps, its terminator, the tensors its body gathers from) and the located errors."""
+maps, its terminator, the tensors its body gathers from), the located errors, and
+scalar loops over the iteration space (`loop_nest`, `emit_affine`)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, IndexType, IntegerAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+)
+from xdsl.rewriter import InsertPoint
 
 from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.autodiff_pass.rules.registry import get_rule
@@ -124,3 +132,47 @@ def loop_extent_values(builder: Builder, op: GenericOp) -> list[int | SSAValue]:
         position = builder.insert(arith.ConstantOp(IntegerAttr(dim, IndexType()))).result
         extents.append(builder.insert(tensor.DimOp(operand, position)).result)
     return extents
+
+
+def emit_affine(at: Builder, expr: AffineExpr, dims: list[SSAValue]) -> SSAValue:
+    """`expr` over the loop indices `dims`, as index arithmetic."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineConstantExpr):
+        return at.insert(arith.ConstantOp(IntegerAttr(expr.value, IndexType()))).result
+    assert isinstance(expr, AffineBinaryOpExpr), f"unsupported affine expression {expr}"
+    lhs, rhs = emit_affine(at, expr.lhs, dims), emit_affine(at, expr.rhs, dims)
+    kinds: dict[AffineBinaryOpKind, type[Operation]] = {
+        AffineBinaryOpKind.Add: arith.AddiOp,
+        AffineBinaryOpKind.Mul: arith.MuliOp,
+        AffineBinaryOpKind.Mod: arith.RemUIOp,
+        AffineBinaryOpKind.FloorDiv: arith.FloorDivSIOp,
+        AffineBinaryOpKind.CeilDiv: arith.CeilDivSIOp,
+    }
+    return at.insert(kinds[expr.kind](lhs, rhs)).result  # type: ignore[call-arg]
+
+
+def loop_nest(
+    builder: Builder,
+    extents: list[int | SSAValue],
+    initial: list[SSAValue],
+    body: Callable[[Builder, list[SSAValue], list[SSAValue]], list[SSAValue]],
+) -> list[SSAValue]:
+    """An scf.for nest over `extents` (numbers or `index` values) carrying `initial`;
+    `body(builder, ivs, carried)` returns the next carried values. Returns the final ones."""
+    zero = builder.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
+    one = builder.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
+    bounds = [n if isinstance(n, SSAValue) else builder.insert(arith.ConstantOp(IntegerAttr(n, IndexType()))).result
+              for n in extents]  # fmt: skip
+
+    def level(at: Builder, depth: int, ivs: list[SSAValue], carried: list[SSAValue]) -> list[SSAValue]:
+        if depth == len(extents):
+            return body(at, ivs, list(carried))
+        block = Block(arg_types=[IndexType(), *[value.type for value in carried]])
+        inner = Builder(InsertPoint.at_end(block))
+        results = level(inner, depth + 1, [*ivs, block.args[0]], list(block.args[1:]))
+        block.add_op(scf.YieldOp(*results))
+        loop = at.insert(scf.ForOp(zero, bounds[depth], one, carried, Region(block)))
+        return list(loop.results)
+
+    return level(builder, 0, [], initial)

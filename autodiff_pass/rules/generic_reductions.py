@@ -47,7 +47,6 @@ from gradir.autodiff_pass.activity import carries_derivative, op_inputs
 from gradir.autodiff_pass.ir_building import empty_like, empty_of
 from gradir.autodiff_pass.rules.generic_body import (
     body_terminator,
-    fail,
     indexing_maps,
     is_reduction,
     loop_extent_values,
@@ -102,10 +101,7 @@ def seeding(builder: Builder, op: GenericOp, grads: Sequence[SSAValue]) -> Seedi
             if grads[j] is not None:  # None: an integer output
                 result.seeds.append((value, result.read(grads[j], output_maps[j])))
         return result
-    for j in range(len(op.outputs)):
-        if not reduced_loops(op, j):
-            fail(op, f"output #{j}'s map indexes every loop while another output reduces over a loop; "
-                 "a generic mixing elementwise and reduction outputs is not supported (split it in two)")
+    assert all(reduced_loops(op, j) for j in range(len(op.outputs))), "a mixed generic is a fold (generic_fold)"
     # An integer output (the index of an arg-max beside the max) has no gradient.
     combiners = {j: _combiner(op, j) for j in range(len(op.outputs)) if carries_derivative(op.outputs[j])}
     needed = {j for j, c in combiners.items() if c.kind not in ("add", "sub")}
@@ -132,10 +128,22 @@ def seeding(builder: Builder, op: GenericOp, grads: Sequence[SSAValue]) -> Seedi
     return result
 
 
-def _combiner(op: GenericOp, j: int) -> Combiner:
-    """How float output `j` combines its accumulator. Besides the combination,
-    the accumulator may be read by ops that feed only integer outputs (the
-    `cmpf` choosing an arg-max's index beside a `maximumf`): they leave the
+def seeded_in_parallel(op: GenericOp) -> bool:
+    """Whether `seeding` serves `op`: it is elementwise, or every output reduces and each
+    float one combines its accumulator in a way the table above differentiates. Any other
+    reduction (another combiner, such as a log-add-exp; an output elementwise beside one
+    that reduces) is differentiated as the sequential fold it is (`generic_fold`)."""
+    if not is_reduction(op):
+        return True
+    return all(reduced_loops(op, j) for j in range(len(op.outputs))) and all(
+        _known_combiner(op, j) is not None for j in range(len(op.outputs)) if carries_derivative(op.outputs[j])
+    )
+
+
+def _known_combiner(op: GenericOp, j: int) -> Combiner | None:
+    """How float output `j` combines its accumulator, if by one of the table's combiners.
+    Besides the combination, the accumulator may be read by ops that feed only integer
+    outputs (the `cmpf` choosing an arg-max's index beside a `maximumf`): they leave the
     float result, and so its derivative, as the combination alone makes them."""
     body = op.body.block
     accumulator = body.args[len(op.inputs) + j]
@@ -147,9 +155,13 @@ def _combiner(op: GenericOp, j: int) -> Combiner:
         extra = {_in_body(op, use) for use in uses} - combiner.ops  # (an scf.if's yields are in the if)
         if not _feeds_a_float_output(op, extra):
             return combiner
-    fail(op, f"reduction output #{j} must combine its accumulator once with arith.addf, subf (acc - x), "
-         "mulf, maximumf, maxnumf, minimumf, minnumf or a select of a comparison (other reads of the "
-         "accumulator may only feed integer outputs)")
+    return None
+
+
+def _combiner(op: GenericOp, j: int) -> Combiner:
+    combiner = _known_combiner(op, j)
+    assert combiner is not None, "seeding an op that is not seeded_in_parallel: it is a fold (generic_fold)"
+    return combiner
 
 
 def _in_body(op: GenericOp, inner: Operation) -> Operation:

@@ -30,24 +30,22 @@ placed where it was read from:
 Every adjoint generic's body is a copy of the forward body (reading the op's
 inputs, its results in place of the accumulators of a reduction, or the inits
 of an elementwise op) followed by the adjoint of each varied scalar op, seeded
-with the outputs' gradients. Reductions must combine with `arith.addf`
-(`yield addf(e, acc)`): `e` receives the output's gradient as it is and the
-init receives it too; use `linalg.reduce` for max/min reductions.
+with the outputs' gradients. How a reduction's combiner seeds its
+expression is `generic_reductions`' table (sum, product, max, min); a reduction
+with any other combiner is differentiated as a sequential fold (`generic_fold`).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, IndexType, IntegerAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
     AffineConstantExpr,
     AffineDimExpr,
     AffineExpr,
@@ -58,14 +56,17 @@ from xdsl.rewriter import InsertPoint
 from gradir.autodiff_pass.activity import carries_derivative
 from gradir.autodiff_pass.ir_building import autograd_add, empty_of, zero_constant
 from gradir.autodiff_pass.rules.conv import window_contraction_vjp
-from gradir.autodiff_pass.rules.generic_reductions import Seeding
+from gradir.autodiff_pass.rules.generic_fold import fold_vjp
+from gradir.autodiff_pass.rules.generic_reductions import Seeding, seeded_in_parallel
 from gradir.autodiff_pass.rules.generic_reductions import seeding as seeding_of
 from gradir.autodiff_pass.rules.generic_body import (
     body_terminator,
+    emit_affine,
     gathers_of,
     indexing_maps,
     is_reduction,
     loop_extent_values,
+    loop_nest,
 )
 from gradir.autodiff_pass.rules.scalar_body import ScalarBackward, propagate_varied
 
@@ -110,6 +111,8 @@ def generic_vjp(
     windowed = window_contraction_vjp(builder, op, grads)
     if windowed is not None:
         return windowed  # a convolution written as a generic: no scatter, the convolution adjoints
+    if not seeded_in_parallel(op):
+        return fold_vjp(builder, op, grads, captured, active_operands)
     reduction = is_reduction(op)
     seeding = seeding_of(builder, op, grads)
     targets = _targets(op, captured, reduction, active_operands)
@@ -353,7 +356,7 @@ def _scattered_gradients(builder: Builder, op: GenericOp, targets: list[Target],
     for target in targets:
         yielded.append(adjoint.gradient_of(target.read_as))
         if target.map is not None:
-            yielded += [_emit_affine(at, expr, loop_indices) for expr in target.map.results]
+            yielded += [emit_affine(at, expr, loop_indices) for expr in target.map.results]
         else:
             yielded += [adjoint.value_map.get(index, index) for index in target.indices]
     adjoint.block.add_op(YieldOp(*yielded))
@@ -389,7 +392,7 @@ def _scattered_gradients(builder: Builder, op: GenericOp, targets: list[Target],
             gradients[slot] = at.insert(tensor.InsertOp(new, gradients[slot], indices)).result
         return gradients
 
-    final = _loop_nest(builder, extents, initial, scatter)
+    final = loop_nest(builder, extents, initial, scatter)
     slot_of = {target.value: target.slot for target in targets}
     return [(slot_of[value], final[position]) for value, position in accumulated.items()]
 
@@ -398,47 +401,3 @@ def _element_indices_count(target: Target) -> list[int]:
     if target.map is not None:
         return list(range(len(target.map.results)))
     return list(range(len(target.indices)))
-
-
-def _emit_affine(at: Builder, expr: AffineExpr, dims: list[SSAValue]) -> SSAValue:
-    """`expr` over the loop indices `dims`, as index arithmetic."""
-    if isinstance(expr, AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, AffineConstantExpr):
-        return at.insert(arith.ConstantOp(IntegerAttr(expr.value, IndexType()))).result
-    assert isinstance(expr, AffineBinaryOpExpr), f"unsupported affine expression {expr}"
-    lhs, rhs = _emit_affine(at, expr.lhs, dims), _emit_affine(at, expr.rhs, dims)
-    kinds: dict[AffineBinaryOpKind, type[Operation]] = {
-        AffineBinaryOpKind.Add: arith.AddiOp,
-        AffineBinaryOpKind.Mul: arith.MuliOp,
-        AffineBinaryOpKind.Mod: arith.RemUIOp,
-        AffineBinaryOpKind.FloorDiv: arith.FloorDivSIOp,
-        AffineBinaryOpKind.CeilDiv: arith.CeilDivSIOp,
-    }
-    return at.insert(kinds[expr.kind](lhs, rhs)).result  # type: ignore[call-arg]
-
-
-def _loop_nest(
-    builder: Builder,
-    extents: list[int | SSAValue],
-    initial: list[SSAValue],
-    body: Callable[[Builder, list[SSAValue], list[SSAValue]], list[SSAValue]],
-) -> list[SSAValue]:
-    """An scf.for nest over `extents` (numbers or `index` values) carrying `initial`;
-    `body(builder, ivs, carried)` returns the next carried values. Returns the final ones."""
-    zero = builder.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
-    one = builder.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
-    bounds = [n if isinstance(n, SSAValue) else builder.insert(arith.ConstantOp(IntegerAttr(n, IndexType()))).result
-              for n in extents]  # fmt: skip
-
-    def level(at: Builder, depth: int, ivs: list[SSAValue], carried: list[SSAValue]) -> list[SSAValue]:
-        if depth == len(extents):
-            return body(at, ivs, list(carried))
-        block = Block(arg_types=[IndexType(), *[value.type for value in carried]])
-        inner = Builder(InsertPoint.at_end(block))
-        results = level(inner, depth + 1, [*ivs, block.args[0]], list(block.args[1:]))
-        block.add_op(scf.YieldOp(*results))
-        loop = at.insert(scf.ForOp(zero, bounds[depth], one, carried, Region(block)))
-        return list(loop.results)
-
-    return level(builder, 0, [], initial)

@@ -24,27 +24,3 @@ func.func @jvp(%x: tensor<4xf32>, %init: tensor<4xf32>, %t: tensor<4xf32>) -> te
   %r, %d = autodiff.jvp @map_bitcast(%x, %init, %t) {wrt = array<i64: 0>} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   return %d : tensor<4xf32>
 }
-
-// -----
-
-// A linalg.reduce combining by division: forward mode takes any body; reverse
-// mode only the combiners of the generic rule.
-func.func @reduce_divide(%x: tensor<3x4xf32>, %init: tensor<3xf32>) -> tensor<3xf32> {
-  // REVERSE: linalg-tensor-rules-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'linalg.reduce' (as a linalg.generic): reduction output #0 must combine its accumulator once with arith.addf
-  %r = linalg.reduce ins(%x : tensor<3x4xf32>) outs(%init : tensor<3xf32>) dimensions = [1]
-    (%in: f32, %acc: f32) {
-      %q = arith.divf %acc, %in : f32
-      linalg.yield %q : f32
-    }
-  return %r : tensor<3xf32>
-}
-func.func @vjp(%x: tensor<3x4xf32>, %init: tensor<3xf32>, %ct: tensor<3xf32>) -> tensor<3x4xf32> {
-  %r, %d = autodiff.vjp @reduce_divide(%x, %init, %ct) {wrt = array<i64: 0>} : (tensor<3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3x4xf32>)
-  return %d : tensor<3x4xf32>
-}
-func.func @jvp(%x: tensor<3x4xf32>, %init: tensor<3xf32>, %t: tensor<3x4xf32>) -> tensor<3xf32> {
-  %r, %d = autodiff.jvp @reduce_divide(%x, %init, %t) {wrt = array<i64: 0>} : (tensor<3x4xf32>, tensor<3xf32>, tensor<3x4xf32>) -> (tensor<3xf32>, tensor<3xf32>)
-  return %d : tensor<3xf32>
-}
-// FORWARD: func.func @reduce_divide
-// FORWARD-NOT: error

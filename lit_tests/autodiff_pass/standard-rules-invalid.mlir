@@ -2,27 +2,6 @@
 // RUN: autodiff-opt %s -p autodiff-reverse --split-input-file --verify-diagnostics | filecheck %s
 
 #rows = affine_map<(i, j) -> (i, j)>
-#all = affine_map<(i, j) -> ()>
-// A reduction that uses its accumulator twice (acc * acc + x): no combiner gradir knows.
-func.func @product(%x: tensor<3x4xf32>, %init: tensor<f32>) -> tensor<f32> {
-  // CHECK: standard-rules-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'linalg.generic': reduction output #0 must combine its accumulator once with arith.addf, subf (acc - x), mulf, maximumf, maxnumf, minimumf, minnumf or a select of a comparison
-  %r = linalg.generic {indexing_maps = [#rows, #all], iterator_types = ["reduction", "reduction"]}
-      ins(%x : tensor<3x4xf32>) outs(%init : tensor<f32>) {
-  ^bb0(%u: f32, %acc: f32):
-    %sq = arith.mulf %acc, %acc : f32
-    %n = arith.addf %sq, %u : f32
-    linalg.yield %n : f32
-  } -> tensor<f32>
-  return %r : tensor<f32>
-}
-func.func @g(%x: tensor<3x4xf32>, %init: tensor<f32>) -> tensor<3x4xf32> {
-  %d = autodiff.grad @product(%x, %init) {wrt = array<i64: 0>} : (tensor<3x4xf32>, tensor<f32>) -> tensor<3x4xf32>
-  return %d : tensor<3x4xf32>
-}
-
-// -----
-
-#rows = affine_map<(i, j) -> (i, j)>
 // A call inside the body is inlined to be differentiated: a declaration has no body.
 func.func private @opaque(f32) -> f32
 func.func @atan(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {

@@ -44,7 +44,6 @@ CATEGORIES = {
     "scf-for-result-returned": "reverse mode of an scf.for whose result is returned directly by the function",
     "scf-captured-scalar": "an scf.if/scf.for reading an active float scalar defined outside it (reverse mode)",
     "not-front-end-output": "an op only an optimisation after differentiation makes (MLIR's Winograd rewrite of a convolution): differentiate what it was made from",
-    "reduction-combiner": "a reduction generic whose combiner is none of the ones gradir differentiates (a log-add-exp, as lax.cumlogsumexp's reduce_window)",
     "other": "see the reason",
     "WRONG": "the pipeline succeeds and the numbers are wrong (never an expected failure)",
 }
@@ -56,8 +55,6 @@ _SCALAR_RESULT = "must return only float tensors to be gradchecked"
 EXPECTED: dict[str, tuple[str, str, str]] = {
     "mlir_winograd_conv2d": ("not-front-end-output", "linalg.winograd_*_transform: made by transform.structured.winograd_conv2d from a convolution; xDSL 0.74 and gradir do not define them",
                              "Operation linalg.winograd_filter_transform is not registered"),
-    "jax_mingru": ("reduction-combiner", "lax.cumlogsumexp: a windowed reduction combined by log-add-exp (maximumf, log1p(exp(-|a - b|)), a NaN select)",
-                   "must combine its accumulator once with"),
 }  # fmt: skip
 
 PROGRAMS = run_corpus.discover()

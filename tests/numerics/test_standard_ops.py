@@ -10,8 +10,6 @@ import numpy as np
 import pytest
 
 import gradir
-from gradir.errors import DifferentiationError
-from gradir.compilation import lower_to_linalg
 from gradir.gradient_check import GradChecker
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -326,26 +324,3 @@ def test_standard_examples(path, function, shapes):
     inputs = [rng.standard_normal(s) * 0.5 for s in shapes]
     result = gradir.gradcheck(STANDARD / path, function, inputs=inputs)
     assert result.ok, result.report()
-
-
-UNSUPPORTED_REDUCTION = GENERIC_MAPS + """
-func.func @f(%x: tensor<3x4xf32>, %init: tensor<f32>) -> tensor<f32> {
-  %r = linalg.generic {indexing_maps = [#rows, #all], iterator_types = ["reduction", "reduction"]}
-      ins(%x : tensor<3x4xf32>) outs(%init : tensor<f32>) {
-  ^bb0(%u: f32, %acc: f32):
-    %sq = arith.mulf %acc, %acc : f32
-    %n = arith.addf %sq, %u : f32
-    linalg.yield %n : f32
-  } -> tensor<f32>
-  return %r : tensor<f32>
-}
-func.func @g(%x: tensor<3x4xf32>, %init: tensor<f32>) -> tensor<3x4xf32> {
-  %d = autodiff.grad @f(%x, %init) {wrt = array<i64: 0>} : (tensor<3x4xf32>, tensor<f32>) -> tensor<3x4xf32>
-  return %d : tensor<3x4xf32>
-}
-"""
-
-
-def test_unsupported_reduction_is_a_located_error():
-    with pytest.raises(DifferentiationError, match=r"<string>:7:3: error: differentiation of 'linalg.generic': reduction output #0 must combine its accumulator once"):
-        lower_to_linalg(UNSUPPORTED_REDUCTION)
