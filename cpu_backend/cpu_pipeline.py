@@ -111,7 +111,11 @@ from gradir.mlir_bridge.host_execution import (
     restore_c_interface_names,
 )
 from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
-from gradir.mlir_bridge.written_arguments import copy_written_arguments, copy_written_loop_states
+from gradir.mlir_bridge.written_arguments import (
+    copy_written_arguments,
+    copy_written_loop_states,
+    materialize_into_arguments_as_values,
+)
 from gradir.mlir_bridge.tensor_stage import (
     ELEMENTWISE_FUSION_PIPELINE,
     TENSOR_SCHEDULE,
@@ -439,6 +443,7 @@ def to_buffers(module: ir.Module) -> None:
         with stage("cpu-bufferize"):
             store_booleans_as_bytes(module)
             copy_written_arguments(module)
+            materialize_into_arguments_as_values(module)
             yield_loop_states_in_place(module)
             copy_repeated_results(module)
             allocas_on_heap(module)

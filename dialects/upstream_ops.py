@@ -15,6 +15,7 @@ passes) stays xDSL's:
   `linalg.generic {...} {attr = ...} ins(...)`: an attribute dictionary after it.
 - `linalg.index` inside a named op's body (`linalg.fill_rng_2d`), not only a generic.
 - `tensor.pad` by amounts given as values, with a static result type (`PadOp`).
+- `tensor.reshape` between shapes with dynamic sizes whose static sizes differ (`ReshapeOp`).
 - `memref.cast`'s custom form (`MemrefCastOp`): xDSL 0.74 has only the generic one.
 - `arith.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>`, an elementwise select on a
   tensor of conditions (`SelectOp`): xDSL 0.74 takes only an `i1`.
@@ -35,6 +36,7 @@ grammar for every op, so the parser handles it (`gradir.source.LocatingParser`).
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from xdsl.context import Context
@@ -387,6 +389,27 @@ class PadOp(tensor.PadOp):
                 )
 
 
+class ReshapeOp(tensor.ReshapeOp):
+    """`tensor.reshape` verified as MLIR verifies it: the element counts must agree only
+    where both shapes are static. xDSL 0.74 multiplied the sizes with the dynamic marker
+    (-1) in them, so `tensor<?x6xf32>` to `tensor<?x3xf32>` (torch-mlir's `view` of a
+    tensor of dynamic batch) was refused as -6 elements against -3."""
+
+    name = "tensor.reshape"
+
+    def verify_(self):
+        source, shape, result = (cast(TensorType, v.type) for v in (self.source, self.shape, self.result))
+        if source.element_type != result.element_type:
+            raise VerifyException("element types of source and result tensor types should be the same")
+        if shape.get_num_dims() != 1:
+            raise VerifyException("shape tensor must have a rank one")
+        static = [s for s in (*source.get_shape(), *result.get_shape()) if s == DYNAMIC_INDEX] == []
+        if static and math.prod(source.get_shape()) != math.prod(result.get_shape()):
+            raise VerifyException("source and result tensor should have the same number of elements")
+        if shape.get_shape()[0] not in (DYNAMIC_INDEX, result.get_num_dims()):
+            raise VerifyException("length of shape operand differs from the result's tensor rank")
+
+
 GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {
     "arith": (CmpfOp, CmpiOp, SelectOp, *ARITH_OPS),
     "linalg": (
@@ -397,7 +420,7 @@ GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {
     "math": MATH_OPS,
     "memref": (MemrefCastOp,),
     "scf": FORALL_SCF_OPS,
-    "tensor": (PadOp, *TENSOR_OPS, *FORALL_TENSOR_OPS),
+    "tensor": (PadOp, ReshapeOp, *TENSOR_OPS, *FORALL_TENSOR_OPS),
 }
 """Dialect name -> gradir's versions of some of its ops (and attributes), and
 ops (and attributes) it lacks."""

@@ -55,3 +55,27 @@ def _copy_nested_writes(module: ir.Module, owners: set[str]) -> int:
         op.operands[_DESTINATION] = copy.result
         copied += 1
     return copied
+
+
+def materialize_into_arguments_as_values(module: ir.Module) -> int:
+    """Replace each `bufferization.materialize_in_destination %v in %arg` (tensor form)
+    whose destination is a function's argument by `%v`; in place. Returns how many.
+
+    The op asks for `%v` in `%arg`'s very buffer, and a public function's arguments are
+    the caller's read-only arrays, so bufferization refused it ("would write to read-only
+    buffer": tpp-mlir's MLP benchmarks end so). Its tensor result is `%v` as a value,
+    which is all a caller of gradir's functions sees: results are returned, never
+    written into arguments."""
+    replaced = 0
+    for op in walk_ops(module, {"bufferization.materialize_in_destination"}):
+        if len(op.results) != 1:
+            continue  # the memref form writes memory the program owns: left as it is
+        source, destination = op.operands[0], op.operands[1]
+        if not isinstance(destination, ir.BlockArgument) or destination.owner.owner is None:
+            continue
+        if destination.owner.owner.operation.name != "func.func":
+            continue
+        op.results[0].replace_all_uses_with(source)
+        op.erase()
+        replaced += 1
+    return replaced

@@ -69,12 +69,13 @@ def body_terminator(op: GenericOp) -> YieldOp:
 
 def gathers_of(op: GenericOp, captured: Sequence[SSAValue]) -> dict[SSAValue, list[tensor.ExtractOp]]:
     """For each captured tensor, the `tensor.extract` ops of the body reading it
-    (the only way a scalar body can read a tensor that is not an operand)."""
+    (the only way a scalar body can read a tensor that is not an operand's elements; a
+    `tensor.dim` reads its size, which has no derivative)."""
     tensors = {value for value in captured if isinstance(value.type, TensorType)}
     found: dict[SSAValue, list[tensor.ExtractOp]] = {value: [] for value in tensors}
     for inner in op.body.walk():
         for value in inner.operands:
-            if value not in tensors:
+            if value not in tensors or isinstance(inner, tensor.DimOp):
                 continue
             if not isinstance(inner, tensor.ExtractOp) or inner.tensor is not value or inner.parent is not op.body.block:
                 fail(op, f"its body reads the captured tensor {value.type} with '{inner.name}'; "

@@ -9,8 +9,8 @@ strides (static or `index` operands) are reused as they are. `extract` and
 `insert` do the same for one element (a float scalar gradient),
 `expand_shape`/`collapse_shape`/`reshape` reshape the gradient back (`reshape`'s
 shape operand is an index tensor: no gradient) and `cast` casts it back. Tensors of dynamic
-shape take the sizes of what they build from the op's own values (`tensor.dim`), except in
-`reshape` and `splat`, which refuse them. `concat` hands each input its slice of the gradient
+shape take the sizes of what they build from the op's own values (`tensor.dim`; `reshape`
+back to its source: a shape tensor of them), except `splat`, which refuses them. `concat` hands each input its slice of the gradient
 (at the running sum of the previous inputs' extents along the dimension, `tensor.dim`s where
 they are dynamic) and concatenates the tangents (a missing one a zero of its input's
 run-time shape), `from_elements`
@@ -24,7 +24,8 @@ import itertools
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from gradir.autodiff_pass.ir_building import dynamic_sizes, zero_constant
@@ -32,6 +33,7 @@ from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.autodiff_pass.rules.loop_cache import add
 from gradir.dialects.autodiff import ReshapeOp, SumOp
 from gradir.dialects.type_checks import dynamic_dims
+from gradir.dialects.upstream_ops import ReshapeOp as TensorReshapeOp  # MLIR's verifier, not xDSL 0.74's
 from gradir.lowering.standard_ops import extent, extract_at, index_constant
 
 
@@ -155,6 +157,9 @@ def _reshaped(builder: Builder, op: Operation, value: SSAValue, backwards: bool)
     target = op.operands[0] if backwards else op.results[0]
     if not (dynamic_dims(op.operands[0].type) or dynamic_dims(op.results[0].type)):
         return builder.insert(ReshapeOp(value, target.type)).result
+    if isinstance(op, tensor.ReshapeOp):
+        shape = op.shape if not backwards else _shape_tensor(builder, target, op.shape.type.element_type)
+        return builder.insert(TensorReshapeOp(value, shape, target.type)).result
     expands = isinstance(op, tensor.ExpandShapeOp) != backwards  # to the op's result or from it
     groups = op.properties["reassociation"]
     if not expands:
@@ -165,6 +170,21 @@ def _reshaped(builder: Builder, op: Operation, value: SSAValue, backwards: bool)
     sizes = dynamic_sizes(builder, target)
     static = list(target.type.get_shape())  # type: ignore[union-attr]
     return builder.insert(tensor.ExpandShapeOp(value, sizes, groups, static, target.type)).result  # type: ignore[arg-type]
+
+
+def _shape_tensor(builder: Builder, value: SSAValue, element: Attribute) -> SSAValue:
+    """`value`'s sizes as a rank-1 tensor of `element` (index or an integer type), the
+    shape operand of a `tensor.reshape` back to it: its static sizes as constants, the
+    others its `tensor.dim`s."""
+    sizes = []
+    for dim, size in enumerate(value.type.get_shape()):  # type: ignore[union-attr]
+        if size == DYNAMIC_INDEX:
+            extent = builder.insert(tensor.DimOp(value, index_constant(builder, dim))).result
+            sizes.append(extent if isinstance(element, IndexType) else builder.insert(arith.IndexCastOp(extent, element)).result)
+        else:
+            sizes.append(builder.insert(arith.ConstantOp(IntegerAttr(size, element))).result)
+    shape_type = TensorType(element, [len(sizes)])
+    return builder.insert(tensor.FromElementsOp(*sizes, result_type=shape_type)).results[0]
 
 
 def cast_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]):
@@ -262,7 +282,7 @@ RULES = (
     _linear("tensor.insert", insert_vjp, insert_jvp, (0, 1), dynamic=True),
     _linear("tensor.expand_shape", reshape_vjp, reshape_jvp, (0,), dynamic=True),
     _linear("tensor.collapse_shape", reshape_vjp, reshape_jvp, (0,), dynamic=True),
-    _linear("tensor.reshape", reshape_vjp, reshape_jvp, (0,)),
+    _linear("tensor.reshape", reshape_vjp, reshape_jvp, (0,), dynamic=True),
     _linear("tensor.cast", cast_vjp, cast_jvp, (0,), dynamic=True),
     _linear("tensor.concat", concat_vjp, concat_jvp, None, dynamic=True),
     _linear("tensor.from_elements", from_elements_vjp, from_elements_jvp, None),
