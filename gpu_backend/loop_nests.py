@@ -57,7 +57,11 @@ class Nest:
 
     @property
     def parallel_dims(self) -> list[int]:
-        """Parallel dims, outermost first, ordered by the first output's layout (coalescing)."""
+        """Parallel dims, outermost first, ordered by the first output's layout (coalescing);
+        in loop order for a generic with no output (one left only to check its inputs:
+        torch-mlir's gathers `cf.assert` each index)."""
+        if len(self.maps) == self.num_inputs:
+            return [d for d in range(len(self.ranges)) if d not in self.reduction_dims]
         out_map = self.maps[self.num_inputs]
         ordered = [e.position for e in out_map.results if isinstance(e, ir.AffineDimExpr)]
         ordered = [d for d in ordered if d not in self.reduction_dims]

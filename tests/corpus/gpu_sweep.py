@@ -37,7 +37,7 @@ class GpuResult:
 
 def check(program: run_corpus.Program) -> GpuResult:
     import gradir
-    from gradir.errors import GradirError
+    from gradir.errors import GradirError, InternalError
     from gradir.tools.cli import one_line_message
 
     result = GpuResult(program.name)
@@ -57,6 +57,9 @@ def check(program: run_corpus.Program) -> GpuResult:
     ):
         try:
             gpu = gradir.compile(source, target="cuda")
+        except InternalError as error:  # a bug, not a refusal
+            result.outcomes[label] = ("fail", f"compiling: {one_line_message(error)}")
+            continue
         except GradirError as error:
             result.outcomes[label] = ("refused", one_line_message(error))
             continue
