@@ -731,7 +731,9 @@ REFERENCES = {
 
 # References of program groups kept in their own modules (REFERENCES and INPUTS dicts each).
 import references_enzyme_mlir, references_iree, references_lagrad, references_mlir_upstream  # noqa: E402
+import references_linalg_frontends, references_torch_frontends  # noqa: E402
 
-for _group in (references_lagrad, references_enzyme_mlir, references_mlir_upstream, references_iree):
+for _group in (references_lagrad, references_enzyme_mlir, references_mlir_upstream, references_iree,
+               references_torch_frontends, references_linalg_frontends):
     REFERENCES.update(_group.REFERENCES)
     INPUTS.update(_group.INPUTS)

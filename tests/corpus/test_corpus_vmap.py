@@ -28,10 +28,13 @@ CATEGORIES = {
     "largest example's extent, which is not each example's own",
     "dynamic-named-op": "a linalg named op on a tensor of dynamic shape in the batched function (its batching rule "
     "takes static shapes)",
+    "batched-fill": "a `linalg.fill` of a value that depends on the batch (the rule takes a shared fill value)",
 }
 
 # name -> (category, substring of the one-line error)
 EXPECTED_REFUSALS: dict[str, tuple[str, str]] = {
+    # the max-pool backward's running max starts from a fill of a value read from a batched input
+    "stablehlo_select_and_scatter": ("batched-fill", "vmap of 'linalg.fill' is not supported (its fill value depends on the batch)"),
     # its vjp reads the extents of the loops' tensor<?x2xf32> states (a stack, a pad's gradient)
     "mlir_init_and_dot": ("run-time-extent", "vmap of 'tensor.dim' is not supported (the extent is known only at run time"),
     # clamped run-time offsets and sizes of a slice (tensor.dim of the batched input)
@@ -59,6 +62,10 @@ NOT_EXPRESSIBLE = {
         "iree_layernorm_dynamic", "iree_pack_dynamic_pad", "iree_pad_conv_dynamic_generic", "iree_pad_conv_dynamic_named",
         "iree_softmax_dynamic_reduction", "iree_softmax_tosa_dynamic", "iree_strided_contraction_dynamic_batch",
         "iree_unpack_dynamic_extract_slice", "mlir_pad_dynamic_amount",
+        "stablehlo_clamp_scalar", "stablehlo_concatenate", "stablehlo_dot_general_dynamic",
+        "stablehlo_real_dynamic_slice", "stablehlo_reverse_dynamic", "stablehlo_select_scalar_pred_dyn",
+        "torchmlir_cross_entropy_dyn", "torchmlir_elu_dyn", "torchmlir_kl_div_dyn", "torchmlir_mlp2_dyn",
+        "torchmlir_pow_broadcast_dyn", "torchmlir_sdpa_dyn", "torchmlir_softmax_dyn", "torchmlir_trace_dyn",
     )},
 }  # fmt: skip
 """Programs the sweep's wrappers cannot express: an i32 scalar result (they batch tensor and f64
