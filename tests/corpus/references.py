@@ -70,6 +70,17 @@ def _fill(rng, specs, float_fn, int_high=2):
     return arrays
 
 
+def _concrete(specs, shapes):
+    """The entry's dynamic dimensions (negative in the MLIR shape) take the sizes in `shapes`
+    (a scalar argument: shape () and want ())."""
+    out = []
+    for (shape, element), want in zip(specs, shapes):
+        static = len(shape) == len(want) and all(s < 0 or s == w for s, w in zip(shape, want))
+        assert static, (shape, want)
+        out.append((tuple(want), element))
+    return out
+
+
 def _positive(rng, shape):
     return rng.uniform(0.25, 1.25, size=shape)
 

@@ -2,21 +2,11 @@
 from __future__ import annotations
 
 import numpy as np
-from references import Group, F, _fill, _positive, _signed, inputs_pos, inputs_signed, torch  # noqa: F401
+from references import Group, F, _concrete, _fill, _positive, _signed, inputs_pos, inputs_signed, torch  # noqa: F401
 
 _GROUP = Group()
 REFERENCES, INPUTS = _GROUP.references, _GROUP.input_generators
 _reference, _inputs = _GROUP.reference, _GROUP.inputs
-
-
-def _concrete(specs, shapes):
-    """The entry's dynamic dimensions (negative in the MLIR shape) take the sizes in `shapes`."""
-    out = []
-    for (shape, element), want in zip(specs, shapes):
-        static = len(shape) == len(want) and all(s < 0 or s == w for s, w in zip(shape, want))
-        assert static, (shape, want)
-        out.append((tuple(want), element))
-    return out
 
 
 # ---------------------------------------------------------------- openxla/stablehlo: stablehlo/conversions/linalg/tests
