@@ -53,6 +53,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from gradir.autodiff_pass.cse import scoped_cse
+from gradir.autodiff_pass.hoist_branch_gathers import hoist_gathers_out_of_branches
 from gradir.autodiff_pass.inline_body_calls import inline_calls_in_generic_bodies
 from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code, unique_symbol, zero_constant
 from gradir.autodiff_pass.lower_grad_of import inline_grad_of_ops
@@ -195,6 +196,7 @@ def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> 
         block.add_op(clone_op(op, value_map))
     module = callee.parent_op()
     inline_calls_in_generic_bodies(block, module if isinstance(module, ModuleOp) else None)
+    hoist_gathers_out_of_branches(block)
     inline_grad_of_ops(block)
     # A derivative's loops and branches hold grad_of ops too (the body of a
     # reversed scf.for): inline those as well.

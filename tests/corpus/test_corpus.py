@@ -55,8 +55,6 @@ _SCALAR_RESULT = "must return only float tensors to be gradchecked"
 EXPECTED: dict[str, tuple[str, str, str]] = {
     "mlir_winograd_conv2d": ("not-front-end-output", "linalg.winograd_*_transform: made by transform.structured.winograd_conv2d from a convolution; xDSL 0.74 and gradir do not define them",
                              "Operation linalg.winograd_filter_transform is not registered"),
-    "stablehlo_concatenate": ("other", "StableHLO's concatenate with primitive ops off: a generic whose body picks the input with scf.if and reads it with tensor.extract inside the branch (gradir differentiates gathers directly in the body only; from_jax writes tensor.concat instead)",
-                              "with 'tensor.extract'; only tensor.extract directly in the body is supported"),
 }  # fmt: skip
 
 PROGRAMS = run_corpus.discover()

@@ -162,7 +162,7 @@ def test_a_max_reduction_of_products_has_finite_gradients():
     np.testing.assert_allclose(dw, expected_dw, rtol=1e-12, atol=1e-14)
 
 
-# ---- open: a gather inside a branch of a generic body is refused ---------------------------------
+# ---- fixed: a gather inside a branch of a generic body was refused (hoist_branch_gathers) ----------
 
 GATHER_IN_A_BRANCH = """
 func.func @f(%x: tensor<3xf32>, %t: tensor<2xf32>) -> tensor<3xf32> {
@@ -187,14 +187,9 @@ func.func @f(%x: tensor<3xf32>, %t: tensor<2xf32>) -> tensor<3xf32> {
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="differentiation of 'linalg.generic': its body reads the captured tensor tensor<2xf64> with "
-    "'tensor.extract'; only tensor.extract directly in the body is supported (a gather inside an scf.if "
-    "of the body: a located error, both modes; the generator keeps gathers out of body branches, "
-    "standard_generics.GATHERS_IN_BODY_BRANCHES)",
-)
 def test_a_gather_inside_a_branch_of_a_body():
+    """Refused ("only tensor.extract directly in the body is supported") until gathers in body
+    branches were moved to the body's top level before differentiation (hoist_branch_gathers)."""
     inputs = [np.array([0.5, -0.7, 0.9]), np.array([0.3, 1.2])]
     result = gradir.gradcheck(GATHER_IN_A_BRANCH, "f", inputs=inputs)
     assert result.ok, result.report()
