@@ -52,6 +52,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, VmapError, unsupported, value_shape
 from gradir.autodiff_pass.rules.batching_generic import batch_generic
 from gradir.autodiff_pass.rules.linalg_structured import generic_view
+from gradir.dialects.linalg_dst_style import BroadcastOp
 from gradir.dialects.linalg_matmul import BatchMatmulOp
 from gradir.dialects.type_checks import tensor_type
 
@@ -310,13 +311,18 @@ def batch_linalg_softmax(builder, op, operands, batched):
 
 
 def batch_linalg_fill(builder, op, operands, batched):
-    """A fill overwrites its init: only the scalar matters, and a scalar is
-    never batched here (what would make one, reading a batched tensor's element,
-    is refused where it happens)."""
+    """A fill overwrites its init: only the scalar matters. A scalar that depends on
+    the batch is a `[B]` tensor (a batched 0-d tensor's element: StableHLO's
+    select_and_scatter fills with one), broadcast along the fill's dims."""
     unbatched = _unbatched_overwrite(builder, op, operands, batched)
-    if unbatched is None:
+    if unbatched is not None:
+        return unbatched
+    target = builder.batched_type(op.results[0].type)
+    if any(batched[1:]) or not target.has_static_shape():
         raise unsupported(op, "its fill value depends on the batch")
-    return unbatched
+    init = builder.insert(tensor.EmptyOp([], target)).results[0]
+    added = DenseArrayBase.from_list(i64, list(range(1, len(target.get_shape()))))
+    return [(builder.insert(BroadcastOp(operands[0], init, added)).results[0], True)]
 
 
 def batch_linalg_pack(builder, op, operands, batched):

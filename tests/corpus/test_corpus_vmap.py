@@ -28,13 +28,10 @@ CATEGORIES = {
     "largest example's extent, which is not each example's own",
     "dynamic-named-op": "a linalg named op on a tensor of dynamic shape in the batched function (its batching rule "
     "takes static shapes)",
-    "batched-fill": "a `linalg.fill` of a value that depends on the batch (the rule takes a shared fill value)",
 }
 
 # name -> (category, substring of the one-line error)
 EXPECTED_REFUSALS: dict[str, tuple[str, str]] = {
-    # the max-pool backward's running max starts from a fill of a value read from a batched input
-    "stablehlo_select_and_scatter": ("batched-fill", "vmap of 'linalg.fill' is not supported (its fill value depends on the batch)"),
     # its vjp reads the extents of the loops' tensor<?x2xf32> states (a stack, a pad's gradient)
     "mlir_init_and_dot": ("run-time-extent", "vmap of 'tensor.dim' is not supported (the extent is known only at run time"),
     # clamped run-time offsets and sizes of a slice (tensor.dim of the batched input)

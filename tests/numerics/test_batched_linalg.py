@@ -428,3 +428,25 @@ def test_matmuls_reading_an_operand_transposed_match_torch_vmap(in_axes):
     actual = gradir.vmap(TRANSPOSED_B, "g", in_axes=in_axes)(*args)
     expected = torch.func.vmap(lambda x, w: x.T @ w, in_dims=in_axes)(*map(torch.tensor, args))
     close(actual, expected)
+
+
+FILL_OF_AN_ELEMENT = """
+func.func @f(%s: tensor<f64>, %x: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %v = tensor.extract %s[] : tensor<f64>
+  %e = tensor.empty() : tensor<2x3xf64>
+  %c = linalg.fill ins(%v : f64) outs(%e : tensor<2x3xf64>) -> tensor<2x3xf64>
+  %m = linalg.mul ins(%c, %x : tensor<2x3xf64>, tensor<2x3xf64>) outs(%e : tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %m : tensor<2x3xf64>
+}
+"""
+"""A fill of a value read from a batched 0-d tensor (StableHLO's select_and_scatter fills its
+result with the init so): each example's fill value is its own."""
+
+
+@pytest.mark.parametrize("in_axes", [(0, None), (0, 0)], ids=["value", "both"])
+def test_vmap_of_a_fill_whose_value_depends_on_the_batch(in_axes):
+    rng = np.random.default_rng(5)
+    s, x = rng.normal(size=4), rng.normal(size=(4, 2, 3) if in_axes[1] == 0 else (2, 3))
+    got = gradir.vmap(FILL_OF_AN_ELEMENT, "f", in_axes=in_axes)(s, x)
+    want = np.stack([s[b] * (x[b] if in_axes[1] == 0 else x) for b in range(4)])
+    np.testing.assert_allclose(got, want, rtol=1e-12)
