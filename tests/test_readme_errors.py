@@ -434,11 +434,14 @@ def returns_an_int(builder, op, output_grads):
 
 BUFFERIZE_CONFLICT = """\
 func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  %r = bufferization.materialize_in_destination %x in %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  return %r, %y : tensor<4xf32>, tensor<4xf32>
+  %z = arith.addf %y, %y : tensor<4xf32>
+  %r = bufferization.materialize_in_destination %x in %z : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %r, %z : tensor<4xf32>, tensor<4xf32>
 }
 """
-"""%y is written in place and read afterwards: one-shot bufferization cannot order it."""
+"""%z's buffer must receive %x in place and %z is read afterwards: one-shot bufferization cannot
+order it. (Into an argument, `%x in %y`, it compiles: the argument is read-only, and
+`written_arguments.materialize_into_arguments_as_values` returns %x as a value.)"""
 
 BRANCH_SIZED_BUFFER = """\
 func.func @f(%x: tensor<4xf32>, %n: index, %p: i1) -> f32 {
