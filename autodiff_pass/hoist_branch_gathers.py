@@ -12,8 +12,8 @@ extract becomes one at the top of the body reading
     src[select(P, i, 0), ...]
 
 where `P` is the conjunction of the branch conditions leading to it and `i` its indices,
-recomputed at the top (their ops are integer arithmetic, `tensor.dim`, `linalg.index`,
-comparisons); where `P` fails the element is read at 0 and not used, since the branch that
+recomputed at the top (their ops are `arith` and `math` ops, `tensor.dim`, `linalg.index`);
+where `P` fails the element is read at 0 and not used, since the branch that
 used it is not taken, so its gradient there is zero. An extract whose indices or conditions
 need anything else (a loop in the body, a division by a value, which could trap when run
 unconditionally) stays where it is, and the generic rule names it.
@@ -31,18 +31,17 @@ from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-_RECOMPUTABLE = (
-    arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.CmpiOp, arith.CmpfOp, arith.SelectOp,
-    arith.IndexCastOp, arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.MaxSIOp, arith.MinSIOp,
-    arith.MaxUIOp, arith.MinUIOp, tensor.DimOp, IndexOp,
-)  # fmt: skip
-"""Ops run unconditionally at the top of the body to recompute an index or a condition:
-total on every input, with integer, index or i1 results (a `cmpf` compares floats already
-there, it makes none)."""
+_RECOMPUTABLE_DIALECTS = ("arith.", "math.")
+"""Ops run unconditionally at the top of the body to recompute an index or a condition: those
+of `arith` and `math` (float ops cannot trap: a NaN or a poisoned `fptosi` where the branch
+is not taken only feeds the index `select` discards), `tensor.dim` and `linalg.index`; not
+an integer division (see `_DIVISIONS`) nor a `tensor.extract` (which could read out of
+bounds)."""
 
 _DIVISIONS = (arith.DivUIOp, arith.DivSIOp, arith.RemUIOp, arith.RemSIOp, arith.FloorDivSIOp, arith.CeilDivSIOp)
-"""Recomputed too when the divisor is a constant other than 0 and -1 (`(i + c) mod n`, a
-row of a flattened index): then they cannot trap either."""
+"""Integer divisions trap on a zero divisor (and the smallest integer by -1): recomputed only
+when the divisor is a constant other than 0 and -1 (`(i + c) mod n`, a row of a flattened
+index)."""
 
 
 def hoist_gathers_out_of_branches(block: Block) -> None:
@@ -87,12 +86,13 @@ def _hoist(generic: GenericOp, extract: tensor.ExtractOp) -> None:
         owner = value.owner
         if not isinstance(owner, Operation) or not _inside(owner, top):
             return value  # a block argument of the body, or defined before `top` or outside
-        if not (isinstance(owner, _RECOMPUTABLE) or _safe_division(owner)) or owner.regions:
+        if not _recomputable(owner):
             return None
-        operands = [available(operand) for operand in owner.operands]
+        outer = _outer_operands(owner)
+        operands = [available(operand) for operand in outer]
         if any(operand is None for operand in operands):
             return None
-        copy = owner.clone({old: new for old, new in zip(owner.operands, operands)})
+        copy = owner.clone({old: new for old, new in zip(outer, operands)})
         at.insert(copy)
         for old, new in zip(owner.results, copy.results):
             recomputed[old] = new
@@ -120,11 +120,32 @@ def _hoist(generic: GenericOp, extract: tensor.ExtractOp) -> None:
     Rewriter.erase_op(extract)
 
 
-def _safe_division(op: Operation) -> bool:
-    if not isinstance(op, _DIVISIONS):
+def _recomputable(op: Operation) -> bool:
+    """See `_RECOMPUTABLE_DIALECTS`; an `scf.if` whose branches hold only such ops too (a
+    choice the condition of a deeper branch reads)."""
+    if isinstance(op, scf.IfOp):
+        return all(
+            isinstance(inner, scf.YieldOp) or _recomputable(inner)
+            for region in op.regions for block in region.blocks for inner in block.ops
+        )  # fmt: skip
+    if op.regions:
         return False
-    divisor = op.operands[1].owner
-    return isinstance(divisor, arith.ConstantOp) and divisor.value.value.data not in (0, -1)
+    if isinstance(op, _DIVISIONS):
+        divisor = op.operands[1].owner
+        return isinstance(divisor, arith.ConstantOp) and divisor.value.value.data not in (0, -1)
+    return op.name.startswith(_RECOMPUTABLE_DIALECTS) or isinstance(op, (tensor.DimOp, IndexOp))
+
+
+def _outer_operands(op: Operation) -> list[SSAValue]:
+    """The values `op` and the ops nested in it read from outside `op`, each once."""
+    found: list[SSAValue] = []
+    for inner in op.walk():
+        for value in inner.operands:
+            owner = value.owner
+            defined = owner if isinstance(owner, Operation) else owner.parent_op()
+            if value not in found and not (defined is not None and _inside(defined, op)):
+                found.append(value)
+    return found
 
 
 def _inside(op: Operation, ancestor: Operation) -> bool:

@@ -204,7 +204,9 @@ def _reads_an_accumulator(op: GenericOp, value: SSAValue) -> bool:
         return True
     readers = {_in_body(op, use.operation) for acc in accumulators for use in acc.uses}
     owner = value.owner
-    return isinstance(owner, Operation) and _in_body(op, owner) in _slice(op, readers)
+    if not isinstance(owner, Operation) or not op.is_ancestor(owner):
+        return False  # a block argument, or a value from outside the op (a captured scalar)
+    return _in_body(op, owner) in _slice(op, readers)
 
 
 def _combination(op: GenericOp, j: int, accumulator: SSAValue, combine, uses: set[Operation]) -> Combiner | None:

@@ -270,3 +270,33 @@ def test_other_reductions_are_folds(text, inputs):
     arrays = [_distinct(shape, seed) / 4 for seed, shape in enumerate(inputs)]
     result = gradir.gradcheck(text, "f", inputs=arrays)
     assert result.ok, result.report()
+
+
+CAPTURED_SUMMAND = """
+func.func @f(%x: tensor<4xf64>, %s: tensor<2xf64>) -> tensor<f64> {
+  %c0 = arith.constant 0 : index
+  %v = tensor.extract %s[%c0] : tensor<2xf64>
+  %e = tensor.empty() : tensor<f64>
+  %z = arith.constant 0.5 : f64
+  %i = linalg.fill ins(%z : f64) outs(%e : tensor<f64>) -> tensor<f64>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> ()>],
+      iterator_types = ["reduction"]} ins(%x : tensor<4xf64>) outs(%i, %i : tensor<f64>, tensor<f64>) {
+  ^bb0(%in: f64, %a: f64, %b: f64):
+    %p = arith.subf %a, %in : f64
+    %q = arith.addf %v, %b : f64
+    linalg.yield %p, %q : f64, f64
+  } -> (tensor<f64>, tensor<f64>)
+  %m = arith.mulf %r#0, %r#1 : tensor<f64>
+  return %m : tensor<f64>
+}
+"""
+"""A sum whose summand is a scalar captured from outside the op (property seed 74 with gathers in
+branches): telling whether the summand reads an accumulator walked up from its definition
+outside the body and failed an assertion."""
+
+
+def test_a_captured_scalar_summed_into_an_accumulator():
+    x, s = np.array([0.5, -1.0, 2.0, 0.25]), np.array([1.5, -2.0])
+    result = gradir.gradcheck(CAPTURED_SUMMAND, "f", inputs=[x, s])
+    assert result.ok, result.report()
+    np.testing.assert_allclose(gradir.compile(CAPTURED_SUMMAND).f(x, s), (0.5 - x.sum()) * (0.5 + 4 * s[0]))

@@ -20,10 +20,10 @@ COMBINE_TEXT = {
         "}} else {{", "  scf.yield {acc} : f32", "}}",
     ],
 }  # fmt: skip
-GATHERS_IN_BODY_BRANCHES = False
-"""A `tensor.extract` of a captured tensor inside an `scf.if` in a body is a located
-error today ("only tensor.extract directly in the body is supported"): see
-test_standard_programs.py's strict xfail."""
+GATHERS_IN_BODY_BRANCHES = True
+"""A `tensor.extract` of a captured tensor inside an `scf.if` in a body: differentiated since
+autodiff_pass/hoist_branch_gathers.py (refused before, "only tensor.extract directly in the
+body is supported")."""
 MAX_LIKE = {"maximumf": np.max, "select_max": np.max, "if_max": np.max, "minimumf": np.min}
 
 
