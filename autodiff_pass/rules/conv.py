@@ -79,6 +79,7 @@ from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.autodiff_pass.rules.loop_cache import add, mul
 from gradir.dialects.linalg_conv import CONV, MAX, MIN, SUM, WINDOW_OPS, WindowOperation
 from gradir.errors import DifferentiationError, error_at
+from gradir.lowering.linalg_builders import converted
 from gradir.lowering.standard_ops import extent, extents, index_constant, insert_at
 
 SELECTED = IntegerType(32)
@@ -733,18 +734,27 @@ def _rule(op_type: type[WindowOperation]) -> DerivativeRule:
 
 def _multiply_accumulate_operands(op: linalg.GenericOp) -> tuple[int, int] | None:
     """For a body `yield acc + a * b` (either order) over two inputs: the
-    input indices (a, b); else None."""
+    input indices (a, b); else None. Either input may first be widened to the
+    accumulator's type by `arith.extf` (a bf16 convolution accumulating in f32)."""
     block = op.body.block
     body = list(block.ops)
-    if len(op.inputs) != 2 or len(op.outputs) != 1 or len(body) != 3:
+    if len(op.inputs) != 2 or len(op.outputs) != 1 or not 3 <= len(body) <= 5:
         return None
-    multiply, add, terminator = body
+    *widened, multiply, add, terminator = body
     if not (isinstance(multiply, arith.MulfOp) and isinstance(add, arith.AddfOp) and isinstance(terminator, linalg.YieldOp)):
         return None
     if list(terminator.operands) != [add.result] or set(add.operands) != {multiply.result, block.args[2]}:
         return None
+    read = {}
+    for extend in widened:
+        if not isinstance(extend, arith.ExtFOp) or extend.input not in block.args[:2] or extend.result.type != block.args[2].type:
+            return None
+        read[extend.result] = extend.input
     inputs = list(block.args[:2])
-    if sorted(inputs.index(v) for v in multiply.operands if v in inputs) != [0, 1]:
+    factors = [read.get(v, v) for v in multiply.operands]
+    if sorted(inputs.index(v) for v in factors if v in inputs) != [0, 1]:
+        return None
+    if any(v.type != block.args[2].type for v in multiply.operands):
         return None
     return 0, 1
 
@@ -752,12 +762,21 @@ def _multiply_accumulate_operands(op: linalg.GenericOp) -> tuple[int, int] | Non
 def window_contraction_vjp(builder: Builder, op: Operation, grads: Sequence[SSAValue]) -> list[SSAValue | None] | None:
     """The gradients of a generic `out += a * b` in which one input is read
     through windows (a convolution written as a generic), by the convolution
-    adjoints; None when the generic does not have that form."""
+    adjoints; None when the generic does not have that form. Inputs widened in the
+    body (`arith.extf`, IREE's bf16 convolutions) are widened first, and their
+    gradients rounded back (`arith.truncf`: the adjoint of `extf`), so that a bf16
+    program and its f64 promotion (`gradcheck`) take this same path."""
     if not isinstance(op, linalg.GenericOp) or _multiply_accumulate_operands(op) is None:
         return None
     types = [o.type for o in op.operands]
-    if not all(isinstance(t, TensorType) for t in types) or len({t.get_element_type() for t in types}) != 1:  # type: ignore[attr-defined]
+    if not all(isinstance(t, TensorType) for t in types):
         return None
+    accumulated = types[2].get_element_type()  # type: ignore[attr-defined]
+    inputs = list(op.inputs)
+    if any(t.get_element_type() != accumulated for t in types[:2]):  # type: ignore[attr-defined]
+        if not all(t.has_static_shape() for t in types[:2]):  # type: ignore[attr-defined]
+            return None
+        inputs = [converted(builder, value, accumulated) for value in inputs]
     maps = [m.data for m in op.indexing_maps.data]
     shapes = [t.get_shape() for t in types]  # type: ignore[attr-defined]
     for windowed in (0, 1):
@@ -766,10 +785,12 @@ def window_contraction_vjp(builder: Builder, op: Operation, grads: Sequence[SSAV
         if reduction is None:
             continue
         (g,) = grads
-        x, w = op.inputs[windowed], op.inputs[other]
+        x, w = inputs[windowed], inputs[other]
         gradients: list[SSAValue | None] = [None, None, g]
         gradients[windowed] = input_gradient(builder, reduction, g, x, weight=w)
         gradients[other] = filter_gradient(builder, reduction, g, x, w)
+        for k in (0, 1):
+            gradients[k] = converted(builder, gradients[k], types[k].get_element_type())  # type: ignore[arg-type, attr-defined]
         return gradients
     return None
 
