@@ -15,7 +15,8 @@ passes) stays xDSL's:
   `linalg.generic {...} {attr = ...} ins(...)`: an attribute dictionary after it.
 - `linalg.index` inside a named op's body (`linalg.fill_rng_2d`), not only a generic.
 - `tensor.pad` by amounts given as values, with a static result type (`PadOp`).
-- `tensor.reshape` between shapes with dynamic sizes whose static sizes differ (`ReshapeOp`).
+- `tensor.reshape` between shapes with dynamic sizes whose static sizes differ (`ReshapeOp`);
+  `tensor.expand_shape`/`collapse_shape` between a 0-d tensor and one of sizes 1, with no groups.
 - `memref.cast`'s custom form (`MemrefCastOp`): xDSL 0.74 has only the generic one.
 - `arith.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>`, an elementwise select on a
   tensor of conditions (`SelectOp`): xDSL 0.74 takes only an `i1`.
@@ -410,6 +411,37 @@ class ReshapeOp(tensor.ReshapeOp):
             raise VerifyException("length of shape operand differs from the result's tensor rank")
 
 
+def _is_unit_expansion_of_a_scalar(collapsed: TensorType, expanded: TensorType, reassociation) -> bool:
+    """MLIR's one exception to the reassociation covering every expanded dimension: a
+    rank-0 tensor reshaped to (or from) one whose every size is 1, with no groups."""
+    return not collapsed.get_shape() and not reassociation.data and all(s == 1 for s in expanded.get_shape())
+
+
+class ExpandShapeOp(tensor.ExpandShapeOp):
+    """`tensor.expand_shape %x [] output_shape [1] : tensor<f32> into tensor<1xf32>` (torch-mlir
+    writes it for a 0-d max expanded back, `log_softmax` along dim 0 of a vector), which MLIR
+    verifies and xDSL 0.74 refused: its check wants the groups to cover every expanded dim."""
+
+    name = "tensor.expand_shape"
+
+    def verify_(self):
+        if _is_unit_expansion_of_a_scalar(self.src.type, self.result.type, self.reassociation):
+            return
+        super().verify_()
+
+
+class CollapseShapeOp(tensor.CollapseShapeOp):
+    """The inverse of `ExpandShapeOp`'s exception: `tensor<1xf32>` collapsed to `tensor<f32>`
+    with no groups (reverse mode writes it for the gradient of that expansion)."""
+
+    name = "tensor.collapse_shape"
+
+    def verify_(self):
+        if _is_unit_expansion_of_a_scalar(self.result.type, self.src.type, self.reassociation):
+            return
+        super().verify_()
+
+
 GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {
     "arith": (CmpfOp, CmpiOp, SelectOp, *ARITH_OPS),
     "linalg": (
@@ -420,7 +452,7 @@ GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {
     "math": MATH_OPS,
     "memref": (MemrefCastOp,),
     "scf": FORALL_SCF_OPS,
-    "tensor": (PadOp, ReshapeOp, *TENSOR_OPS, *FORALL_TENSOR_OPS),
+    "tensor": (PadOp, ReshapeOp, ExpandShapeOp, CollapseShapeOp, *TENSOR_OPS, *FORALL_TENSOR_OPS),
 }
 """Dialect name -> gradir's versions of some of its ops (and attributes), and
 ops (and attributes) it lacks."""

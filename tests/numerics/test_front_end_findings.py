@@ -98,3 +98,25 @@ def test_materialize_in_an_argument_returns_the_value_and_leaves_the_argument():
     np.testing.assert_array_equal(d, kept)  # the caller's array is not written
     result = gradir.gradcheck(MATERIALIZE, "f", inputs=[x, d])
     assert result.ok, result.report()
+
+
+SCALAR_EXPANDED = """
+func.func @f(%x: tensor<f64>, %y: tensor<3xf64>) -> tensor<1xf64> {
+  %e = tensor.expand_shape %x [] output_shape [1] : tensor<f64> into tensor<1xf64>
+  %s = tensor.extract_slice %y[1] [1] [1] : tensor<3xf64> to tensor<1xf64>
+  %m = arith.mulf %e, %s : tensor<1xf64>
+  %c = tensor.collapse_shape %m [] : tensor<1xf64> into tensor<f64>
+  %b = tensor.expand_shape %c [] output_shape [1] : tensor<f64> into tensor<1xf64>
+  %r = arith.mulf %b, %e : tensor<1xf64>
+  return %r : tensor<1xf64>
+}
+"""
+"""torch-mlir's log_softmax along dim 0 of a vector expands its 0-d max back to 1-d with no
+reassociation groups, as MLIR allows for sizes 1; xDSL 0.74's verifier refused it."""
+
+
+def test_a_scalar_expanded_to_size_one_and_back():
+    x, y = np.array(1.5), np.array([0.5, -2.0, 3.0])
+    result = gradir.gradcheck(SCALAR_EXPANDED, "f", inputs=[x, y])
+    assert result.ok, result.report()
+    np.testing.assert_allclose(gradir.compile(SCALAR_EXPANDED).f(x, y), [x * x * y[1]])
