@@ -394,3 +394,428 @@ def tm_instance_norm(x, weight, bias):
 @_reference
 def tm_interpolate_bilinear(x):
     return F.interpolate(x, size=(3, 5), mode="bilinear", align_corners=False)
+
+
+# ---- second batch of torch-mlir e2e test modules (programs torchmlir_*, added together)
+
+
+def _magnitudes(rng, shape, bands):
+    """Random signs times magnitudes drawn uniformly from one of `bands` (intervals), chosen at random per element:
+    for piecewise functions, inputs on every piece and away from the breakpoints."""
+    band = rng.integers(0, len(bands), size=shape)
+    lo = np.array([b[0] for b in bands])[band]
+    hi = np.array([b[1] for b in bands])[band]
+    return rng.uniform(lo, hi) * rng.choice([-1.0, 1.0], size=shape)
+
+
+@_reference
+def tm_conv1d(x, weight, bias):
+    return F.conv1d(x, weight, bias)
+
+
+@_reference
+def tm_conv1d_depthwise_pad(x, weight):
+    return F.conv1d(x, weight, None, padding=4, groups=4)
+
+
+@_reference
+def tm_conv1d_groups(x, weight, bias):
+    return F.conv1d(x, weight, bias, groups=2)
+
+
+@_reference
+def tm_conv3d(x, weight, bias):
+    return F.conv3d(x, weight, bias)
+
+
+@_reference
+def tm_conv2d_same(x, weight):
+    return F.conv2d(x, weight, None, padding="same")
+
+
+@_reference
+def tm_conv2d_groups_strided(x, weight):
+    return F.conv2d(x, weight, None, stride=3, padding=2, groups=4)
+
+
+@_reference
+def tm_conv_transpose1d(x, weight):
+    return F.conv_transpose1d(x, weight, None, stride=2, padding=1)
+
+
+@_reference
+def tm_avg_pool1d(x):
+    return F.avg_pool1d(x, 6, stride=2, padding=3, count_include_pad=True)
+
+
+@_reference
+def tm_avg_pool3d(x):
+    return F.avg_pool3d(x, 2, stride=2)
+
+
+@_reference
+def tm_adaptive_avg_pool1d(x):
+    return F.adaptive_avg_pool1d(x, 9)
+
+
+@_reference
+def tm_max_pool1d(x):
+    return F.max_pool1d(x, 3, stride=2, padding=1)
+
+
+@_reference
+def tm_max_pool3d(x):
+    return F.max_pool3d(x, 3, stride=2, padding=1)
+
+
+@_reference
+def tm_leaky_relu(x):
+    return F.leaky_relu(x, 0.1)
+
+
+@_reference
+def tm_celu(x):
+    return F.celu(x)
+
+
+@_reference
+def tm_selu(x):
+    return F.selu(x)
+
+
+@_reference
+def tm_logit(a):
+    return torch.logit(a, eps=1e-7)
+
+
+@_inputs
+def inputs_tm_unit_interval(rng, specs):
+    return _fill(rng, specs, lambda r, s: r.uniform(0.1, 0.9, size=s))
+
+
+@_reference
+def tm_erf(a):
+    return torch.erf(a)
+
+
+@_reference
+def tm_atan2(a, b):
+    return torch.atan2(a, b)
+
+
+@_reference
+def tm_frac(a):
+    return torch.frac(a)
+
+
+@_inputs
+def inputs_tm_frac(rng, specs):
+    # integer parts 0..2 and fractional parts in [0.2, 0.8], both signs: trunc() locally constant
+    return _fill(rng, specs, lambda r, s: (r.integers(0, 3, size=s) + r.uniform(0.2, 0.8, size=s)) * r.choice([-1.0, 1.0], size=s))
+
+
+@_reference
+def tm_logaddexp_broadcast(x, y):
+    return torch.logaddexp(x, y)
+
+
+@_reference
+def tm_log_sigmoid(a):
+    return F.logsigmoid(a)
+
+
+@_reference
+def tm_softshrink(a):
+    return F.softshrink(a, 2.0)
+
+
+@_inputs
+def inputs_tm_softshrink(rng, specs):
+    return _fill(rng, specs, lambda r, s: _magnitudes(r, s, [(0.25, 1.75), (2.25, 3.5)]))
+
+
+@_reference
+def tm_where_self_broadcast(cond, b, c):
+    return torch.where(cond, b, c)
+
+
+@_inputs
+def inputs_tm_where_self_broadcast(rng, specs):
+    _, b, c = _fill(rng, specs, _signed)
+    cond = np.zeros(specs[0][0], dtype=np.bool_)
+    cond.reshape(-1)[rng.permutation(cond.size)[: cond.size // 2]] = True  # both branches taken
+    return [cond, b, c]
+
+
+@_reference
+def tm_clamp_min_tensor(x, lo):
+    return torch.clamp_min(x, lo)
+
+
+@_inputs
+def inputs_tm_clamp_min_tensor(rng, specs):
+    x, lo = _fill(rng, specs, _signed)
+    return [x, -0.5 + 0.05 * lo]  # inside the range of x: active and inactive elements
+
+
+@_reference
+def tm_lerp_tensor_broadcast(a, b, c):
+    return torch.lerp(a, b, c)
+
+
+@_reference
+def tm_softplus(x):
+    return F.softplus(x)
+
+
+@_inputs
+def inputs_tm_spread5(rng, specs):
+    # hardsigmoid/hardswish break at +-3: magnitudes on both sides of 3, away from it
+    return _fill(rng, specs, lambda r, s: _magnitudes(r, s, [(0.25, 2.5), (3.5, 5.0)]))
+
+
+@_reference
+def tm_hardsigmoid(x):
+    return F.hardsigmoid(x)
+
+
+@_reference
+def tm_hardswish(x):
+    return F.hardswish(x)
+
+
+@_reference
+def tm_silu(x):
+    return F.silu(x)
+
+
+@_reference
+def tm_hardtanh(x):
+    return F.hardtanh(x, -2.0, 2.0)
+
+
+@_inputs
+def inputs_tm_hardtanh(rng, specs):
+    return _fill(rng, specs, lambda r, s: _magnitudes(r, s, [(0.25, 1.75), (2.25, 3.5)]))
+
+
+@_reference
+def tm_threshold(x):
+    return F.threshold(x, 0.5, 2.0)
+
+
+@_reference
+def tm_baddbmm_broadcast(inp, batch1, batch2):
+    return torch.baddbmm(inp, batch1, batch2)
+
+
+@_reference
+def tm_addbmm(inp, batch1, batch2):
+    return torch.addbmm(inp, batch1, batch2, beta=0.5, alpha=2.0)
+
+
+@_reference
+def tm_matmul4d(a, b):
+    return torch.matmul(a, b)
+
+
+@_reference
+def tm_matmul3d_broadcast(a, b):
+    return torch.matmul(a, b)
+
+
+@_reference
+def tm_linear3d(x, weight, bias):
+    return F.linear(x, weight, bias)
+
+
+@_reference
+def tm_outer(a, b):
+    return torch.outer(a, b)
+
+
+@_reference
+def tm_bilinear(x1, x2, weight, bias):
+    return F.bilinear(x1, x2, weight, bias)
+
+
+@_reference
+def tm_l1_norm(a):
+    return torch.linalg.vector_norm(a, 1, dim=0)
+
+
+@_reference
+def tm_frobenius_norm_keepdim(a):
+    return torch.linalg.vector_norm(a, 2, dim=[0, 1], keepdim=True)
+
+
+@_reference
+def tm_l1_loss_mean(x, y):
+    return F.l1_loss(x, y)
+
+
+@_reference
+def tm_cross_entropy_none(x, target):
+    return F.cross_entropy(x, target, reduction="none")
+
+
+@_inputs
+def inputs_tm_cross_entropy_none(rng, specs):
+    x, _ = _fill(rng, specs, _signed)
+    return [x, np.array([2, 0, 1, 2], dtype=np.int64)]
+
+
+@_reference
+def tm_min_keepdim_both(a):
+    values, indices = torch.min(a, 1, keepdim=True)
+    return values, indices
+
+
+@_reference
+def tm_var_correction_keepdim(x):
+    return torch.var(x, dim=[0, 1], keepdim=True)
+
+
+@_reference
+def tm_var_mean_correction(x):
+    return torch.var_mean(x, dim=[1, 2], correction=2, keepdim=True)
+
+
+@_reference
+def tm_stack(x, y, z):
+    return torch.stack([x, y, z], 1)
+
+
+@_reference
+def tm_slice_step(x):
+    return x[0:5:2, 0:3:2, 0:4:2]
+
+
+@_reference
+def tm_chunk_add(x):
+    c0, c1, c2 = torch.chunk(x, 3, 1)
+    return c0 + c1 + c2
+
+
+@_reference
+def tm_split_with_sizes(x):
+    return tuple(torch.split(x, [3, 4, 5], -1))
+
+
+@_reference
+def tm_select_scatter(x, src):
+    return torch.select_scatter(x, src, 1, 0)
+
+
+@_reference
+def tm_slice_scatter(x, src):
+    return torch.slice_scatter(x, src, dim=1, start=0, end=1)
+
+
+@_reference
+def tm_rot90(a):
+    return torch.rot90(a, 1, (0, 1))
+
+
+@_reference
+def tm_replication_pad2d(x):
+    return F.pad(x, (1, 2, 3, 4), mode="replicate")
+
+
+@_reference
+def tm_replication_pad3d(x):
+    return F.pad(x, (3, 5, 7, 0, 1, 2), mode="replicate")
+
+
+@_reference
+def tm_diag_embed_offset(a):
+    return torch.diag_embed(a, offset=1, dim1=1, dim2=3)
+
+
+@_reference
+def tm_repeat_interleave(x):
+    return x.repeat_interleave(2, 1)
+
+
+@_reference
+def tm_repeat(x):
+    return x.repeat([2, 1, 3, 4])
+
+
+@_reference
+def tm_index_three_indexers(x, index1, index2, index3):
+    return x[:, :, index1, :, index2, index3]
+
+
+@_inputs
+def inputs_tm_index_three_indexers(rng, specs):
+    x = _signed(rng, specs[0][0])
+    # in range for dims of sizes 4, 5 and 3, some negative (wrapped around), with repeats (accumulated gradients)
+    index1 = rng.integers(-4, 4, size=specs[1][0]).astype(np.int64)
+    index2 = rng.integers(-5, 5, size=specs[2][0]).astype(np.int64)
+    index3 = rng.integers(-3, 3, size=specs[3][0]).astype(np.int64)
+    return [x, index1, index2, index3]
+
+
+@_reference
+def tm_normalize(x):
+    return F.normalize(x)
+
+
+@_reference
+def tm_renorm(x):
+    return torch.renorm(x, 2, 1, 10.0)
+
+
+@_inputs
+def inputs_tm_renorm(rng, specs):
+    (x,) = _fill(rng, specs, _signed)
+    x[:, 1] *= 20.0  # this column's norm is above maxnorm 10, the others below
+    return [x]
+
+
+@_reference
+def tm_weight_norm(v, g):
+    norm = v.norm(dim=(0, 1), keepdim=True)
+    return v * (g / norm), norm
+
+
+@_reference
+def tm_trilinear(i1, i2, i3):
+    return i1 * i2 * i3
+
+
+@_reference
+def tm_einsum_diagonal(t1, t2):
+    return torch.einsum("iijj,ijij->ji", t1, t2)
+
+
+@_reference
+def tm_einsum_contract_rhs(t1, t2):
+    return torch.einsum("abc,bc->a", t1, t2)
+
+
+@_reference
+def tm_softmax_backward(grad_output, output):
+    return output * (grad_output - (grad_output * output).sum(1, keepdim=True))
+
+
+@_reference
+def tm_log_softmax_dim0(x):
+    return torch.log_softmax(x, 0)
+
+
+@_reference
+def tm_addcdiv(inp, t1, t2):
+    return torch.addcdiv(inp, t1, t2)
+
+
+@_reference
+def tm_embedding_bag_sum(weight, indices, offsets):
+    return F.embedding_bag(indices, weight, offsets, mode="sum")
+
+
+@_inputs
+def inputs_tm_embedding_bag_sum(rng, specs):
+    (weight, _, _) = _fill(rng, specs, _signed)
+    return [weight, np.array([0, 1, 2, 2, 0, 9, 4, 5], dtype=np.int64), np.array([0, 3, 5], dtype=np.int64)]

@@ -26,6 +26,7 @@ NOT_LOWERED = {
     "lagrad_relu": "linalg.generic",
     "lagrad_gmm_adbench": "linalg.generic",
     "lagrad_gmm_compressed": "linalg.generic",
+    "stablehlo_concatenate": "linalg.generic",
 }
 """Programs MLIR cannot write with branches: an `scf.if` inside a `linalg.generic` body
 (a body is one block). Name -> the op MLIR names in its refusal."""

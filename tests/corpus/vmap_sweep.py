@@ -184,6 +184,11 @@ def example_inputs(program: run_corpus.Program, input_specs, example: int) -> li
     return references.INPUTS[program.inputs](np.random.default_rng(100 + example), specs)
 
 
+_INTEGER_DTYPES = {"i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "index": np.int64}
+"""An integer result's (ignored) cotangent takes the result's own dtype: the compiled
+function checks it (StableHLO's variadic reduce returns an i32 index beside its float)."""
+
+
 def examples_with_cotangents(program: run_corpus.Program, input_specs, result_specs) -> list[list[np.ndarray]]:
     """`SIZE` examples: each one's arguments (`example_inputs`, floats in f64) followed by
     random cotangents for the program's results."""
@@ -194,7 +199,7 @@ def examples_with_cotangents(program: run_corpus.Program, input_specs, result_sp
         rng = np.random.default_rng(200 + example)
         cotangents = [
             rng.standard_normal(() if shape is None else shape) if element.startswith(("f", "bf"))
-            else np.zeros(() if shape is None else shape, np.bool_ if element == "i1" else np.int64)  # ignored
+            else np.zeros(() if shape is None else shape, _INTEGER_DTYPES.get(element, np.int64))  # ignored
             for shape, element in result_specs
         ]
         examples.append(arguments + cotangents)

@@ -1,0 +1,33 @@
+// Source: llvm/torch-mlir projects/pt1/python/torch_mlir_e2e_test/test_suite/elementwise.py (commit 0029fc2e102c6d604696b33eb618116b4957a2e3; its `ElementwiseCeluStaticModule`), https://github.com/llvm/torch-mlir/blob/0029fc2e102c6d604696b33eb618116b4957a2e3/projects/pt1/python/torch_mlir_e2e_test/test_suite/elementwise.py
+// What: `aten.celu` (alpha 1): math.expm1 of x / alpha, cmpf + select between x and alpha * expm1.
+// Adaptations: the upstream source is the PyTorch test module, not MLIR: the program is torch-mlir's own output, generated here by `torch_mlir.fx.export_and_import(module, *inputs, output_type="linalg-on-tensors")` (PyPI wheel torch-mlir 20261001 with torch 2.13.0+cpu, in a throwaway venv) on example inputs 5x3 (the upstream shape); removed the `module { ... }` around @main; added the gradir entry @vjp_main (autodiff.vjp) below the marker.
+// gradir-corpus: entry=main wrt=0 reference=tm_celu inputs=signed
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+  func.func @main(%arg0: tensor<5x3xf32>) -> tensor<5x3xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %0 = tensor.empty() : tensor<5x3xf32>
+    %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<5x3xf32>) outs(%0 : tensor<5x3xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %5 = math.expm1 %in : f32
+      linalg.yield %5 : f32
+    } -> tensor<5x3xf32>
+    %2 = tensor.empty() : tensor<5x3xi1>
+    %3 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<5x3xf32>) outs(%2 : tensor<5x3xi1>) {
+    ^bb0(%in: f32, %out: i1):
+      %5 = arith.cmpf ogt, %in, %cst : f32
+      linalg.yield %5 : i1
+    } -> tensor<5x3xi1>
+    %4 = linalg.generic {indexing_maps = [#map, #map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%3, %arg0, %1 : tensor<5x3xi1>, tensor<5x3xf32>, tensor<5x3xf32>) outs(%0 : tensor<5x3xf32>) {
+    ^bb0(%in: i1, %in_0: f32, %in_1: f32, %out: f32):
+      %5 = arith.select %in, %in_0, %in_1 : f32
+      linalg.yield %5 : f32
+    } -> tensor<5x3xf32>
+    return %4 : tensor<5x3xf32>
+  }
+
+// ---- gradir entry (added for the corpus, not upstream) ----
+func.func @vjp_main(%a0: tensor<5x3xf32>, %ct0: tensor<5x3xf32>) -> (tensor<5x3xf32>, tensor<5x3xf32>) {
+  %r:2 = autodiff.vjp @main(%a0, %ct0) {wrt = array<i64: 0>} : (tensor<5x3xf32>, tensor<5x3xf32>) -> (tensor<5x3xf32>, tensor<5x3xf32>)
+  return %r#0, %r#1 : tensor<5x3xf32>, tensor<5x3xf32>
+}

@@ -1,0 +1,23 @@
+// Source: llvm/torch-mlir projects/pt1/python/torch_mlir_e2e_test/test_suite/elementwise.py (commit 0029fc2e102c6d604696b33eb618116b4957a2e3; its `ElementwiseClampMinTensorFloatModule`), https://github.com/llvm/torch-mlir/blob/0029fc2e102c6d604696b33eb618116b4957a2e3/projects/pt1/python/torch_mlir_e2e_test/test_suite/elementwise.py
+// What: `aten.clamp_min(x, min)` with a 1-element tensor bound: one generic broadcasting the bound with a `(d0, d1) -> (0)` map, cmpf ult + select.
+// Adaptations: the upstream source is the PyTorch test module, not MLIR: the program is torch-mlir's own output, generated here by `torch_mlir.fx.export_and_import(module, *inputs, output_type="linalg-on-tensors")` (PyPI wheel torch-mlir 20261001 with torch 2.13.0+cpu, in a throwaway venv) on example inputs x 3x5, min 1 (the upstream shapes; static here); removed the `module { ... }` around @main; added the gradir entry @vjp_main (autodiff.vjp) below the marker.
+// gradir-corpus: entry=main wrt=0,1 reference=tm_clamp_min_tensor inputs=tm_clamp_min_tensor
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (0)>
+  func.func @main(%arg0: tensor<3x5xf32>, %arg1: tensor<1xf32>) -> tensor<3x5xf32> {
+    %0 = tensor.empty() : tensor<3x5xf32>
+    %1 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0, %arg1 : tensor<3x5xf32>, tensor<1xf32>) outs(%0 : tensor<3x5xf32>) {
+    ^bb0(%in: f32, %in_0: f32, %out: f32):
+      %2 = arith.cmpf ult, %in, %in_0 : f32
+      %3 = arith.select %2, %in_0, %in : f32
+      linalg.yield %3 : f32
+    } -> tensor<3x5xf32>
+    return %1 : tensor<3x5xf32>
+  }
+
+// ---- gradir entry (added for the corpus, not upstream) ----
+func.func @vjp_main(%a0: tensor<3x5xf32>, %a1: tensor<1xf32>, %ct0: tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>, tensor<1xf32>) {
+  %r:3 = autodiff.vjp @main(%a0, %a1, %ct0) {wrt = array<i64: 0, 1>} : (tensor<3x5xf32>, tensor<1xf32>, tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>, tensor<1xf32>)
+  return %r#0, %r#1, %r#2 : tensor<3x5xf32>, tensor<3x5xf32>, tensor<1xf32>
+}

@@ -1,0 +1,49 @@
+// Source: llvm/torch-mlir projects/pt1/python/torch_mlir_e2e_test/test_suite/elementwise.py (commit 0029fc2e102c6d604696b33eb618116b4957a2e3; its `ElementwiseLogSigmoidModule`), https://github.com/llvm/torch-mlir/blob/0029fc2e102c6d604696b33eb618116b4957a2e3/projects/pt1/python/torch_mlir_e2e_test/test_suite/elementwise.py
+// What: `nn.LogSigmoid`: the stable form min(x, 0) - log1p(exp(-|x|)) with cmpf + select, math.absf, negf, math.exp, math.log1p.
+// Adaptations: the upstream source is the PyTorch test module, not MLIR: the program is torch-mlir's own output, generated here by `torch_mlir.fx.export_and_import(module, *inputs, output_type="linalg-on-tensors")` (PyPI wheel torch-mlir 20261001 with torch 2.13.0+cpu, in a throwaway venv) on example inputs 3x4 (the upstream shape; static here); removed the `module { ... }` around @main; added the gradir entry @vjp_main (autodiff.vjp) below the marker.
+// gradir-corpus: entry=main wrt=0 reference=tm_log_sigmoid inputs=signed
+
+#map = affine_map<(d0, d1) -> ()>
+#map1 = affine_map<(d0, d1) -> (d0, d1)>
+  func.func @main(%arg0: tensor<3x4xf32>) -> tensor<3x4xf32> {
+    %cst = arith.constant dense<0.000000e+00> : tensor<f32>
+    %0 = tensor.empty() : tensor<3x4xf32>
+    %1 = linalg.generic {indexing_maps = [#map, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%cst, %arg0 : tensor<f32>, tensor<3x4xf32>) outs(%0 : tensor<3x4xf32>) {
+    ^bb0(%in: f32, %in_0: f32, %out: f32):
+      %7 = arith.cmpf olt, %in, %in_0 : f32
+      %8 = arith.select %7, %in, %in_0 : f32
+      linalg.yield %8 : f32
+    } -> tensor<3x4xf32>
+    %2 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<3x4xf32>) outs(%0 : tensor<3x4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %7 = math.absf %in : f32
+      linalg.yield %7 : f32
+    } -> tensor<3x4xf32>
+    %3 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%2 : tensor<3x4xf32>) outs(%0 : tensor<3x4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %7 = arith.negf %in : f32
+      linalg.yield %7 : f32
+    } -> tensor<3x4xf32>
+    %4 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%3 : tensor<3x4xf32>) outs(%0 : tensor<3x4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %7 = math.exp %in : f32
+      linalg.yield %7 : f32
+    } -> tensor<3x4xf32>
+    %5 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%4 : tensor<3x4xf32>) outs(%0 : tensor<3x4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %7 = math.log1p %in : f32
+      linalg.yield %7 : f32
+    } -> tensor<3x4xf32>
+    %6 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%1, %5 : tensor<3x4xf32>, tensor<3x4xf32>) outs(%0 : tensor<3x4xf32>) {
+    ^bb0(%in: f32, %in_0: f32, %out: f32):
+      %7 = arith.subf %in, %in_0 : f32
+      linalg.yield %7 : f32
+    } -> tensor<3x4xf32>
+    return %6 : tensor<3x4xf32>
+  }
+
+// ---- gradir entry (added for the corpus, not upstream) ----
+func.func @vjp_main(%a0: tensor<3x4xf32>, %ct0: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>) {
+  %r:2 = autodiff.vjp @main(%a0, %ct0) {wrt = array<i64: 0>} : (tensor<3x4xf32>, tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>)
+  return %r#0, %r#1 : tensor<3x4xf32>, tensor<3x4xf32>
+}
