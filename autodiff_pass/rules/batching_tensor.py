@@ -352,20 +352,33 @@ def batch_splat(builder, op, operands, batched):
 
 def batch_pad(builder, op, operands, batched):
     """`tensor.pad` of a batched source: no padding along the batch dimension;
-    the body gets the lane's index first. Padding that depends on the batch (a
-    batched bound, a body reading a batched value) has no rule."""
+    the body gets the lane's index first. A padding scalar that depends on the
+    batch (StableHLO's reduce_window pads with its init, a 0-d argument) is a `[B]`
+    tensor: the body reads the lane's element of it. Batched amounts have no rule."""
     assert isinstance(op, tensor.PadOp)
     if any(batched[1:]):
         raise unsupported(op, "its padding amounts depend on the batch")
-    if any(builder.is_batched_capture(v) for nested in op.region.walk() for v in nested.operands):  # type: ignore[attr-defined]
+    lane_values = list(dict.fromkeys(
+        v for nested in op.region.walk() for v in nested.operands if builder.is_batched_capture(v)  # type: ignore[attr-defined]
+    ))  # fmt: skip
+    if any(isinstance(v.type, TensorType) for v in lane_values):
         raise unsupported(op, "its padding value depends on the batch")
-    body = builder.clone_region(op.region)  # captured values (the padding) mapped
-    body.block.insert_arg(IndexType(), 0)
+    body = Region()
+    mapping = {k: v for k, v in builder.value_map.items() if k not in lane_values}
+    op.region.clone_into(body, value_mapper=mapping)  # other captured values mapped
+    lane = body.block.insert_arg(IndexType(), 0)
+    for value in lane_values:  # the lane's own padding value, read first
+        element = tensor.ExtractOp(builder.value_map[value], [lane], value.type)
+        body.block.insert_op_before(element, body.block.first_op)
+        for use in list(value.uses):
+            if body.is_ancestor(use.operation):
+                use.operation.operands[use.index] = element.result
     properties = dict(op.properties)
     for name in ("static_low", "static_high"):
         properties[name] = DenseArrayBase.from_list(i64, [0, *op.properties[name].get_values()])
     padded = tensor.PadOp.create(
-        operands=list(operands), result_types=[builder.batched_type(op.result.type)],
+        operands=[builder.materialize(operands[0], batched[0]), *operands[1:]],  # a source shared by every lane, copied
+        result_types=[builder.batched_type(op.result.type)],
         properties=properties, attributes=dict(op.attributes), regions=[body],
     )
     return [(builder.insert(padded).results[0], True)]

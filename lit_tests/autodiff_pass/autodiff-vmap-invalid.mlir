@@ -54,23 +54,6 @@ func.func @main(%xs: tensor<3xf64>) -> tensor<3xf64> {
 
 // -----
 
-// A pad whose padding value depends on the example.
-func.func @f(%x: tensor<2xf64>, %k: tensor<f64>) -> tensor<3xf64> {
-  %v = tensor.extract %k[] : tensor<f64>
-  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'tensor.pad' is not supported (its padding value depends on the batch)
-  %p = tensor.pad %x low[1] high[0] {
-  ^bb0(%i: index):
-    tensor.yield %v : f64
-  } : tensor<2xf64> to tensor<3xf64>
-  return %p : tensor<3xf64>
-}
-func.func @main(%xs: tensor<4x2xf64>, %ks: tensor<4xf64>) -> tensor<4x3xf64> {
-  %r = autodiff.vmap @f(%xs, %ks) {in_axes = array<i64: 0, 0>, out_axes = array<i64: 0>, size = 4 : i64} : (tensor<4x2xf64>, tensor<4xf64>) -> tensor<4x3xf64>
-  return %r : tensor<4x3xf64>
-}
-
-// -----
-
 // A linalg.generic whose body passes a batched tensor from outside to a call (only reading
 // an element of it, a gather, is batched).
 func.func private @first(%t: tensor<2xf64>) -> f64 {

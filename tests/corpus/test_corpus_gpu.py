@@ -30,7 +30,6 @@ EXPECTED_REFUSALS: dict[str, tuple[str, str]] = {
     "mlir_init_and_dot": ("ok", VMAP),
     "iree_strided_slice_dynamic": ("ok", VMAP),
     "mlir_forall_chunked_exp": ("ok", VMAP),
-    "stablehlo_reduce_window_generic": ("ok", VMAP),
     "torchmlir_roll": ("ok", VMAP),
 }  # fmt: skip
 

@@ -28,13 +28,10 @@ CATEGORIES = {
     "largest example's extent, which is not each example's own",
     "dynamic-named-op": "a linalg named op on a tensor of dynamic shape in the batched function (its batching rule "
     "takes static shapes)",
-    "batched-pad-value": "a `tensor.pad` whose padding value depends on the batch (the rule takes a shared one)",
 }
 
 # name -> (category, substring of the one-line error)
 EXPECTED_REFUSALS: dict[str, tuple[str, str]] = {
-    # reduce_window pads its input with the init value, a 0-d argument: batched, each lane pads with its own
-    "stablehlo_reduce_window_generic": ("batched-pad-value", "vmap of 'tensor.pad' is not supported (its padding value depends on the batch)"),
     # the roll's slice sizes come from tensor.dim of the batched input
     "torchmlir_roll": ("run-time-extent", "vmap of 'tensor.dim' is not supported (the extent is known only at run time"),
     # its vjp reads the extents of the loops' tensor<?x2xf32> states (a stack, a pad's gradient)

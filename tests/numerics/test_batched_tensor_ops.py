@@ -580,3 +580,29 @@ func.func @f(%x: tensor<3xf64>) -> tensor<1xf64> {
 """
     with pytest.raises(gradir.GradirError, match=r"vmap of 'tensor.dim' is not supported \(the extent is known only at run time"):
         gradir.vmap(source, "f")(np.array([[2.0, 0.0, 0.0], [5.0, 0.0, 0.0]]))
+
+
+PAD_WITH_AN_ELEMENT = """
+func.func @f(%x: tensor<3xf64>, %p: tensor<f64>) -> tensor<5xf64> {
+  %v = tensor.extract %p[] : tensor<f64>
+  %r = tensor.pad %x low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %v : f64
+  } : tensor<3xf64> to tensor<5xf64>
+  %s = arith.mulf %r, %r : tensor<5xf64>
+  return %s : tensor<5xf64>
+}
+"""
+"""A pad whose value is an element of a 0-d argument (StableHLO's reduce_window pads with its
+init so): batched, each lane pads with its own value."""
+
+
+@pytest.mark.parametrize("in_axes", [(0, 0), (None, 0), (0, None)], ids=["both", "value", "source"])
+def test_vmap_of_a_pad_whose_value_depends_on_the_batch(in_axes):
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(4, 3) if in_axes[0] == 0 else 3)
+    p = rng.normal(size=4) if in_axes[1] == 0 else np.array(0.5)
+    got = gradir.vmap(PAD_WITH_AN_ELEMENT, "f", in_axes=in_axes)(x, p)
+    want = np.stack([np.pad(x[b] if in_axes[0] == 0 else x, 1, constant_values=p[b] if in_axes[1] == 0 else p) ** 2
+                     for b in range(4)])  # fmt: skip
+    np.testing.assert_allclose(got, want, rtol=1e-12)
