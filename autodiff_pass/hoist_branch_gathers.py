@@ -50,19 +50,8 @@ def hoist_gathers_out_of_branches(block: Block) -> None:
     for generic in [op for op in block.walk() if isinstance(op, GenericOp)]:
         body = generic.body.block
         for extract in [op for op in body.walk() if isinstance(op, tensor.ExtractOp)]:
-            if extract.parent_block() is not body and _captured(generic, extract.tensor):
+            if extract.parent_block() is not body and not generic.is_ancestor(extract.tensor.owner):
                 _hoist(generic, extract)
-
-
-def _captured(generic: Operation, value: SSAValue) -> bool:
-    """Whether `value` is defined outside `generic`."""
-    owner = value.owner
-    op = owner if isinstance(owner, Operation) else owner.parent_op()
-    while op is not None:
-        if op is generic:
-            return False
-        op = op.parent_op()
-    return True
 
 
 def _hoist(generic: GenericOp, extract: tensor.ExtractOp) -> None:
@@ -84,7 +73,7 @@ def _hoist(generic: GenericOp, extract: tensor.ExtractOp) -> None:
         if value in recomputed:
             return recomputed[value]
         owner = value.owner
-        if not isinstance(owner, Operation) or not _inside(owner, top):
+        if not isinstance(owner, Operation) or not top.is_ancestor(owner):
             return value  # a block argument of the body, or defined before `top` or outside
         if not _recomputable(owner):
             return None
@@ -142,15 +131,6 @@ def _outer_operands(op: Operation) -> list[SSAValue]:
     for inner in op.walk():
         for value in inner.operands:
             owner = value.owner
-            defined = owner if isinstance(owner, Operation) else owner.parent_op()
-            if value not in found and not (defined is not None and _inside(defined, op)):
+            if value not in found and not op.is_ancestor(owner):
                 found.append(value)
     return found
-
-
-def _inside(op: Operation, ancestor: Operation) -> bool:
-    while op is not None:
-        if op is ancestor:
-            return True
-        op = op.parent_op()
-    return False

@@ -177,3 +177,13 @@ def loop_nest(
         return list(loop.results)
 
     return level(builder, 0, [], initial)
+
+
+def add_at(at: Builder, gradients: SSAValue, gradient: SSAValue | None, indices: Sequence[SSAValue]) -> SSAValue:
+    """`gradients[indices] += gradient`, one element (nothing when there is no gradient)."""
+    if gradient is None:
+        return gradients
+    element_type = gradients.type.element_type  # type: ignore[attr-defined]
+    previous = at.insert(tensor.ExtractOp(gradients, list(indices), element_type)).result
+    total = at.insert(arith.AddfOp(previous, gradient)).result
+    return at.insert(tensor.InsertOp(total, gradients, list(indices))).result

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -36,6 +36,7 @@ from xdsl.ir.affine import AffineMap
 from gradir.autodiff_pass.activity import carries_derivative
 from gradir.autodiff_pass.ir_building import empty_of, zero_constant
 from gradir.autodiff_pass.rules.generic_body import (
+    add_at,
     body_terminator,
     emit_affine,
     gathers_of,
@@ -44,6 +45,7 @@ from gradir.autodiff_pass.rules.generic_body import (
     loop_nest,
 )
 from gradir.autodiff_pass.rules.scalar_body import ScalarBackward, propagate_varied
+from gradir.lowering.standard_ops import index_constant
 
 
 def fold_vjp(
@@ -118,12 +120,11 @@ def fold_vjp(
     input_gradients_init = [zero_constant(builder, op.inputs[k]) for k in active_inputs]
     tensor_gradients_init = [zero_constant(builder, value) for value in captured_tensors]
     scalar_gradients_init = [zero_constant(builder, value.type) for value in captured_scalars]
-    last = [extent - 1 if isinstance(extent, int) else None for extent in extents]
+    counts = [len(float_outputs), len(active_inputs), len(captured_tensors), len(captured_scalars)]
 
     def backward(at: Builder, ivs: list[SSAValue], carried: list[SSAValue]) -> list[SSAValue]:
-        counts = [len(float_outputs), len(active_inputs), len(captured_tensors), len(captured_scalars)]
         adjoints, input_grads, tensor_grads, scalar_grads = _split(carried, counts)
-        point_ivs = [_reversed_index(at, iv, extent, n) for iv, extent, n in zip(ivs, extents, last)]
+        point_ivs = [_reversed_index(at, iv, extent) for iv, extent in zip(ivs, extents)]
         reads = {body.args[k]: element(at, op.inputs[k], maps[k], point_ivs) for k in range(n_in)}
         for j, accumulator_states in states.items():
             reads[body.args[n_in + j]] = at.insert(
@@ -149,13 +150,13 @@ def fold_vjp(
             gradient = backward_body.gradient_or_zero(read) if read is not None else zero_constant(at, element_type[j])
             next_adjoints.append(place(at, gradient, adjoint, out_indices[j]))
         next_inputs = [
-            _add_at(at, gradients, backward_body.gradients.get(reads[body.args[k]]), [emit_affine(at, e, point_ivs) for e in maps[k].results])
+            add_at(at, gradients, backward_body.gradients.get(reads[body.args[k]]), [emit_affine(at, e, point_ivs) for e in maps[k].results])
             for k, gradients in zip(active_inputs, input_grads)
         ]  # fmt: skip
         next_tensors = list(tensor_grads)
         for read, source in gathered_reads.items():
             slot = captured_tensors.index(source)
-            next_tensors[slot] = _add_at(at, next_tensors[slot], backward_body.gradients.get(read), list(read.owner.operands[1:]))
+            next_tensors[slot] = add_at(at, next_tensors[slot], backward_body.gradients.get(read), list(read.owner.operands[1:]))
         next_scalars = [
             g if backward_body.gradients.get(v) is None else at.insert(arith.AddfOp(g, backward_body.gradients[v])).result
             for v, g in zip(captured_scalars, scalar_grads)
@@ -164,7 +165,6 @@ def fold_vjp(
 
     initial = [*adjoints_init, *input_gradients_init, *tensor_gradients_init, *scalar_gradients_init]
     final = loop_nest(builder, extents, initial, backward)
-    counts = [len(float_outputs), len(active_inputs), len(captured_tensors), len(captured_scalars)]
     init_grads, input_grads, tensor_grads, scalar_grads = _split(final, counts)
     gradients: list[SSAValue | None] = [None] * (len(op.operands) + len(captured))
     for k, gradient in zip(active_inputs, input_grads):
@@ -184,21 +184,10 @@ def _split(values: Sequence[SSAValue], counts: Sequence[int]) -> list[list[SSAVa
     return parts
 
 
-def _reversed_index(at: Builder, iv: SSAValue, extent: int | SSAValue, last: int | None) -> SSAValue:
+def _reversed_index(at: Builder, iv: SSAValue, extent: int | SSAValue) -> SSAValue:
     """`extent - 1 - iv`: the loop run backwards."""
-    if last is None:
-        one = at.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
-        last_value = at.insert(arith.SubiOp(extent, one)).result  # type: ignore[arg-type]
+    if isinstance(extent, int):
+        last = index_constant(at, extent - 1)
     else:
-        last_value = at.insert(arith.ConstantOp(IntegerAttr(last, IndexType()))).result
-    return at.insert(arith.SubiOp(last_value, iv)).result
-
-
-def _add_at(at: Builder, gradients: SSAValue, gradient: SSAValue | None, indices: list[SSAValue]) -> SSAValue:
-    """`gradients[indices] += gradient` (nothing when the point gave no gradient)."""
-    if gradient is None:
-        return gradients
-    element_type = gradients.type.element_type  # type: ignore[attr-defined]
-    previous = at.insert(tensor.ExtractOp(gradients, indices, element_type)).result
-    total = at.insert(arith.AddfOp(previous, gradient)).result
-    return at.insert(tensor.InsertOp(total, gradients, indices)).result
+        last = at.insert(arith.SubiOp(extent, index_constant(at, 1))).result
+    return at.insert(arith.SubiOp(last, iv)).result

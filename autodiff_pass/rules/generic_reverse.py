@@ -60,6 +60,7 @@ from gradir.autodiff_pass.rules.generic_fold import fold_vjp
 from gradir.autodiff_pass.rules.generic_reductions import Seeding, seeded_in_parallel
 from gradir.autodiff_pass.rules.generic_reductions import seeding as seeding_of
 from gradir.autodiff_pass.rules.generic_body import (
+    add_at,
     body_terminator,
     emit_affine,
     gathers_of,
@@ -387,9 +388,7 @@ def _scattered_gradients(builder: Builder, op: GenericOp, targets: list[Target],
             element_type = target.read_as.type
             amount = at.insert(tensor.ExtractOp(contribution, ivs, element_type)).result
             indices = [at.insert(tensor.ExtractOp(t, ivs, IndexType())).result for t in index_tensors]
-            old = at.insert(tensor.ExtractOp(gradients[slot], indices, element_type)).result
-            new = at.insert(arith.AddfOp(old, amount)).result
-            gradients[slot] = at.insert(tensor.InsertOp(new, gradients[slot], indices)).result
+            gradients[slot] = add_at(at, gradients[slot], amount, indices)
         return gradients
 
     final = loop_nest(builder, extents, initial, scatter)
