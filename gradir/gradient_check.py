@@ -53,7 +53,8 @@ DEFAULT_EPS = 1e-6
 DEFAULT_ATOL = 1e-5
 DEFAULT_RTOL = 1e-3
 MAX_CHECKED_ENTRIES = 4096
-"""Per wrt argument; larger arguments are checked on a random sample of entries."""
+"""Per wrt argument (the default of `max_entries`); larger arguments are checked on a random
+sample of entries: two calls of the function per entry."""
 
 _LOW_PRECISION_FLOAT = re.compile(r"(?<=[x<\s(,:])(?:f16|bf16|f32)\b")
 _LOW_PRECISION_NAMES = ("f16", "bf16", "f32")
@@ -450,13 +451,14 @@ class GradChecker:
         seed: int = 0,
         modes: Sequence[str] = ("vjp", "jvp"),
         allow_vacuous: bool = False,
+        max_entries: int = MAX_CHECKED_ENTRIES,
     ) -> GradcheckResult:
         exe = self.executable
         if function not in self.callees:
             raise ArgumentError(f"@{function} was not given to this GradChecker")
-        options = _checked_options(eps, atol, rtol, seed, modes, allow_vacuous)
-        eps, atol, rtol, seed, modes, allow_vacuous = (
-            options[k] for k in ("eps", "atol", "rtol", "seed", "modes", "allow_vacuous")
+        options = _checked_options(eps, atol, rtol, seed, modes, allow_vacuous, max_entries)
+        eps, atol, rtol, seed, modes, allow_vacuous, max_entries = (
+            options[k] for k in ("eps", "atol", "rtol", "seed", "modes", "allow_vacuous", "max_entries")
         )
         callee, wrt = self.callees[function], self.wrt[function]
         input_types = list(callee.function_type.inputs.data)
@@ -486,12 +488,12 @@ class GradChecker:
         result = GradcheckResult(function, wrt, inputs=source)
         tolerances = (atol, rtol, allow_vacuous)
         if "vjp" in modes:
-            result.checks += self._check_vjp(function, arguments, outputs, rng, eps, tolerances)
+            result.checks += self._check_vjp(function, arguments, outputs, rng, eps, tolerances, max_entries)
         if "jvp" in modes:
             result.checks += self._check_jvp(function, arguments, outputs, rng, eps, tolerances)
         return result
 
-    def _check_vjp(self, function, arguments, outputs, rng, eps, tolerances) -> list[EntryCheck]:
+    def _check_vjp(self, function, arguments, outputs, rng, eps, tolerances, max_entries) -> list[EntryCheck]:
         exe, wrt = self.executable, self.wrt[function]
         # An integer result's cotangent is drawn too: the vjp must ignore it.
         cotangents = [
@@ -508,8 +510,8 @@ class GradChecker:
         for position, index in enumerate(wrt):
             base = arguments[index]
             entries = list(np.ndindex(base.shape))
-            if len(entries) > MAX_CHECKED_ENTRIES:
-                picks = rng.choice(len(entries), MAX_CHECKED_ENTRIES, replace=False)
+            if len(entries) > max_entries:
+                picks = rng.choice(len(entries), max_entries, replace=False)
                 entries = [entries[p] for p in sorted(picks)]
             numeric = np.empty(len(entries))
             shifted = list(arguments)
@@ -574,6 +576,7 @@ def gradcheck(
     modes: Sequence[str] = ("vjp", "jvp"),
     checkpoint_every: int = 0,
     allow_vacuous: bool = False,
+    max_entries: int = MAX_CHECKED_ENTRIES,
 ) -> GradcheckResult:
     """Check reverse mode (`vjp`) and forward mode (`jvp`) of `function` against
     central finite differences in float64; see `GradcheckResult.report()`.
@@ -582,17 +585,19 @@ def gradcheck(
     fan-in (or, where the function is not finite there, positive ones). A gradient or
     tangent that is near zero everywhere, analytic and numeric, fails the check as
     vacuous unless `allow_vacuous`. The step is `eps` relative to each input's magnitude.
-    `checkpoint_every` is passed to `autodiff-reverse` (loops). Bad values (`eps=0`,
+    `checkpoint_every` is passed to `autodiff-reverse` (loops). The vjp's finite differences
+    take two calls per entry of an argument: `max_entries` (4096) entries of each, a random
+    sample of larger ones (the jvp's take two calls in all). Bad values (`eps=0`,
     `modes=("bogus",)`, `wrt=[0.5]`) are an `ArgumentError` before anything is compiled."""
     function = checked_name("gradcheck: function", function)
     wrt = checked_indices("gradcheck: wrt", wrt)
-    options = _checked_options(eps, atol, rtol, seed, modes, allow_vacuous)
+    options = _checked_options(eps, atol, rtol, seed, modes, allow_vacuous, max_entries)
     checker = GradChecker(source, [(function, wrt)], checkpoint_every)
     with stage("finite differences"):
         return checker.check(function, inputs, **options)
 
 
-def _checked_options(eps, atol, rtol, seed, modes, allow_vacuous) -> dict:
+def _checked_options(eps, atol, rtol, seed, modes, allow_vacuous, max_entries) -> dict:
     return dict(
         eps=checked_real("gradcheck: eps", eps, positive=True),
         atol=checked_real("gradcheck: atol", atol, non_negative=True),
@@ -600,4 +605,5 @@ def _checked_options(eps, atol, rtol, seed, modes, allow_vacuous) -> dict:
         seed=checked_integer("gradcheck: seed", seed, minimum=0),
         modes=checked_choices("gradcheck: modes", modes, ("vjp", "jvp")),
         allow_vacuous=checked_flag("gradcheck: allow_vacuous", allow_vacuous),
+        max_entries=checked_integer("gradcheck: max_entries", max_entries, minimum=1),
     )

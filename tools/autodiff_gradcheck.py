@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from gradir.api_arguments import checked_integer, checked_real
 from gradir.tools.array_files import load_array
 from gradir.tools.cli import OneLineArgumentParser, add_watching_flags, description, entry_name, run_cli, watching
-from gradir.gradient_check import DEFAULT_ATOL, DEFAULT_EPS, DEFAULT_RTOL, gradcheck
+from gradir.gradient_check import DEFAULT_ATOL, DEFAULT_EPS, DEFAULT_RTOL, MAX_CHECKED_ENTRIES, gradcheck
 
 
 def _parser() -> OneLineArgumentParser:
@@ -45,6 +45,11 @@ def _parser() -> OneLineArgumentParser:
     parser.add_argument("--rtol", type=float, default=DEFAULT_RTOL, help=f"relative tolerance (default {DEFAULT_RTOL})")
     parser.add_argument("--seed", type=int, default=0, help="seed of random inputs and directions")
     parser.add_argument(
+        "--max-entries", type=int, default=MAX_CHECKED_ENTRIES,
+        help=f"entries of each argument whose gradient is checked, two calls each; a random sample of "
+        f"larger arguments (default {MAX_CHECKED_ENTRIES})",
+    )  # fmt: skip
+    parser.add_argument(
         "--allow-vacuous", action="store_true",
         help="pass checks whose analytic and numeric values are all near zero (they prove nothing)",
     )  # fmt: skip
@@ -59,6 +64,7 @@ def _run(argv: list[str]) -> int:
     checked_real("--atol", args.atol, non_negative=True)
     checked_real("--rtol", args.rtol, non_negative=True)
     checked_integer("--seed", args.seed, minimum=0)
+    checked_integer("--max-entries", args.max_entries, minimum=1)
     wrt = None
     if args.wrt is not None:
         try:
@@ -70,6 +76,7 @@ def _run(argv: list[str]) -> int:
         result = gradcheck(
             pathlib.Path(args.file), entry_name(args.entry), inputs, wrt,  # a path, whatever its suffix
             eps=args.eps, atol=args.atol, rtol=args.rtol, seed=args.seed, allow_vacuous=args.allow_vacuous,
+            max_entries=args.max_entries,
         )  # fmt: skip
     print(result.report())
     return 0 if result.ok else 1

@@ -51,21 +51,35 @@ def check(program: run_corpus.Program) -> GpuResult:
     stacked = [
         np.stack([e[k] for e in examples]) if batched else examples[0][k] for k, batched in enumerate(modules.batched)
     ]
+    try:  # both functions in one compilation per target; apart where that fails, to say which
+        together = gradir.compile(modules.vmap_text, target="cuda")
+    except GradirError:
+        together = None
+    cpu_together = None
     for label, source, function, arguments in (
         ("vjp", modules.vjp_text, "__sweep_vjp", examples[0]),
         ("vmap", modules.vmap_text, "__sweep_vmap", stacked),
     ):
-        try:
-            gpu = gradir.compile(source, target="cuda")
-        except InternalError as error:  # a bug, not a refusal
-            result.outcomes[label] = ("fail", f"compiling: {one_line_message(error)}")
-            continue
-        except GradirError as error:
-            result.outcomes[label] = ("refused", one_line_message(error))
-            continue
+        if together is not None:
+            gpu = together
+        else:
+            try:
+                gpu = gradir.compile(source, target="cuda")
+            except InternalError as error:  # a bug, not a refusal
+                result.outcomes[label] = ("fail", f"compiling: {one_line_message(error)}")
+                continue
+            except GradirError as error:
+                result.outcomes[label] = ("refused", one_line_message(error))
+                continue
         try:
             got = gpu.emulate(function, *arguments)
-            want = gradir.compile(source, opt_level=vmap_sweep.OPT_LEVEL).call(function, *arguments)
+            if together is None:
+                cpu = gradir.compile(source, opt_level=vmap_sweep.OPT_LEVEL)
+            else:
+                if cpu_together is None:
+                    cpu_together = gradir.compile(modules.vmap_text, opt_level=vmap_sweep.OPT_LEVEL)
+                cpu = cpu_together
+            want = cpu.call(function, *arguments)
         except Exception as error:  # noqa: BLE001 - reported as this program's failure
             result.outcomes[label] = ("fail", f"running: {type(error).__name__}: {error}")
             continue

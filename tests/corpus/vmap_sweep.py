@@ -139,10 +139,9 @@ func.func @__sweep_vjp({', '.join(f'%a{k}: {t}' for k, t in enumerate(types))}) 
         wrt_shapes = [() if inputs[i] == f64 else tuple(inputs[i].get_shape()) for i in wrt]
         blocks = [_tensor_text((*r, *a)) for r in shapes for a in wrt_shapes]
         arguments = ", ".join(f"%a{k}" for k in range(len(input_types)))
-        jacobian = base + f"""func.func @__sweep_jacobian({', '.join(f'%a{k}: {t}' for k, t in enumerate(input_types))}) -> ({', '.join(blocks)}) {{
+        jacobian = f"""func.func @__sweep_jacobian({', '.join(f'%a{k}: {t}' for k, t in enumerate(input_types))}) -> ({', '.join(blocks)}) {{
   %j:{len(blocks)} = autodiff.jacobian @{entry}({arguments}) {{wrt = array<i64: {', '.join(map(str, wrt))}>, mode = "rev"}} : ({', '.join(input_types)}) -> ({', '.join(blocks)})
   func.return {', '.join(f'%j#{k}' for k in range(len(blocks)))} : {', '.join(blocks)}
-}}
 }}
 """
     return SweepModules(text, batched, len(gradients), jacobian, shapes)
@@ -159,10 +158,24 @@ class SweepModules:
     batched: list[bool]
     """Which arguments of `__sweep_vjp` `__sweep_vmap` batches."""
     gradient_count: int
-    jacobian_text: str | None
-    """The module with `__sweep_vjp` and `__sweep_jacobian` (reverse mode), for an entry
-    with at most JACOBIAN_ROWS result elements; else None."""
+    jacobian_function: str | None
+    """`__sweep_jacobian` (reverse mode), for an entry with at most JACOBIAN_ROWS result
+    elements; else None."""
     output_shapes: list[tuple[int, ...]]
+
+    @property
+    def jacobian_text(self) -> str | None:
+        """The module with `__sweep_vjp` and `__sweep_jacobian` (`vjp_text` plus it)."""
+        return None if self.jacobian_function is None else self.vjp_text[: self.vjp_text.rindex("}")] + self.jacobian_function + "}\n"
+
+    @property
+    def all_text(self) -> str:
+        """`vmap_text` plus `__sweep_jacobian` where there is one: what a program that
+        batches compiles, once (a program is as slow to compile as its vjp: each
+        `gradir.compile` of it lowers it anew)."""
+        if self.jacobian_function is None:
+            return self.vmap_text
+        return self.vmap_text[: self.vmap_text.rindex("}")] + self.jacobian_function + "}\n"
 
     @property
     def vjp_text(self) -> str:
@@ -218,12 +231,16 @@ def check(program: run_corpus.Program) -> SweepResult:
     except LookupError as error:
         return SweepResult(program.name, "n/a", str(error))
     batched, gradient_count = modules.batched, modules.gradient_count
-    try:
-        executable = gradir.compile(modules.vmap_text, target="cpu", opt_level=OPT_LEVEL)
-    except VmapError as error:
-        return SweepResult(program.name, "refused", one_line_message(error))
-    except GradirError as error:
-        return SweepResult(program.name, "fail", one_line_message(error))
+    try:  # the vmap and the Jacobian in one compilation; apart where that fails, to say which
+        executable = jacobians = gradir.compile(modules.all_text, target="cpu", opt_level=OPT_LEVEL)
+    except GradirError:
+        jacobians = None
+        try:
+            executable = gradir.compile(modules.vmap_text, target="cpu", opt_level=OPT_LEVEL)
+        except VmapError as error:
+            return SweepResult(program.name, "refused", one_line_message(error))
+        except GradirError as error:
+            return SweepResult(program.name, "fail", one_line_message(error))
     input_specs, result_specs, _ = run_corpus._mlir22_inspect(program)  # noqa: SLF001
     examples = examples_with_cotangents(program, input_specs, result_specs)
     shared = [examples[0][k] for k in range(len(batched))]
@@ -245,11 +262,12 @@ def check(program: run_corpus.Program) -> SweepResult:
     if all(np.allclose(got[k][0], got[k][1]) for k in range(gradient_count)):
         return SweepResult(program.name, "wrong", "every example has the same gradient: the batch is not exercised")
     arguments = examples[0][: len(input_specs)]
-    return SweepResult(program.name, "pass", jacobian=check_jacobian(modules, executable, arguments))
+    return SweepResult(program.name, "pass", jacobian=check_jacobian(modules, executable, arguments, jacobians))
 
 
-def check_jacobian(modules: SweepModules, executable, arguments) -> str:
-    """`__sweep_jacobian` against rows of `__sweep_vjp` at one-hot cotangents."""
+def check_jacobian(modules: SweepModules, executable, arguments, jacobians=None) -> str:
+    """`__sweep_jacobian` against rows of `__sweep_vjp` at one-hot cotangents; `jacobians`:
+    a compilation of `modules.all_text`, else `jacobian_text` is compiled here."""
     import gradir
     from gradir.autodiff_pass.batch_builder import VmapError
     from gradir.errors import GradirError
@@ -261,7 +279,9 @@ def check_jacobian(modules: SweepModules, executable, arguments) -> str:
             return "n/a: a result that is not a float"
         return f"n/a: {elements} result elements, more than {JACOBIAN_ROWS}"
     try:
-        blocks = gradir.compile(modules.jacobian_text, target="cpu", opt_level=OPT_LEVEL).call("__sweep_jacobian", *arguments)
+        if jacobians is None:
+            jacobians = gradir.compile(modules.jacobian_text, target="cpu", opt_level=OPT_LEVEL)
+        blocks = jacobians.call("__sweep_jacobian", *arguments)
     except VmapError as error:
         return f"refused: {one_line_message(error)}"
     except GradirError as error:

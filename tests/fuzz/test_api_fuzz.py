@@ -130,7 +130,7 @@ def test_gradcheck_and_compile_with_random_keyword_values():
     rng = random.Random(SEED + 1)
     values = (None, 0, -1, 1, 2, 0.5, -1e-6, 1e-6, float("nan"), float("inf"), True, "1e-6", "vjp",
               ("vjp",), ("bogus",), (), [0], [0.5], [1, 1], [9], object(), 2**70)  # fmt: skip
-    keywords = ("eps", "atol", "rtol", "seed", "modes", "wrt", "checkpoint_every")
+    keywords = ("eps", "atol", "rtol", "seed", "modes", "wrt", "checkpoint_every", "max_entries")
     for _ in range(max(1, CALLS // 10)):
         chosen = {k: rng.choice(values) for k in rng.sample(keywords, rng.randint(1, 3))}
         _check(lambda: gradir.gradcheck(PROGRAM, "f", **chosen))

@@ -60,6 +60,22 @@ def test_autodiff_gradcheck_passes_and_reports_every_argument():
     assert result.stdout.strip().endswith("passed")
 
 
+def test_autodiff_gradcheck_max_entries_samples_each_argument():
+    result = run("autodiff-gradcheck", PRODUCT, "--entry", "f", "--wrt", "0,1", "--max-entries", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count("(analytic") == 3 and result.stdout.count("; 3 entries)") == 2, result.stdout
+    bad = run("autodiff-gradcheck", PRODUCT, "--entry", "f", "--max-entries", "0")
+    assert bad.returncode == 1 and bad.stderr == "error: --max-entries must be >= 1, got 0\n", bad.stderr
+
+
+def test_gradcheck_max_entries_checks_that_many_entries():
+    import gradir
+
+    assert [c.checked_entries for c in gradir.gradcheck(PRODUCT, "f", wrt=[0], max_entries=2, modes=("vjp",)).checks] == [2]
+    with pytest.raises(gradir.ArgumentError, match="max_entries must be >= 1"):
+        gradir.gradcheck(PRODUCT, "f", max_entries=0)
+
+
 def test_autodiff_gradcheck_exits_1_on_a_mismatch():
     # An absurd tolerance cannot be met by finite differences: the tool must say so.
     result = run("autodiff-gradcheck", PRODUCT, "--entry", "f", "--atol", "0", "--rtol", "0", "--eps", "1e-2")
