@@ -36,11 +36,19 @@ def available_passes() -> dict:
 
 
 def lower_to_linalg(
-    source, ctx: Context | None = None, checkpoint_every: int = 0, check_numerics: bool = False
+    source,
+    ctx: Context | None = None,
+    checkpoint_every: int = 0,
+    check_numerics: bool = False,
+    derived_private: bool = False,
 ) -> ModuleOp:
     """Parse/clone `source`, verify it, and run the `linalg` pipeline's passes on
     it (`checkpoint_every`: the `autodiff-reverse` option, for loops; `check_numerics`:
-    with `autodiff-check-numerics` after the derivative passes)."""
+    with `autodiff-check-numerics` after the derivative passes; `derived_private`: the
+    functions the passes made are private, see `_compile_cpu`)."""
+    from xdsl.dialects.builtin import StringAttr
+    from xdsl.dialects.func import FuncOp
+
     from gradir.pipelines import LINALG_PASSES, run_xdsl_passes, with_numerics_checks
     from gradir.source import load_module, make_context
     from gradir.verify import verify_after_pass, verify_each_from_environment, verify_module, verify_result
@@ -50,6 +58,7 @@ def lower_to_linalg(
         module = load_module(source, ctx)
     with stage("verify"):
         verify_module(module)
+    given = {op.sym_name.data for op in module.ops if isinstance(op, FuncOp)}
 
     # Between passes only with GRADIR_VERIFY_EACH=1 (autodiff-opt's --verify-each): on
     # large programs verifying after every pass cost more than the passes.
@@ -60,6 +69,10 @@ def lower_to_linalg(
     if not each:
         with stage("verify"):
             verify_result(module, "GRADIR_VERIFY_EACH=1")
+    if derived_private:
+        for op in module.ops:
+            if isinstance(op, FuncOp) and op.sym_name.data not in given and op.body.blocks:
+                op.sym_visibility = StringAttr("private")
     return module
 
 
@@ -79,7 +92,9 @@ def checked_options(target: str, checkpoint_every: int, options: dict) -> tuple[
     return target, checkpoint_every
 
 
-def runnable_linalg(source, checkpoint_every: int = 0, check_numerics: bool = False) -> ModuleOp:
+def runnable_linalg(
+    source, checkpoint_every: int = 0, check_numerics: bool = False, derived_private: bool = False
+) -> ModuleOp:
     """`lower_to_linalg`, then the checks that refuse what no target can run."""
     from gradir.verify import (
         refuse_external_calls,
@@ -88,7 +103,9 @@ def runnable_linalg(source, checkpoint_every: int = 0, check_numerics: bool = Fa
         refuse_writes_to_read_only_memory,
     )
 
-    module = lower_to_linalg(source, checkpoint_every=checkpoint_every, check_numerics=check_numerics)
+    module = lower_to_linalg(
+        source, checkpoint_every=checkpoint_every, check_numerics=check_numerics, derived_private=derived_private
+    )
     with stage("verify"):
         refuse_recursion(module)  # calls keep the user's locations; the first cycle is the user's
         refuse_external_calls(module)
@@ -98,7 +115,7 @@ def runnable_linalg(source, checkpoint_every: int = 0, check_numerics: bool = Fa
 
 
 def _cpu_cache_key(
-    source, checkpoint_every: int, opt_level: int, check_numerics: bool, num_threads: int
+    source, checkpoint_every: int, opt_level: int, check_numerics: bool, num_threads: int, derived_private: bool = False
 ) -> str | None:
     """The compilation cache's key for compiling `source` for the CPU; None when `source` is
     something the compile itself will refuse (an unreadable file)."""
@@ -117,6 +134,8 @@ def _cpu_cache_key(
         "check_numerics": check_numerics,
         "num_threads": num_threads,  # compiled into the code
     }
+    if derived_private:
+        options["derived_private"] = True
     return compilation_cache.cache_key(name, text, options)
 
 
@@ -148,26 +167,35 @@ def compile(source, target: str = "cpu", checkpoint_every: int = 0, check_numeri
             "(check on the CPU, where the same program computes the same values)"
         )
     if target == "cpu":
-        from gradir import compilation_cache
-        from gradir.cpu_backend.cpu_runtime import CpuExecutable, checked_num_threads, checked_opt_level
-
-        opt_level = checked_opt_level(options.get("opt_level"))  # before the key, which holds it
-        num_threads = checked_num_threads(options.get("num_threads"))
-        key = None
-        if compilation_cache.cache_directory() is not None:  # off: no stage in the reports
-            with stage("cache-lookup"):
-                key = _cpu_cache_key(source, checkpoint_every, opt_level, check_numerics, num_threads)
-                cached = compilation_cache.lookup(key, num_threads) if key is not None else None
-            if cached is not None:
-                return cached
-        options["num_threads"] = num_threads
-        executable = CpuExecutable(runnable_linalg(source, checkpoint_every, check_numerics), **options)
-        if key is not None:
-            compilation_cache.store(key, executable)
-        return executable
+        return _compile_cpu(source, checkpoint_every, check_numerics, options)
     from gradir.gpu_backend.cuda_program import CudaProgram
 
     return CudaProgram(runnable_linalg(source, checkpoint_every), **options)
+
+
+def _compile_cpu(source, checkpoint_every: int, check_numerics: bool, options: dict, derived_private: bool = False):
+    """`compile` for the CPU. `derived_private` (gradcheck's): the functions the autodiff
+    passes make (`f_vjp_0_1`, public by the contract) are private, so the pipeline drops
+    each once inlined into its caller instead of compiling it a second time for itself
+    (nothing calls them by name there): a third less machine code for a gradcheck module."""
+    from gradir import compilation_cache
+    from gradir.cpu_backend.cpu_runtime import CpuExecutable, checked_num_threads, checked_opt_level
+
+    opt_level = checked_opt_level(options.get("opt_level"))  # before the key, which holds it
+    num_threads = checked_num_threads(options.get("num_threads"))
+    key = None
+    if compilation_cache.cache_directory() is not None:  # off: no stage in the reports
+        with stage("cache-lookup"):
+            key = _cpu_cache_key(source, checkpoint_every, opt_level, check_numerics, num_threads, derived_private)
+            cached = compilation_cache.lookup(key, num_threads) if key is not None else None
+        if cached is not None:
+            return cached
+    options = {**options, "num_threads": num_threads}
+    linalg = runnable_linalg(source, checkpoint_every, check_numerics, derived_private)
+    executable = CpuExecutable(linalg, **options)
+    if key is not None:
+        compilation_cache.store(key, executable)
+    return executable
 
 
 @reports_internal_errors

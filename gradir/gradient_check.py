@@ -411,7 +411,7 @@ class GradChecker:
         functions: Sequence[tuple[str, Sequence[int] | None]],
         checkpoint_every: int = 0,
     ):
-        from gradir.compilation import compile as compile_module
+        from gradir.compilation import _compile_cpu
 
         with stage("parse"):
             original = load_module(source)
@@ -436,8 +436,8 @@ class GradChecker:
             wrappers.append(_wrapper_functions(callee, wrt))
         text = str(module)
         text = text[: text.rstrip().rfind("}")] + "".join(wrappers) + "}\n"
-        self.executable = compile_module(
-            reparse_keeping_locations(text, module), target="cpu", checkpoint_every=checkpoint_every
+        self.executable = _compile_cpu(
+            reparse_keeping_locations(text, module), checkpoint_every, False, {}, derived_private=True
         )
 
     def check(

@@ -76,6 +76,17 @@ def test_gradcheck_max_entries_checks_that_many_entries():
         gradir.gradcheck(PRODUCT, "f", max_entries=0)
 
 
+def test_gradcheck_compiles_the_derived_functions_only_where_they_are_called():
+    """gradcheck's module keeps the functions the autodiff passes make private (inlined into
+    the wrappers, not compiled again); `compile` keeps them public, as the contract says."""
+    import gradir
+    from gradir.gradient_check import GradChecker
+
+    checker = GradChecker(PRODUCT, [("f", None)])
+    assert sorted(checker.executable.signatures) == ["__gradcheck_jvp_f", "__gradcheck_vjp_f", "df", "f"]
+    assert {"f_grad_0_1", "f_vjp_0_1"} <= set(gradir.compile(PRODUCT).signatures)
+
+
 def test_autodiff_gradcheck_exits_1_on_a_mismatch():
     # An absurd tolerance cannot be met by finite differences: the tool must say so.
     result = run("autodiff-gradcheck", PRODUCT, "--entry", "f", "--atol", "0", "--rtol", "0", "--eps", "1e-2")
