@@ -411,7 +411,9 @@ class GradChecker:
         functions: Sequence[tuple[str, Sequence[int] | None]],
         checkpoint_every: int = 0,
     ):
-        from gradir.compilation import _compile_cpu
+        from gradir.compilation import _compile_cpu, checked_options
+
+        _, checkpoint_every = checked_options("cpu", checkpoint_every, {})
 
         with stage("parse"):
             original = load_module(source)

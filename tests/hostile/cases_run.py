@@ -323,7 +323,7 @@ def _memory() -> list[CliCase]:
         CliCase("gradcheck-memory-640gb-temporary", "gradcheck", ("temp.mlir", "--entry", "f"),
                 "allocates a buffer memref<40000000000x4xf64>", files=files, isolated=True, memory_cap=8 * GIB),
         CliCase("gradcheck-memory-terabyte-loop-cache", "gradcheck", ("cache.mlir", "--entry", "f"),
-                "cpu-memory: @f_vjp_0", files=files, isolated=True, memory_cap=8 * GIB),
+                "cpu-memory: @__gradcheck_vjp_f", files=files, isolated=True, memory_cap=8 * GIB),
         CliCase("run-memory-buffers-together", "run", ("together.mlir", "--entry", "f", "--inputs", "x36000.npy"),
                 "cpu-memory: @f needs at least 9.66 GiB at once (2 buffers live together, the largest "
                 "memref<36000x36000xf32> of 4.83 GiB), more than this process can ever hold (8 GiB)",
