@@ -439,7 +439,8 @@ class GradChecker:
         text = str(module)
         text = text[: text.rstrip().rfind("}")] + "".join(wrappers) + "}\n"
         self.executable = _compile_cpu(
-            reparse_keeping_locations(text, module), checkpoint_every, False, {}, derived_private=True
+            reparse_keeping_locations(text, module),
+            checkpoint_every=checkpoint_every, check_numerics=False, options={}, derived_private=True,
         )
 
     def check(

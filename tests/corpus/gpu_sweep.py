@@ -55,13 +55,13 @@ def check(program: run_corpus.Program) -> GpuResult:
         together = gradir.compile(modules.vmap_text, target="cuda")
     except GradirError:
         together = None
-    cpu_together = None
+    cpu_programs = {}  # source -> its CPU compilation, shared by the functions it holds
     for label, source, function, arguments in (
         ("vjp", modules.vjp_text, "__sweep_vjp", examples[0]),
         ("vmap", modules.vmap_text, "__sweep_vmap", stacked),
     ):
         if together is not None:
-            gpu = together
+            gpu, source = together, modules.vmap_text
         else:
             try:
                 gpu = gradir.compile(source, target="cuda")
@@ -73,13 +73,9 @@ def check(program: run_corpus.Program) -> GpuResult:
                 continue
         try:
             got = gpu.emulate(function, *arguments)
-            if together is None:
-                cpu = gradir.compile(source, opt_level=vmap_sweep.OPT_LEVEL)
-            else:
-                if cpu_together is None:
-                    cpu_together = gradir.compile(modules.vmap_text, opt_level=vmap_sweep.OPT_LEVEL)
-                cpu = cpu_together
-            want = cpu.call(function, *arguments)
+            if source not in cpu_programs:
+                cpu_programs[source] = gradir.compile(source, opt_level=vmap_sweep.OPT_LEVEL)
+            want = cpu_programs[source].call(function, *arguments)
         except Exception as error:  # noqa: BLE001 - reported as this program's failure
             result.outcomes[label] = ("fail", f"running: {type(error).__name__}: {error}")
             continue

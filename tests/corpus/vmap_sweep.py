@@ -147,6 +147,11 @@ func.func @__sweep_vjp({', '.join(f'%a{k}: {t}' for k, t in enumerate(types))}) 
     return SweepModules(text, batched, len(gradients), jacobian, shapes)
 
 
+def _with_function(module_text: str, function: str) -> str:
+    """`module_text` with `function` added as its last function."""
+    return module_text[: module_text.rindex("}")] + function + "}\n"
+
+
 def _tensor_text(shape) -> str:
     return "tensor<" + "".join(f"{d}x" for d in shape) + "f64>"
 
@@ -166,16 +171,14 @@ class SweepModules:
     @property
     def jacobian_text(self) -> str | None:
         """The module with `__sweep_vjp` and `__sweep_jacobian` (`vjp_text` plus it)."""
-        return None if self.jacobian_function is None else self.vjp_text[: self.vjp_text.rindex("}")] + self.jacobian_function + "}\n"
+        return None if self.jacobian_function is None else _with_function(self.vjp_text, self.jacobian_function)
 
     @property
     def all_text(self) -> str:
         """`vmap_text` plus `__sweep_jacobian` where there is one: what a program that
         batches compiles, once (a program is as slow to compile as its vjp: each
         `gradir.compile` of it lowers it anew)."""
-        if self.jacobian_function is None:
-            return self.vmap_text
-        return self.vmap_text[: self.vmap_text.rindex("}")] + self.jacobian_function + "}\n"
+        return self.vmap_text if self.jacobian_function is None else _with_function(self.vmap_text, self.jacobian_function)
 
     @property
     def vjp_text(self) -> str:
