@@ -188,6 +188,20 @@ def run_pipeline(module: ir.Module, pipeline: str, stage_name: str) -> ir.Module
         return guarded(stage_name, context, run)
 
 
+def run_function_pipeline(function: ir.Operation, passes: str, stage_name: str) -> None:
+    """Run function passes (`canonicalize, cse`) on one `func.func` in place, leaving the
+    module's other functions as they are (`result_sizes`: canonicalizing the user's
+    functions there folds reads that `check_tensor_indices` has yet to check)."""
+    pipeline = f"func.func({passes})"
+    context = function.context
+    with context, stage(pass_names(pipeline)):
+
+        def run() -> None:
+            passmanager.PassManager.parse(pipeline).run(function.operation)
+
+        guarded(stage_name, context, run)
+
+
 def pass_names(pipeline: str, width: int = 72) -> str:
     """The passes of an MLIR textual pipeline, without anchors and options, for reports:
     `builtin.module(func.func(convert-linalg-to-loops), lower-affine{x=1})` ->
