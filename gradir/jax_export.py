@@ -46,6 +46,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gradir.errors import ArgumentError, SourceError, reports_internal_errors
+from gradir.jax_special_functions import WRITTEN_AS_CODE
 
 JAXLIB_PIPELINE = (
     "builtin.module(func.func(chlo-legalize-to-stablehlo),"
@@ -107,7 +108,7 @@ elsewhere too: the program's own `lax.optimization_barrier`, and the ones JAX pu
 jaxpr). Each is an identity, and taking one for a stop_gradient cut the gradient to zero,
 silently; step 4 tells them apart by this operand."""
 
-_REWRITTEN = ("stop_gradient", "erf_inv", "lgamma", "digamma")
+_REWRITTEN = ("stop_gradient", *WRITTEN_AS_CODE)
 """Primitives whose StableHLO gradir would differentiate wrongly, rewritten in the jaxpr."""
 
 _INLINED_CALLS = ("pjit", "jit", "closed_call", "core_call", "remat", "checkpoint", "custom_jvp_call", "custom_vjp_call")
@@ -152,8 +153,8 @@ def _rewritten_for_gradir(function: Callable[..., Any], closed, results_shape) -
         inner = _inner_jaxpr(equation)
         if primitive == "stop_gradient":
             return [jax.lax.optimization_barrier((inputs[0], np.int32(_STOP_GRADIENT_TAG)))[0]]
-        if primitive in _WRITTEN_AS_CODE:
-            return [_WRITTEN_AS_CODE[primitive](inputs[0])]
+        if primitive in WRITTEN_AS_CODE:
+            return [WRITTEN_AS_CODE[primitive](*inputs)]
         if inner is not None and primitive in _INLINED_CALLS and rewritten_inside(_open(inner)):
             return evaluate(_open(inner), getattr(inner, "consts", ()), *inputs)
         if found := next(filter(None, map(rewritten_inside, core.jaxprs_in_params(equation.params))), None):
@@ -190,137 +191,6 @@ def _at_users_line(equation):
     return source_info_util.user_context(equation.source_info.traceback)
 
 
-_ERF_INV_NEAR_ZERO = (
-    2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
-    -0.00125372503, -0.00417768164, 0.246640727, 1.50140941,
-)
-_ERF_INV_IN_THE_TAILS = (
-    -0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
-    -0.0076224613, 0.00943887047, 1.00167406, 2.83297682,
-)
-"""M. Giles, "Approximating the erfinv function" (GPU Computing Gems, 2011), single
-precision: erfinv(x) = x p(w - 2.5) for w = -log(1 - x^2) < 5, else x q(sqrt(w) - 3)."""
-
-
-def _erf_inv(x):
-    """erfinv(x), as JAX code whose derivatives gradir computes right, to any order.
-
-    jaxlib expands `erf_inv` into both of Giles' polynomials, `sqrt(w)` and `x * inf`
-    (for |x| = 1) chosen by selects. The gradient of a select's unchosen side is 0, and
-    0 times the derivative of `x * inf` (inf), or of `sqrt(w)` at w = 0, is NaN: gradir's
-    gradient of that expansion was NaN everywhere (JAX uses erf_inv's own rule, which
-    StableHLO does not keep). Here each side of a select reads a value it is finite on
-    (the double-where trick) and the poles are constants. Newton steps on erf(y) = x
-    (one in f32, two in f64, from Giles' single precision start) make the value right to
-    the precision and the derivative that of the inverse, sqrt(pi)/2 exp(y^2) (the
-    polynomial's own is 2e-5 off). Where |x| > 1/2 the step's residual is written
-    (1 - |x|) - erfc(|y|): erf(y) - x there loses the digits the step needs."""
-    import math
-
-    import jax.numpy as jnp
-    from jax import lax
-
-    dtype = jnp.result_type(x)
-    at_pole = jnp.abs(x) == 1
-    inside = jnp.where(at_pole, jnp.zeros_like(x), x)
-    w = -jnp.log1p(-inside * inside)
-    near_zero = w < 5
-
-    def horner(coefficients, t):
-        total = jnp.full_like(t, coefficients[0])
-        for coefficient in coefficients[1:]:
-            total = total * t + coefficient
-        return total
-
-    p = horner(_ERF_INV_NEAR_ZERO, jnp.where(near_zero, w, 2.5) - 2.5)
-    q = horner(_ERF_INV_IN_THE_TAILS, jnp.sqrt(jnp.where(near_zero, 9.0, w)) - 3.0)
-    y = jnp.where(near_zero, p, q) * inside
-    far = jnp.abs(inside) > 0.5
-    sign = jnp.where(inside > 0, jnp.ones_like(x), -jnp.ones_like(x))
-    x_far = jnp.where(far, inside, 0.75 * sign)  # |x| as sign * x: no abs, whose derivative at 0 is 0
-    for _ in range(2 if dtype == jnp.float64 else 1):
-        y_far = jnp.where(far, y, 0.75 * sign)
-        residual = jnp.where(
-            far, sign * ((1 - sign * x_far) - lax.erfc(sign * y_far)), lax.erf(y) - inside
-        )
-        y = y - residual * (math.sqrt(math.pi) / 2) * jnp.exp(y * y)
-    pole = jnp.where(x > 0, jnp.asarray(jnp.inf, dtype), jnp.asarray(-jnp.inf, dtype))
-    return jnp.where(at_pole, pole, y).astype(dtype)
-
-
-_SHIFT = 8
-"""lgamma(x) = lgamma(x + 8) - sum of log(x + k), k < 8: Stirling's series at x + 8 >= 8.5."""
-
-_STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360)
-"""Coefficients of 1/y, 1/y^3, ..., 1/y^11 in lgamma(y) - ((y - 1/2) log y - y + log(2 pi)/2);
-the next term is below 1e-14 at y = 8.5."""
-
-_DIGAMMA_SERIES = (-1 / 12, 1 / 120, -1 / 252, 1 / 240, -1 / 132, 691 / 32760)
-"""Coefficients of 1/y^2, 1/y^4, ..., 1/y^12 in digamma(y) - (log y - 1/(2y))."""
-
-
-def _shifted(x):
-    """(x + 8, log(x (x + 1) ... (x + 7)), 1/x + ... + 1/(x + 7)) for x >= 1/2."""
-    import jax.numpy as jnp
-
-    logs = sum(jnp.log(x + k) for k in range(_SHIFT))
-    reciprocals = sum(1 / (x + k) for k in range(_SHIFT))
-    return x + _SHIFT, logs, reciprocals
-
-
-def _reflected(x):
-    """(x < 1/2, the argument the series takes (1 - x there), x where the reflection's
-    sin(pi x) is read, 1/4 elsewhere: a point its every derivative is finite at)."""
-    import jax.numpy as jnp
-
-    reflect = x < 0.5
-    at = jnp.where(reflect, 1 - x, x)
-    safe = jnp.where(reflect, x, jnp.full_like(x, 0.25))
-    return reflect, at, safe - 2 * jnp.round(safe / 2)  # reduced to [-1, 1]: sin(pi x) exact to the ulp
-
-
-def _lgamma(x):
-    """log|Gamma(x)|, as JAX code whose derivatives gradir computes right.
-
-    jaxlib expands `lgamma` into Lanczos' formula and, for x < 1/2, the reflection
-    log(pi) - log|sin(pi x)| - lgamma(1 - x), chosen by a select. At a positive integer the
-    unchosen reflection is log(0) = -inf, and its gradient times the select's 0 is NaN: the
-    gradient of a Gamma or Dirichlet log density at concentration 1 was NaN (JAX uses
-    lgamma's own rule, digamma). Here the reflection reads x only where it is chosen, and
-    x >= 1/2 takes Stirling's series after 8 steps of the recurrence (`_SHIFT`)."""
-    import math
-
-    import jax.numpy as jnp
-
-    reflect, at, reduced = _reflected(x)
-    y, logs, _ = _shifted(at)
-    inverse, inverse_square = 1 / y, 1 / (y * y)
-    series = sum(c * inverse * inverse_square**k for k, c in enumerate(_STIRLING))
-    direct = (y - 0.5) * jnp.log(y) - y + 0.5 * math.log(2 * math.pi) + series - logs
-    reflection = math.log(math.pi) - jnp.log(jnp.abs(jnp.sin(math.pi * reduced))) - direct
-    return jnp.where(reflect, reflection, direct).astype(jnp.result_type(x))
-
-
-def _digamma(x):
-    """d/dx lgamma(x), the same way as `_lgamma` (the recurrence, then the asymptotic series;
-    the reflection read safely: jaxlib's expansion reads pi / tan(pi x), infinite at a
-    positive integer, on both sides)."""
-    import math
-
-    import jax.numpy as jnp
-
-    reflect, at, reduced = _reflected(x)
-    y, _, reciprocals = _shifted(at)
-    inverse_square = 1 / (y * y)
-    series = sum(c * inverse_square ** (k + 1) for k, c in enumerate(_DIGAMMA_SERIES))
-    direct = jnp.log(y) - 0.5 / y + series - reciprocals
-    angle = math.pi * reduced  # cos / sin, not 1 / tan: tan is infinite at half-integers
-    reflection = direct - math.pi * jnp.cos(angle) / jnp.sin(angle)
-    return jnp.where(reflect, reflection, direct).astype(jnp.result_type(x))
-
-
-_WRITTEN_AS_CODE = {"erf_inv": _erf_inv, "lgamma": _lgamma, "digamma": _digamma}
-"""The primitives of `_REWRITTEN` that are written as JAX code, and that code."""
 
 _CUSTOM_DERIVATIVES = ("custom_jvp_call", "custom_vjp_call", "custom_vjp_call_jaxpr")
 

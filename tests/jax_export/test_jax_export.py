@@ -291,6 +291,69 @@ def test_gammaln_and_digamma_gradients_are_theirs_not_nan(special):
     assert result.ok, result.report()
 
 
+# Integer and half-integer a (where jaxlib's expansion gave NaN), the series side (x < a + 1),
+# the continued fraction's (x > a + 1), both near x = a + 1, small and large x.
+IGAMMA_A = np.array([1.0, 2.0, 3.0, 0.5, 4.5, 7.0, 12.0, 0.2, 30.0])
+IGAMMA_X = np.array([0.5, 2.5, 4.5, 2.0, 1.0, 8.5, 11.0, 0.01, 45.0])
+
+
+def test_gammaincc_gradients_are_theirs_not_nan():
+    """jaxlib expands igamma(c) into a series and a continued fraction that stop on the value's
+    convergence, selected per element: gradir's gradient of gammainc in `a` was NaN (the
+    unchosen side) and its jvp 2e-4 off (the loop stops before the derivative converges).
+    from_jax writes them as loops that run until the derivative in `a` has converged too.
+    (gammaincc takes both sides: 1 - the series, and the fraction itself.)"""
+
+    def loss(a, x):
+        return jnp.sum(jax.scipy.special.gammaincc(a, x) * jnp.linspace(1.0, 2.0, a.shape[0], dtype=a.dtype))
+
+    with jax.enable_x64(True):
+        text = gradir.from_jax(loss, IGAMMA_A, IGAMMA_X, name="igammac")
+        exe = gradir.compile(grad_wrapper(text, "igammac", [0, 1]))
+        for got, want in zip(exe.call("grad_igammac", IGAMMA_A, IGAMMA_X), jax.grad(loss, (0, 1))(IGAMMA_A, IGAMMA_X)):
+            np.testing.assert_allclose(got, want, rtol=1e-11, atol=1e-14)
+    result = gradir.gradcheck(text, "igammac", inputs=[IGAMMA_A, IGAMMA_X], wrt=[0, 1])
+    assert result.ok, result.report()
+
+
+def test_gammainc_values_and_its_own_gradient_in_a_are_jaxs():
+    """The values, with the domain's edges as JAX gives them (x = 0, x = inf, a = 0, NaN
+    outside), and `igamma_grad_a`, the primitive `jax.grad` binds inside an exported
+    function: JAX's, except 0 (the limit) where JAX's is NaN at x = 0 and x = inf."""
+
+    def values(a, x):
+        grad_a = jax.grad(lambda b: jnp.sum(jax.scipy.special.gammainc(b, x)))(a)
+        return jax.scipy.special.gammainc(a, x), jax.scipy.special.gammaincc(a, x), grad_a
+
+    a = np.concatenate([IGAMMA_A, [2.0, 2.0, 0.0, 0.0, -1.0, 1.0, 1e4]])
+    x = np.concatenate([IGAMMA_X, [0.0, np.inf, 1.0, 0.0, 1.0, -0.5, 1e4]])
+    with jax.enable_x64(True):
+        exe = gradir.compile(gradir.from_jax(values, a, x, name="values"))
+        p, q, grad_a = exe.call("values", a, x)
+        want_p, want_q, want_grad_a = values(a, x)
+    for got, want in ((p, want_p), (q, want_q)):
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+        np.testing.assert_allclose(got[~np.isnan(want)], want[~np.isnan(want)], rtol=1e-10, atol=1e-15)
+    limit = (a > 0) & ((x == 0) | (x == np.inf))
+    np.testing.assert_array_equal(grad_a[limit], 0.0)
+    np.testing.assert_array_equal(np.isnan(grad_a[~limit]), np.isnan(want_grad_a[~limit]))
+    finite = ~limit & ~np.isnan(want_grad_a)
+    np.testing.assert_allclose(grad_a[finite], want_grad_a[finite], rtol=1e-10)
+
+
+def test_gammainc_in_f32_matches_jax():
+    """f32: the loops stop at f32's epsilon (the program's constants are its own)."""
+    a, x = IGAMMA_A.astype(np.float32), IGAMMA_X.astype(np.float32)
+
+    def loss(a, x):
+        return jnp.sum(jax.scipy.special.gammainc(a, x) * jnp.linspace(1.0, 2.0, a.shape[0], dtype=a.dtype))
+
+    exe = gradir.compile(grad_wrapper(gradir.from_jax(loss, a, x, name="gammainc"), "gammainc", [0, 1]))
+    np.testing.assert_allclose(exe.call("gammainc", a, x)[0], loss(a, x), rtol=2e-6)
+    for got, want in zip(exe.call("grad_gammainc", a, x), jax.grad(loss, (0, 1))(a, x)):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+
+
 def test_erf_inv_inside_a_loop_is_refused():
     def in_a_loop(x):
         return lax.fori_loop(0, 2, lambda i, v: jax.scipy.special.erfinv(v) * 0.5, x).sum()
