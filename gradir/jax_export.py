@@ -46,7 +46,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gradir.errors import ArgumentError, SourceError, reports_internal_errors
-from gradir.jax_special_functions import WRITTEN_AS_CODE
+from gradir.jax_special_functions import WRITTEN_AS_CODE, reparameterized_gamma
 
 JAXLIB_PIPELINE = (
     "builtin.module(func.func(chlo-legalize-to-stablehlo),"
@@ -72,8 +72,10 @@ def from_jax(
     A derivative rule the program defines itself (`jax.custom_vjp`, `jax.custom_jvp`
     outside JAX's own library) is lost in StableHLO, and gradir would differentiate the
     primal code instead (a straight-through estimator's gradient becomes 0): a
-    SourceError at the function, unless `custom_derivatives="primal"` accepts that. So is
-    a JAX primitive whose rule is not the derivative of its code (`jax.random.gamma`)."""
+    SourceError at the function, unless `custom_derivatives="primal"` accepts that.
+    `jax.random.gamma` (and `beta`, `dirichlet`) gets JAX's implicit reparameterization
+    (`jax_special_functions.reparameterized_gamma`); inside a loop or branch, where it
+    cannot, it is a SourceError too unless `custom_derivatives="primal"`."""
     try:
         import jax
     except ImportError as error:
@@ -89,7 +91,7 @@ def from_jax(
         ) from error
     if custom_derivatives == "error":
         _refuse_own_derivative_rules(closed.jaxpr)
-    function = _rewritten_for_gradir(function, closed, results_shape)
+    function = _rewritten_for_gradir(function, closed, results_shape, custom_derivatives == "primal")
     stablehlo = jax.jit(function).lower(*example_args).compiler_ir("stablehlo")
     return from_stablehlo(stablehlo, name)
 
@@ -108,8 +110,16 @@ elsewhere too: the program's own `lax.optimization_barrier`, and the ones JAX pu
 jaxpr). Each is an identity, and taking one for a stop_gradient cut the gradient to zero,
 silently; step 4 tells them apart by this operand."""
 
-_REWRITTEN = ("stop_gradient", *WRITTEN_AS_CODE)
+_REWRITTEN = ("stop_gradient", "random_gamma", *WRITTEN_AS_CODE)
 """Primitives whose StableHLO gradir would differentiate wrongly, rewritten in the jaxpr."""
+
+_NAMES = {"random_gamma": "jax.random.gamma"}
+_WHY_REWRITTEN = {
+    "stop_gradient": "StableHLO drops it, and gradir would differentiate through it",
+    "random_gamma": "StableHLO keeps only its rejection sampler, whose derivative for a fixed key is not JAX's "
+    "implicit reparameterization, a few percent off",
+}
+"""Why a primitive of `_REWRITTEN` cannot be left as StableHLO has it (default: its expansion's NaN gradient)."""
 
 _INLINED_CALLS = ("pjit", "jit", "closed_call", "core_call", "remat", "checkpoint", "custom_jvp_call", "custom_vjp_call")
 """Primitives whose inner jaxpr is evaluated in place when it holds one of `_REWRITTEN`
@@ -117,13 +127,16 @@ _INLINED_CALLS = ("pjit", "jit", "closed_call", "core_call", "remat", "checkpoin
 primal code)."""
 
 
-def _rewritten_for_gradir(function: Callable[..., Any], closed, results_shape) -> Callable[..., Any]:
+def _rewritten_for_gradir(
+    function: Callable[..., Any], closed, results_shape, primal_gamma_accepted: bool = False
+) -> Callable[..., Any]:
     """`function`, unless its jaxpr (`closed`, whose results have the pytree structure of
     `results_shape`) has a primitive of `_REWRITTEN`: then a function that computes the
     same with each `stop_gradient` as an `optimization_barrier` tagged by
-    `_STOP_GRADIENT_TAG`, and `erf_inv`, `lgamma` and `digamma` as `_erf_inv`, `_lgamma`
-    and `_digamma`. One of them inside `lax.cond`,
-    `while_loop` or `scan` is a SourceError: gradir would lose it."""
+    `_STOP_GRADIENT_TAG`, each primitive of `WRITTEN_AS_CODE` as its code, and each
+    `random_gamma` as its sample with implicit derivatives. One of them inside `lax.cond`,
+    `while_loop` or `scan` is a SourceError at that line: gradir would lose it (a
+    `random_gamma` there is left as it is where `primal_gamma_accepted`)."""
     import jax
     import numpy as np
     from jax.extend import core
@@ -131,8 +144,13 @@ def _rewritten_for_gradir(function: Callable[..., Any], closed, results_shape) -
     if not any(_holds(closed.jaxpr, primitive) for primitive in _REWRITTEN):
         return function
 
+    def kept_stop_gradient(value):
+        return jax.lax.optimization_barrier((value, np.int32(_STOP_GRADIENT_TAG)))[0]
+
+    refused_inside = [p for p in _REWRITTEN if not (primal_gamma_accepted and p == "random_gamma")]
+
     def rewritten_inside(jaxpr) -> str | None:
-        return next((primitive for primitive in _REWRITTEN if _holds(jaxpr, primitive)), None)
+        return next((primitive for primitive in refused_inside if _holds(jaxpr, primitive)), None)
 
     def evaluate(jaxpr, constants, *arguments):
         values = dict(zip(jaxpr.constvars, constants))
@@ -152,18 +170,21 @@ def _rewritten_for_gradir(function: Callable[..., Any], closed, results_shape) -
         primitive = equation.primitive.name
         inner = _inner_jaxpr(equation)
         if primitive == "stop_gradient":
-            return [jax.lax.optimization_barrier((inputs[0], np.int32(_STOP_GRADIENT_TAG)))[0]]
+            return [kept_stop_gradient(inputs[0])]
+        if primitive == "random_gamma":
+            sample = equation.primitive.bind(*inputs, **equation.params)
+            return [reparameterized_gamma(inputs[1], sample, equation.params["log_space"], kept_stop_gradient)]
         if primitive in WRITTEN_AS_CODE:
             return [WRITTEN_AS_CODE[primitive](*inputs)]
         if inner is not None and primitive in _INLINED_CALLS and rewritten_inside(_open(inner)):
             return evaluate(_open(inner), getattr(inner, "consts", ()), *inputs)
         if found := next(filter(None, map(rewritten_inside, core.jaxprs_in_params(equation.params))), None):
             raise SourceError(
-                f"from_jax: jax.lax.{found} inside {primitive} is not supported ("
-                + ("StableHLO drops it, and gradir would differentiate through it"
-                   if found == "stop_gradient" else
-                   "gradir would differentiate jaxlib's expansion of it, whose gradient is NaN")
+                f"from_jax: {_NAMES.get(found, 'jax.lax.' + found)} inside {primitive} is not supported ("
+                + _WHY_REWRITTEN.get(found, "gradir would differentiate jaxlib's expansion of it, whose gradient is NaN")
                 + "); move it out of the loop or branch"
+                + (', or pass custom_derivatives="primal" to accept that' if found == "random_gamma" else ""),
+                _equation_location(equation),
             )  # fmt: skip
         # As jax.core.eval_jaxpr binds: a call primitive (custom_jvp_call, pjit, ...)
         # takes its parameters in another form than its equation keeps them.
@@ -194,14 +215,6 @@ def _at_users_line(equation):
 
 _CUSTOM_DERIVATIVES = ("custom_jvp_call", "custom_vjp_call", "custom_vjp_call_jaxpr")
 
-_PRIMITIVES_WITH_OWN_RULES = {
-    "random_gamma": "jax.random.gamma (beta and dirichlet sample through it) is differentiated by JAX "
-    "with implicit reparameterization; StableHLO keeps only the rejection sampler, whose derivative "
-    "for a fixed key (what gradir would compute) is another quantity, a few percent off JAX's",
-}
-"""JAX primitives whose derivative rule is not the derivative of their lowering."""
-
-
 def _refuse_own_derivative_rules(jaxpr) -> None:
     """A SourceError at the first function of `jaxpr` (nested ones included) that has a
     derivative rule of the program's own. JAX's library functions with such rules
@@ -214,12 +227,6 @@ def _refuse_own_derivative_rules(jaxpr) -> None:
         current, outer = pending.pop()
         for equation in current.eqns:
             location = _equation_location(equation) or outer  # JAX's own inner code has none
-            if equation.primitive.name in _PRIMITIVES_WITH_OWN_RULES:
-                raise SourceError(
-                    f"from_jax: {_PRIMITIVES_WITH_OWN_RULES[equation.primitive.name]}; pass "
-                    "custom_derivatives=\"primal\" to accept that",
-                    location,
-                )
             if equation.primitive.name in _CUSTOM_DERIVATIVES:
                 inner = _inner_jaxpr(equation)
                 info = getattr(_open(inner), "debug_info", None) if inner is not None else None

@@ -210,27 +210,29 @@ def _upper_fraction(a, x, eps):
     return state[4], state[7]
 
 
-def _incomplete_gamma(a, x):
+def _incomplete_gamma(a, x, log_x=None):
     """(P(a, x), Q(a, x), dP/da): the regularized incomplete gamma functions, by the series
     where x < a + 1 (or x <= 1) and the continued fraction elsewhere, as JAX's igamma. Each
     side reads only points it is meant for (a = 1, x = 1/2 or 3 elsewhere). x = 0 gives
-    P = 0, x = inf or a = 0 P = 1; a < 0, x < 0, a = inf or a NaN give NaN, as JAX."""
+    P = 0, x = inf or a = 0 P = 1; a < 0, x < 0, a = inf or a NaN give NaN, as JAX. `log_x`,
+    when given, is log(x), read instead of x where x may have underflowed to 0."""
     import jax.numpy as jnp
 
     dtype = jnp.result_type(a, x)
     a, x = jnp.broadcast_arrays(jnp.asarray(a, dtype), jnp.asarray(x, dtype))
     eps = jnp.finfo(dtype).eps
-    inside = (a > 0) & (a < jnp.inf) & (x > 0) & (x < jnp.inf)
+    positive = x > 0 if log_x is None else log_x > -jnp.inf
+    inside = (a > 0) & (a < jnp.inf) & positive & (x < jnp.inf)
     by_series = inside & ((x < a + 1) | (x <= 1))
     by_fraction = inside & ~by_series
     a_s, x_s = jnp.where(by_series, a, 1), jnp.where(by_series, x, 0.5)
-    log_x_s = jnp.log(x_s)
+    log_x_s = jnp.log(x_s) if log_x is None else jnp.where(by_series, log_x, jnp.log(0.5))
     series, series_da = _lower_series(a_s, x_s, eps)
     prefix = jnp.exp(a_s * log_x_s - x_s - _lgamma(a_s + 1))
     lower = prefix * series
     lower_da = lower * (log_x_s - _digamma(a_s + 1)) + prefix * series_da
     a_f, x_f = jnp.where(by_fraction, a, 1), jnp.where(by_fraction, x, 3)
-    log_x_f = jnp.log(x_f)
+    log_x_f = jnp.log(x_f)  # x >= 1 there: no underflow
     fraction, fraction_da = _upper_fraction(a_f, x_f, eps)
     prefix = jnp.exp(a_f * log_x_f - x_f - _lgamma(a_f))
     upper = prefix * fraction
@@ -260,6 +262,33 @@ def _igamma_grad_a(a, x):
     """dP/da, the primitive `jax.grad` of `gammainc` binds inside a function given to
     `from_jax`."""
     return _incomplete_gamma(a, x)[2]
+
+
+def reparameterized_gamma(a, sample, log_space: bool, stop_gradient):
+    """`sample`, a Gamma(a) draw (its log where `log_space`: what `jax.random.beta` and
+    `dirichlet` draw), whose derivatives in `a` are those of implicit reparameterization,
+    JAX's rule for `random_gamma`: the draw x(a) solving P(a, x) = u for the draw's own u.
+    StableHLO keeps only the rejection sampler, whose derivative for a fixed key is another
+    quantity (a few percent off). Two Newton steps on P(a, e^y) = u from y0 = log x (a
+    constant) have the value y0 (P(a, e^y0) - u is 0) and the solution's derivatives to
+    the third order (each step doubles the order); the draw itself is returned, plus the
+    steps' difference from their own value (0, or a derivative of 0 where a step is not
+    finite: an underflowed draw). `stop_gradient` is the caller's, one StableHLO keeps."""
+    import jax.numpy as jnp
+
+    y0 = stop_gradient(sample if log_space else jnp.log(sample))
+    p0 = _incomplete_gamma(a, jnp.exp(y0), y0)[0]
+    u = stop_gradient(p0)
+
+    def newton(y, p):
+        slope = jnp.exp(a * y - jnp.exp(y) - _lgamma(a))  # dP(a, e^y)/dy
+        return y - (p - u) / slope
+
+    y1 = newton(y0, p0)
+    y2 = newton(y1, _incomplete_gamma(a, jnp.exp(y1), y1)[0])
+    solution = y2 if log_space else jnp.exp(y2)
+    difference = solution - stop_gradient(solution)
+    return stop_gradient(sample) + jnp.where(jnp.isfinite(difference), difference, 0)
 
 
 WRITTEN_AS_CODE = {
