@@ -212,8 +212,8 @@ def _at_users_line(equation):
     return source_info_util.user_context(equation.source_info.traceback)
 
 
-
 _CUSTOM_DERIVATIVES = ("custom_jvp_call", "custom_vjp_call", "custom_vjp_call_jaxpr")
+
 
 def _refuse_own_derivative_rules(jaxpr) -> None:
     """A SourceError at the first function of `jaxpr` (nested ones included) that has a
