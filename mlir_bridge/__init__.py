@@ -232,6 +232,11 @@ def apply_schedule(module: ir.Module, schedule_text: str, stage_name: str) -> No
         guarded(stage_name, context, apply)
 
 
+def symbol_name(op: ir.Operation) -> str:
+    """The `sym_name` of a function (or any symbol)."""
+    return ir.StringAttr(op.attributes["sym_name"]).value
+
+
 def walk_ops(root: ir.Module | ir.Operation, names: set[str]) -> list[ir.Operation]:
     """Every op whose name is in `names` under `root` (a module, or one op such as a function,
     itself included), in pre-order."""

@@ -25,11 +25,7 @@ from __future__ import annotations
 
 from mlir import ir
 
-from gradir.mlir_bridge import public_functions, walk_ops
-
-
-def _symbol_name(function: ir.Operation) -> str:
-    return ir.StringAttr(function.attributes["sym_name"]).value
+from gradir.mlir_bridge import public_functions, symbol_name, walk_ops
 
 
 def _forwarded_call(function: ir.Operation) -> ir.Operation | None:
@@ -48,7 +44,7 @@ def _forwarded_call(function: ir.Operation) -> ir.Operation | None:
 def keep_forwarding_calls(module: ir.Module) -> int:
     """Mark `no_inline` the call of every public forwarder to another public function;
     returns how many were marked."""
-    public = {_symbol_name(function) for function in public_functions(module)}
+    public = {symbol_name(function) for function in public_functions(module)}
     marked = 0
     with module.context:
         for function in public_functions(module):
@@ -58,7 +54,7 @@ def keep_forwarding_calls(module: ir.Module) -> int:
             callee = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
             if any(not ir.ShapedType(r.type).has_static_shape for r in call.results if isinstance(r.type, ir.ShapedType)):
                 continue  # a result of dynamic shape cannot be an out-parameter of a call: inlined
-            if callee in public and callee != _symbol_name(function):
+            if callee in public and callee != symbol_name(function):
                 call.attributes["no_inline"] = ir.UnitAttr.get()
                 marked += 1
     return marked

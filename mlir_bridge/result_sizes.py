@@ -29,7 +29,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import func, tensor
 
-from gradir.mlir_bridge import public_functions, run_function_pipeline, walk_ops
+from gradir.mlir_bridge import public_functions, run_function_pipeline, symbol_name, top_level_ops, walk_ops
 from gradir.native_calls import RESULT_SIZES_PREFIX
 
 DERIVATIVE_ATTRIBUTE = "autodiff.derivative"
@@ -54,10 +54,6 @@ def dynamic_dims(kind: ir.Type) -> list[int]:
     return [dim for dim in range(shape.rank) if shape.is_dynamic_dim(dim)]
 
 
-def _name(function: ir.Operation) -> str:
-    return ir.StringAttr(function.attributes["sym_name"]).value
-
-
 def _signature(function: ir.Operation) -> ir.FunctionType:
     return ir.FunctionType(ir.TypeAttr(function.attributes["function_type"]).value)
 
@@ -67,26 +63,26 @@ def add_result_size_functions(module: ir.Module) -> list[str]:
     one already there is kept); the names of the public functions it added."""
     sizes = _SizesFunctions(module)
     for function in public_functions(module):
-        name = _name(function)
+        name = symbol_name(function)
         if name.startswith(RESULT_SIZES_PREFIX) or result_sizes_function(name) in sizes.functions:
             continue
         if any(dynamic_dims(kind) for kind in _signature(function).results):
             sizes.add(function)
     sizes.simplify()
-    return [_name(made) for made in sizes.made if "sym_visibility" not in made.attributes]
+    return [symbol_name(made) for made in sizes.made if "sym_visibility" not in made.attributes]
 
 
 class _SizesFunctions:
     """The sizes functions of one module, made on request, simplified together."""
 
     def __init__(self, module: ir.Module):
-        self.functions = {_name(op): op for op in walk_ops(module, {"func.func"})}
+        self.functions = {symbol_name(op): op for op in top_level_ops(module, {"func.func"})}
         self.shape_sources = {name: derivative_shape_sources(op) for name, op in self.functions.items()}
         self.made: list[ir.Operation] = []
 
     def add(self, function: ir.Operation) -> ir.Operation:
         """`function`'s sizes function, made now (private when `function` is)."""
-        name = _name(function)
+        name = symbol_name(function)
         with function.context, function.location:
             copy = function.clone(ir.InsertionPoint.after(function)).operation
             copy.attributes["sym_name"] = ir.StringAttr.get(result_sizes_function(name))
@@ -142,7 +138,7 @@ class _SizesFunctions:
         """Replace each `tensor.dim` of a dynamic dimension of a call's result by the result
         of the callee's sizes function; a call nothing reads then goes. Whether any did."""
         sized: dict[ir.Operation, ir.Operation] = {}
-        for dim in _ops_named(function, "tensor.dim"):
+        for dim in walk_ops(function, {"tensor.dim"}):
             call = _call_of(dim.operands[0])
             position = _constant_index(dim.operands[1])
             if call is None or position is None:
@@ -163,12 +159,12 @@ class _SizesFunctions:
                 with ir.InsertionPoint(call), call.location:
                     sized[call] = func.CallOp(
                         _signature(sizes_function).results,
-                        ir.FlatSymbolRefAttr.get(_name(sizes_function)),
+                        ir.FlatSymbolRefAttr.get(symbol_name(sizes_function)),
                         list(call.operands),
                     ).operation
             dim.results[0].replace_all_uses_with(sized[call].results[offset])
             dim.erase()
-        unread = [call for call in _ops_named(function, "func.call") if not any(list(r.uses) for r in call.results)]
+        unread = [call for call in walk_ops(function, {"func.call"}) if not any(list(r.uses) for r in call.results)]
         for call in unread:  # a size does not depend on what a call does beside its results
             call.erase()
         return bool(sized or unread)
@@ -216,7 +212,7 @@ def _size_through_shape_preserving_ops(function: ir.Operation) -> bool:
     op's `outs`; the scatter-add of a gather's gradient), whose result has its init's shape.
     Whether any did."""
     changed = False
-    for dim in _ops_named(function, "tensor.dim"):
+    for dim in walk_ops(function, {"tensor.dim"}):
         source = dim.operands[0]
         while (origin := _same_shape_operand(source)) is not None:
             source = origin
@@ -296,15 +292,3 @@ def _index_constant(value: int) -> ir.Value:
         results=[index],
         attributes={"value": ir.IntegerAttr.get(index, value)},
     ).result
-
-
-def _ops_named(function: ir.Operation, name: str) -> list[ir.Operation]:
-    found = []
-
-    def collect(op: ir.Operation) -> ir.WalkResult:
-        if op.operation.name == name:
-            found.append(op.operation)
-        return ir.WalkResult.ADVANCE
-
-    function.operation.walk(collect)
-    return found

@@ -13,6 +13,7 @@ import pytest
 
 import gradir
 from gradir.errors import ArgumentError, NoFunctionError, RunTimeCheckError
+from runtime_programs import POSITIVES
 
 PROGRAM = """
 #map = affine_map<(d0, d1) -> (d0, d1)>
@@ -37,34 +38,7 @@ func.func @ones(%n: index, %v: f32) -> (tensor<?x3xf32>, index) {
   %f = linalg.fill ins(%v : f32) outs(%e : tensor<?x3xf32>) -> tensor<?x3xf32>
   return %f, %n : tensor<?x3xf32>, index
 }
-func.func @positives(%x: tensor<?xf64>) -> tensor<?xf64> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f64
-  %n = tensor.dim %x, %c0 : tensor<?xf64>
-  %count = scf.for %i = %c0 to %n step %c1 iter_args(%k = %c0) -> (index) {
-    %v = tensor.extract %x[%i] : tensor<?xf64>
-    %p = arith.cmpf ogt, %v, %zero : f64
-    %k1 = arith.addi %k, %c1 : index
-    %next = arith.select %p, %k1, %k : index
-    scf.yield %next : index
-  }
-  %e = tensor.empty(%count) : tensor<?xf64>
-  %filled, %used = scf.for %i = %c0 to %n step %c1 iter_args(%out = %e, %j = %c0) -> (tensor<?xf64>, index) {
-    %v = tensor.extract %x[%i] : tensor<?xf64>
-    %p = arith.cmpf ogt, %v, %zero : f64
-    %r:2 = scf.if %p -> (tensor<?xf64>, index) {
-      %o = tensor.insert %v into %out[%j] : tensor<?xf64>
-      %j1 = arith.addi %j, %c1 : index
-      scf.yield %o, %j1 : tensor<?xf64>, index
-    } else {
-      scf.yield %out, %j : tensor<?xf64>, index
-    }
-    scf.yield %r#0, %r#1 : tensor<?xf64>, index
-  }
-  return %filled : tensor<?xf64>
-}
-"""
+""" + POSITIVES
 
 RNG = np.random.default_rng(0)
 

@@ -15,6 +15,7 @@ from child_process import run_python
 from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
 from gradir.cpu_backend.run_time_checks import check_messages
 from gradir.mlir_bridge import to_mlir_module
+from runtime_programs import FILL_READ
 
 EXTRACT = """
 func.func @f(%x: tensor<4xf64>, %i: index) -> f64 {
@@ -197,14 +198,7 @@ def test_a_division_of_vectors_is_checked_lane_by_lane(tmp_path):
     assert "an integer division overflow, the smallest i32 by -1 (arith.divsi)" in overflow, overflow
 
 
-FILLED = """
-func.func @f(%i: index) -> f64 {
-  %z = arith.constant 2.5 : f64
-  %e = tensor.empty() : tensor<4xf64>
-  %f = linalg.fill ins(%z : f64) outs(%e : tensor<4xf64>) -> tensor<4xf64>
-  %v = tensor.extract %f[%i] : tensor<4xf64>
-  return %v : f64
-}
+FILLED = FILL_READ + """
 func.func @g(%i: index, %x: f64) -> tensor<3xf64> {
   %t = tensor.generate {
   ^bb0(%j: index):

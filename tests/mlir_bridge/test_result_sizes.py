@@ -15,6 +15,7 @@ from gradir.compilation import runnable_linalg
 from gradir.errors import RunTimeCheckError
 from gradir.mlir_bridge import new_context, to_mlir_module, walk_ops
 from gradir.mlir_bridge.result_sizes import add_result_size_functions, derivative_shape_sources
+from runtime_programs import FILL_READ, POSITIVES
 
 GATHER = """
 #map = affine_map<(d0) -> (d0)>
@@ -43,40 +44,17 @@ func.func @jvp(%x: tensor<?xf64>, %idx: tensor<?xindex>, %dx: tensor<?xf64>) -> 
 }
 """
 
-POSITIVES = """
-func.func private @positives(%x: tensor<?xf64>) -> tensor<?xf64> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f64
-  %n = tensor.dim %x, %c0 : tensor<?xf64>
-  %count = scf.for %i = %c0 to %n step %c1 iter_args(%k = %c0) -> (index) {
-    %v = tensor.extract %x[%i] : tensor<?xf64>
-    %p = arith.cmpf ogt, %v, %zero : f64
-    %k1 = arith.addi %k, %c1 : index
-    %next = arith.select %p, %k1, %k : index
-    scf.yield %next : index
-  }
-  %e = tensor.empty(%count) : tensor<?xf64>
-  %filled, %used = scf.for %i = %c0 to %n step %c1 iter_args(%out = %e, %j = %c0) -> (tensor<?xf64>, index) {
-    %v = tensor.extract %x[%i] : tensor<?xf64>
-    %p = arith.cmpf ogt, %v, %zero : f64
-    %r:2 = scf.if %p -> (tensor<?xf64>, index) {
-      %o = tensor.insert %v into %out[%j] : tensor<?xf64>
-      %j1 = arith.addi %j, %c1 : index
-      scf.yield %o, %j1 : tensor<?xf64>, index
-    } else {
-      scf.yield %out, %j : tensor<?xf64>, index
-    }
-    scf.yield %r#0, %r#1 : tensor<?xf64>, index
-  }
-  return %filled : tensor<?xf64>
-}
+PRIVATE_POSITIVES = POSITIVES.replace("func.func @positives", "func.func private @positives")
+POSITIVES_TWICE = (
+    PRIVATE_POSITIVES
+    + """
 func.func @positives_twice(%x: tensor<?xf64>) -> (tensor<?xf64>, tensor<?xf64>) {
   %a = call @positives(%x) : (tensor<?xf64>) -> tensor<?xf64>
   %b = arith.addf %a, %a : tensor<?xf64>
   return %a, %b : tensor<?xf64>, tensor<?xf64>
 }
 """
+)
 
 
 def sized_module(source: str) -> dict[str, ir.Operation]:
@@ -135,12 +113,12 @@ def test_a_call_is_sized_by_the_callees_sizes_function():
 def test_a_private_callee_gets_a_private_sizes_function():
     """A size only the computation gives (a count) comes from the callee's sizes function,
     made private like the callee; the count loop runs there, the filling loop does not."""
-    functions = sized_module(POSITIVES)
+    functions = sized_module(POSITIVES_TWICE)
     assert callees(functions["__gradir_result_sizes_positives_twice"]) == {"__gradir_result_sizes_positives"}
     made = functions["__gradir_result_sizes_positives"]
     assert ir.StringAttr(made.attributes["sym_visibility"]).value == "private"
     assert op_names(made).count("scf.for") == 1 and "tensor.insert" not in op_names(made)
-    exe = gradir.compile(POSITIVES)
+    exe = gradir.compile(POSITIVES_TWICE)
     x = np.array([1.0, -2.0, 3.0, 0.5, -0.1])
     a, b = exe.positives_twice(x)
     np.testing.assert_array_equal(a, [1.0, 3.0, 0.5])
@@ -249,14 +227,9 @@ def test_a_loop_that_only_writes_into_its_state_keeps_the_states_size():
     np.testing.assert_allclose(exe.histogram(idx, w), expected, rtol=1e-14)
 
 
-FILL_READ_BESIDE_A_DYNAMIC_RESULT = """
-func.func @read(%i: index) -> f64 {
-  %z = arith.constant 2.5 : f64
-  %e = tensor.empty() : tensor<4xf64>
-  %f = linalg.fill ins(%z : f64) outs(%e : tensor<4xf64>) -> tensor<4xf64>
-  %v = tensor.extract %f[%i] : tensor<4xf64>
-  return %v : f64
-}
+FILL_READ_BESIDE_A_DYNAMIC_RESULT = (
+    FILL_READ
+    + """
 func.func @ones(%n: index) -> tensor<?xf64> {
   %one = arith.constant 1.0 : f64
   %e = tensor.empty(%n) : tensor<?xf64>
@@ -264,6 +237,7 @@ func.func @ones(%n: index) -> tensor<?xf64> {
   return %f : tensor<?xf64>
 }
 """
+)
 
 
 def test_only_the_sizes_functions_are_simplified():
@@ -271,9 +245,9 @@ def test_only_the_sizes_functions_are_simplified():
     in the user's other functions before its index was checked: index 9 of a 4-element fill
     read 2.5 with no error whenever the module had a result of dynamic shape."""
     exe = gradir.compile(FILL_READ_BESIDE_A_DYNAMIC_RESULT)
-    assert exe.read(3) == 2.5 and exe.ones(2).tolist() == [1.0, 1.0]
-    with pytest.raises(RunTimeCheckError, match=r"@read: .*an index out of bounds \(tensor.extract"):
-        exe.read(9)
+    assert exe.f(3) == 2.5 and exe.ones(2).tolist() == [1.0, 1.0]
+    with pytest.raises(RunTimeCheckError, match=r"@f: .*an index out of bounds \(tensor.extract"):
+        exe.f(9)
 
 
 @pytest.mark.parametrize(
