@@ -24,8 +24,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import contextmanager
 
-from xdsl.dialects import affine, arith, scf, tensor
+from xdsl.dialects import affine, arith, cf, scf, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
@@ -43,9 +44,11 @@ from gradir.dialects.upstream_ops import SelectOp
 
 
 def select_lanes(builder: BatchBuilder, condition: SSAValue, on_true: SSAValue, on_false: SSAValue) -> SSAValue:
-    """Per lane `b`: `on_true[b]` where `condition[b]`, else `on_false[b]` (all batched)."""
+    """Per lane `b`: `on_true[b]` where `condition[b]`, else `on_false[b]` (all batched).
+    Sizes known only at run time must agree (`_same_extents`)."""
     result_type = on_true.type
     assert isinstance(result_type, TensorType)
+    _same_extents(builder, on_true, on_false)
     rank = result_type.get_num_dims()
     element = result_type.element_type
     empty = builder.insert(tensor.EmptyOp(builder.dynamic_sizes(on_true), result_type)).results[0]
@@ -60,6 +63,23 @@ def select_lanes(builder: BatchBuilder, condition: SSAValue, on_true: SSAValue, 
         ArrayAttr([IteratorTypeAttr.parallel()] * rank), [result_type],
     )
     return builder.insert(generic).results[0]
+
+
+def _same_extents(builder: BatchBuilder, first: SSAValue, second: SSAValue) -> None:
+    """A run-time check that `first` and `second` have the same extents where their types do
+    not say: a loop state whose size changes between iterations (an example that stopped
+    keeps its smaller one) or branches yielding different sizes would give each example its
+    own size, which one batched tensor cannot hold; the select read past the smaller one."""
+    for dim, size in enumerate(first.type.get_shape()):  # type: ignore[union-attr]
+        if size != DYNAMIC_INDEX and second.type.get_shape()[dim] != DYNAMIC_INDEX:  # type: ignore[union-attr]
+            continue
+        index = builder.insert(arith.ConstantOp(IntegerAttr(dim, IndexType()))).results[0]
+        extents = [builder.insert(tensor.DimOp(value, index)).results[0] for value in (first, second)]
+        same = builder.insert(arith.CmpiOp(*extents, "eq")).results[0]
+        builder.insert(cf.AssertOp(
+            same, "vmap: a value of dynamic shape whose size differs between examples (a loop state that "
+            "changes size, branches of different sizes): one batched tensor holds one size",
+        ))
 
 
 def lane_constant(builder: BatchBuilder, value: int, type_) -> SSAValue:

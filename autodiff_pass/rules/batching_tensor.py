@@ -414,13 +414,60 @@ def batch_in_generic(builder, op, operands, batched):
 
 def batch_empty(builder, op, operands, batched):
     """`tensor.empty` whose dynamic sizes depend on the example (a backward's tape, as
-    long as its forward loop ran): the largest size over the lanes, for every lane."""
+    long as its forward loop ran): the largest size over the lanes, for every lane. Only
+    a tensor read and written at indices can be such (`check_read_at_indices`): each lane
+    uses its own part, the rest is never read."""
     assert isinstance(op, tensor.EmptyOp)
     from gradir.autodiff_pass.rules.batching_control_flow import lane_maximum
 
+    if any(batched):
+        check_read_at_indices(op.tensor)
     zero = builder.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).results[0]
     sizes = [lane_maximum(builder, v, zero) if b else v for v, b in zip(operands, batched)]
     return [(builder.insert(tensor.EmptyOp(sizes, builder.batched_type(op.tensor.type))).results[0], True)]
+
+
+def check_read_at_indices(value: SSAValue) -> None:
+    """Refuse (at the op) any use of `value`, a tensor whose size depends on the example,
+    other than reading and writing elements or slices at indices, through the loops and
+    branches that carry it: a whole read (a reduction, `tensor.dim`, a return, a call)
+    would see the largest example's size, a silently wrong result."""
+    seen: set[SSAValue] = set()
+    pending = [value]
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for use in list(current.uses):
+            pending.extend(_carried_as(use.operation, use.index))
+
+
+def _carried_as(user: Operation, index: int) -> list[SSAValue]:
+    """The values that are operand `index` of `user` again (a loop's iteration argument and
+    result, an insert's result); none for a read at indices; a refusal for anything else."""
+    name, parent = user.name, user.parent_op()
+    if name in ("tensor.extract", "tensor.extract_slice") and index == 0:
+        return []
+    if name in ("tensor.insert", "tensor.insert_slice") and index == 1:
+        return [user.results[0]]
+    if name == "scf.for" and index >= 3:
+        return [user.regions[0].block.args[index - 2], user.results[index - 3]]
+    if name == "scf.while":
+        return [user.regions[0].block.args[index]]
+    if name == "scf.condition" and index >= 1 and parent is not None:
+        return [parent.regions[1].block.args[index - 1], parent.results[index - 1]]
+    if name == "scf.yield" and parent is not None:
+        if parent.name == "scf.for":
+            return [parent.results[index], parent.regions[0].block.args[index + 1]]
+        if parent.name == "scf.while":
+            return [parent.regions[0].block.args[index]]
+        if parent.name == "scf.if":
+            return [parent.results[index]]
+    raise unsupported(
+        user, "it takes whole a tensor whose size depends on the example, and the batch holds every example "
+        "at the largest example's size"
+    )
 
 
 def _clamped_lanes(builder: BatchBuilder, lanes: SSAValue, largest: SSAValue) -> SSAValue:

@@ -79,15 +79,16 @@ func.func @main(%x: tensor<4xf64>, %ss: tensor<3x2xf64>) -> tensor<3x4xf64> {
 
 // -----
 
-// tensor.dim of a batched tensor at an extent known only at run time: each example's tensor
-// has its own size (from its x[0]), the batched tensor the largest, so no rule gives the dim.
+// A tensor whose size depends on the example (its x[0]): the batched tensor holds the largest
+// example's size, so only reads and writes at indices (a tape) may use it; its tensor.dim,
+// a reduction over it, a return of it would see that largest size.
 func.func @f(%x: tensor<4xf64>) -> tensor<4xf64> {
   %c0 = arith.constant 0 : index
   %v = tensor.extract %x[%c0] : tensor<4xf64>
   %k = arith.fptosi %v : f64 to i64
   %n = arith.index_cast %k : i64 to index
   %e = tensor.empty(%n) : tensor<?xf64>
-  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'tensor.dim' is not supported (the extent is known only at run time and may differ per example)
+  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'tensor.dim' is not supported (it takes whole a tensor whose size depends on the example, and the batch holds every example at the largest example's size)
   %d = tensor.dim %e, %c0 : tensor<?xf64>
   %i = arith.index_cast %d : index to i64
   %g = arith.sitofp %i : i64 to f64

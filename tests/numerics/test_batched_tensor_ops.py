@@ -561,24 +561,48 @@ def test_the_static_extent_of_a_batched_tensor_is_the_same_for_every_example(tar
     close(run(source, "main", [xs], target)[0], np.array([[reference(x)] for x in xs]))
 
 
-def test_a_run_time_extent_of_a_batched_tensor_is_refused():
-    """Each example's size is its own x[0] (2 and 5 here); the batched tensor holds the
-    largest, so a `tensor.dim` of it would say 5 for both."""
-    source = """
+SIZED_BY_THE_EXAMPLE = """
 func.func @f(%x: tensor<3xf64>) -> tensor<1xf64> {
   %c0 = arith.constant 0 : index
   %v = tensor.extract %x[%c0] : tensor<3xf64>
   %k = arith.fptosi %v : f64 to i64
   %n = arith.index_cast %k : i64 to index
   %e = tensor.empty(%n) : tensor<?xf64>
-  %d = tensor.dim %e, %c0 : tensor<?xf64>
-  %i = arith.index_cast %d : index to i64
-  %f = arith.sitofp %i : i64 to f64
+  USE
   %r = tensor.from_elements %f : tensor<1xf64>
   return %r : tensor<1xf64>
 }
 """
-    with pytest.raises(gradir.GradirError, match=r"vmap of 'tensor.dim' is not supported \(the extent is known only at run time"):
+"""A tensor of x[0] elements: each example's size is its own (2 and 5 below)."""
+
+WHOLE_USES = {
+    "dim": """%d = tensor.dim %e, %c0 : tensor<?xf64>
+  %i = arith.index_cast %d : index to i64
+  %f = arith.sitofp %i : i64 to f64""",
+    # counting the elements by summing ones: said 5 for both examples, with no error
+    "sum": """%one = arith.constant 1.0 : f64
+  %ones = linalg.fill ins(%one : f64) outs(%e : tensor<?xf64>) -> tensor<?xf64>
+  %z = arith.constant dense<0.0> : tensor<f64>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+      iterator_types = ["reduction"]} ins(%ones : tensor<?xf64>) outs(%z : tensor<f64>) {
+  ^bb0(%a: f64, %b: f64):
+    %t = arith.addf %a, %b : f64
+    linalg.yield %t : f64
+  } -> tensor<f64>
+  %f = tensor.extract %s[] : tensor<f64>""",
+}
+
+
+@pytest.mark.parametrize("use", WHOLE_USES)
+def test_a_tensor_sized_by_the_example_is_never_used_whole(use):
+    """The batched tensor holds the largest example's size: a `tensor.dim` of it, or a
+    reduction over it, would give 5 for both examples. Only reads and writes at indices
+    (a backward's tape) may use it."""
+    source = SIZED_BY_THE_EXAMPLE.replace("USE", WHOLE_USES[use])
+    assert [gradir.compile(source, target="cpu").call("f", np.array([v, 0.0, 0.0]))[0][0] for v in (2.0, 5.0)] == [2, 5]
+    name = {"dim": "tensor.dim", "sum": "linalg.fill"}[use]
+    refusal = rf"vmap of '{name}' is not supported \(it takes whole a tensor whose size depends on the example"
+    with pytest.raises(gradir.GradirError, match=refusal):
         gradir.vmap(source, "f")(np.array([[2.0, 0.0, 0.0], [5.0, 0.0, 0.0]]))
 
 
@@ -606,3 +630,45 @@ def test_vmap_of_a_pad_whose_value_depends_on_the_batch(in_axes):
     want = np.stack([np.pad(x[b] if in_axes[0] == 0 else x, 1, constant_values=p[b] if in_axes[1] == 0 else p) ** 2
                      for b in range(4)])  # fmt: skip
     np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+BRANCHES_OF_TWO_SIZES = """
+func.func @pick(%x: tensor<3xf64>, %n: index) -> tensor<f64> {
+  %c0 = arith.constant 0 : index
+  %v = tensor.extract %x[%c0] : tensor<3xf64>
+  %zero = arith.constant 0.0 : f64
+  %positive = arith.cmpf ogt, %v, %zero : f64
+  %r = scf.if %positive -> (tensor<?xf64>) {
+    %s = tensor.extract_slice %x[0] [%n] [1] : tensor<3xf64> to tensor<?xf64>
+    scf.yield %s : tensor<?xf64>
+  } else {
+    %a = tensor.cast %x : tensor<3xf64> to tensor<?xf64>
+    scf.yield %a : tensor<?xf64>
+  }
+  %z = arith.constant dense<0.0> : tensor<f64>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+      iterator_types = ["reduction"]} ins(%r : tensor<?xf64>) outs(%z : tensor<f64>) {
+  ^bb0(%a: f64, %b: f64):
+    %t = arith.addf %a, %b : f64
+    linalg.yield %t : f64
+  } -> tensor<f64>
+  return %sum : tensor<f64>
+}
+"""
+"""The sum of the first `n` elements where x[0] > 0, else of all 3: branches of two sizes."""
+
+
+def test_branches_of_different_run_time_sizes_are_a_run_time_error():
+    """On a batched condition both branches run for every example and a per-lane select
+    picks each one's: of sizes 2 and 3 it read the first 3 of both, so every example summed
+    all three elements (6 for [1, 2, 3], not 3), silently. One batched tensor cannot hold
+    two sizes: the select checks them at run time."""
+    pick = gradir.compile(BRANCHES_OF_TWO_SIZES, target="cpu")
+    examples = np.array([[1.0, 2.0, 3.0], [-1.0, 2.0, 3.0]])
+    assert [pick.call("pick", x, 2)[0] for x in examples] == [3.0, 4.0]
+    batched = gradir.vmap(BRANCHES_OF_TWO_SIZES, "pick", in_axes=(0, None))
+    differ = "vmap: a value of dynamic shape whose size differs between examples"
+    with pytest.raises(gradir.RunTimeCheckError, match=differ):
+        batched(examples, 2)
+    # Branches of the same size: no error, each example its own branch.
+    np.testing.assert_array_equal(batched(examples, 3), [6.0, 4.0])
