@@ -25,6 +25,7 @@ from gradir.autodiff_pass import ir_building
 from gradir.dialects.ad_ops import AutogradZeroOp
 from gradir.dialects.forward_ops import BroadcastToOp, ReshapeOp, TransposeOp
 from gradir.dialects.linalg_dst_style import BroadcastOp
+from gradir.dialects.linalg_dst_style import TransposeOp as LinalgTransposeOp
 from gradir.dialects.type_checks import is_float_tensor, tensor_type
 from gradir.errors import DifferentiationError, GradirError, error_at
 
@@ -110,6 +111,15 @@ class BatchBuilder:
     def transpose(self, value: SSAValue, permutation: Sequence[int]) -> SSAValue:
         if list(permutation) == sorted(permutation):
             return value
+        type_ = value.type
+        if isinstance(type_, TensorType) and not type_.has_static_shape():
+            # Sizes known only at run time (`autodiff.transpose` takes static shapes): a
+            # `linalg.transpose` into a tensor of the permuted sizes.
+            sizes = ir_building.extents(self, value)  # type: ignore[arg-type]
+            permuted = tensor_type(type_.element_type, [type_.get_shape()[p] for p in permutation])
+            init = ir_building.empty_of(self, permuted, [sizes[p] for p in permutation])  # type: ignore[arg-type]
+            order = DenseArrayBase.from_list(i64, list(permutation))
+            return self.insert(LinalgTransposeOp(value, init, order)).results[0]
         self._expect_float(value, "transpose")
         return self.insert(TransposeOp(value, permutation)).results[0]
 

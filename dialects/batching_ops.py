@@ -38,7 +38,7 @@ from xdsl.irdl import (
 from xdsl.traits import SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from gradir.dialects.type_checks import format_types, is_float_tensor, tensor_type
+from gradir.dialects.type_checks import format_types, is_differentiable_tensor, is_float_tensor, tensor_type
 
 
 def with_batch_dim(type_: Attribute, axis: int, size: int) -> TensorType:
@@ -191,10 +191,8 @@ def _checked_axis(
 ) -> int:
     if allow_unbatched and axis == -1:
         return axis
-    if not is_float_tensor(type_):
-        raise VerifyException(
-            f"{what} = {axis} batches {kind} {index} of type {type_}, expected a float tensor of static shape"
-        )
+    if not is_differentiable_tensor(type_):
+        raise VerifyException(f"{what} = {axis} batches {kind} {index} of type {type_}, expected a float tensor")
     assert isinstance(type_, TensorType)
     rank = type_.get_num_dims()
     if not 0 <= axis <= rank:

@@ -35,8 +35,8 @@ def is_float_scalar(type_: Attribute) -> bool:
 
 def is_differentiable_tensor(type_: Attribute) -> bool:
     """A ranked tensor of f16/bf16/f32/f64, of static or dynamic shape: what reverse and
-    forward mode differentiate (the autodiff dialect's forward ops, vmap and the whole
-    derivatives take static shapes only: `is_float_tensor`)."""
+    forward mode differentiate and vmap batches (the autodiff dialect's forward ops and the
+    whole derivatives take static shapes only: `is_float_tensor`)."""
     return isinstance(type_, TensorType) and isinstance(type_.element_type, FLOAT_ELEMENT_TYPES)
 
 

@@ -19,7 +19,7 @@ from xdsl.ir import Attribute, Block, Operation, Region
 from gradir.api_arguments import checked_choices, checked_indices, checked_integer, checked_name
 from gradir.autodiff_pass.batched_functions import referenced_functions
 from gradir.dialects.batching_ops import HessianOp, JacobianOp, VmapOp, with_batch_dim
-from gradir.dialects.type_checks import is_float_tensor
+from gradir.dialects.type_checks import is_differentiable_tensor, is_float_tensor
 from gradir.errors import ArgumentError, reports_internal_errors
 from gradir.source import load_module
 
@@ -108,13 +108,13 @@ class BatchedFunction:
         self._in_axes = self._axes("in_axes", in_axes, len(self._inputs), allow_none=True)
         self._out_axes = self._axes("out_axes", out_axes, len(self._outputs), allow_none=False)
         for index, axis in enumerate(self._in_axes):
-            if axis is not None and not is_float_tensor(self._inputs[index]):
+            if axis is not None and not is_differentiable_tensor(self._inputs[index]):
                 raise ArgumentError(
                     f"in_axes[{index}] batches argument {index} of type {self._inputs[index]}, "
                     "expected a float tensor (use None to pass it unbatched)"
                 )
         for index, output in enumerate(self._outputs):
-            if not is_float_tensor(output):
+            if not is_differentiable_tensor(output):
                 raise ArgumentError(f"result {index} of @{name} is {output}, expected a float tensor")
         if all(axis is None for axis in self._in_axes):
             raise ArgumentError("in_axes batches no argument (at least one must be an int)")

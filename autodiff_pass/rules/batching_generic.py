@@ -3,8 +3,8 @@ own because the linalg named ops' rules batch their generic view with it too
 (`batching_linalg`), and `batching` imports those."""
 from __future__ import annotations
 
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IndexType, IntegerAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, IteratorTypeAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -45,14 +45,22 @@ def batch_generic(builder, op, operands, batched):
         argument = body.block.insert_arg(value.type, count + position)
         lanes[value].replace_uses_with_if(argument, lambda use: id(use.operation) in inside)
     # A batched tensor the body gathers from (`tensor.extract %t[%i]`: an embedding row, a
-    # label's log-probability) is read in its own lane: the batch index first.
+    # label's log-probability) is read in its own lane: the batch index first. Its extents
+    # are read one dimension further in (`batch_dim`).
+    # The lane is read once, first in the body: `linalg.index` must be the generic's own op
+    # for xDSL (a read inside an `scf.if` in the body got one there, which it refused).
+    lane: IndexOp | None = None
     for value in gathered:
         for use in list(lanes[value].uses):
             read = use.operation
             if id(read) not in inside:
                 continue
-            lane = IndexOp(0)
-            read.parent_block().insert_op_before(lane, read)  # type: ignore[union-attr]
+            if isinstance(read, tensor.DimOp):
+                read.operands = [read.operands[0], _next_dimension(op, read)]
+                continue
+            if lane is None:
+                lane = IndexOp(0)
+                body.block.insert_op_before(lane, body.block.first_op)  # type: ignore[arg-type]
             read.operands = [read.operands[0], lane.result, *read.operands[1:]]
     old = op.indexing_maps.data[0].data
     lane_map = AffineMapAttr(AffineMap(old.num_dims + 1, 0, (AffineExpr.dimension(0),)))
@@ -67,10 +75,21 @@ def batch_generic(builder, op, operands, batched):
     return [(r, True) for r in builder.insert(generic).results]
 
 
+def _next_dimension(op: Operation, read: tensor.DimOp) -> SSAValue:
+    """The `index` constant one past `read`'s dimension (a constant), inserted before it."""
+    owner = read.index.owner
+    if not (isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr)):
+        raise unsupported(op, "its body reads the extent of a batched tensor at a dimension that is not a constant")
+    constant = arith.ConstantOp(IntegerAttr(owner.value.value.data + 1, IndexType()))
+    read.parent_block().insert_op_before(constant, read)  # type: ignore[union-attr]
+    return constant.result
+
+
 def _batched_captures(builder: BatchBuilder, op: Operation) -> tuple[list[SSAValue], list[SSAValue]]:
     """The batched values `op`'s body reads from outside, in order of first use: the
     scalars, and the tensors it reads only with `tensor.extract` (a gather inside the
-    body). A batched tensor used in any other way is refused."""
+    body) and `tensor.dim` (StableHLO's concatenate asks where each operand ends). A
+    batched tensor used in any other way is refused."""
     inside = {id(nested) for nested in op.walk()}
     scalars: list[SSAValue] = []
     tensors: list[SSAValue] = []
@@ -85,7 +104,7 @@ def _batched_captures(builder: BatchBuilder, op: Operation) -> tuple[list[SSAVal
             if not isinstance(operand.type, TensorType):
                 if operand not in scalars:
                     scalars.append(operand)
-            elif isinstance(nested, tensor.ExtractOp) and position == 0:
+            elif isinstance(nested, (tensor.ExtractOp, tensor.DimOp)) and position == 0:
                 if operand not in tensors:
                     tensors.append(operand)
             else:

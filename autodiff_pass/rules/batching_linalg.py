@@ -101,7 +101,11 @@ def _unbatched_overwrite(builder: BatchBuilder, op: Operation, operands, batched
     count = _input_count(op)
     if any(batched[:count]) or _reads_batched_capture(builder, op):
         return None
-    inits = [builder.insert(tensor.EmptyOp([], r.type)).results[0] for r in op.results]
+    # A dynamic size is the init's (its batch dimension, if it has one, is static).
+    inits = [
+        builder.insert(tensor.EmptyOp(builder.dynamic_sizes(init), r.type)).results[0]
+        for r, init in zip(op.results, operands[count:])
+    ]
     copy = _rebuilt(builder, op, [*operands[:count], *inits], [r.type for r in op.results])
     return [(r, False) for r in copy.results]
 
@@ -190,10 +194,11 @@ def batch_linalg_matmul(builder, op, operands, batched):
     a_batched, b_batched = batched[:2]
     a_map, _, c_map = (m.data for m in op.get_indexing_maps().data)
     rows = a_map.results[0] == AffineExpr.dimension(0) and c_map == _MATMUL_OUTPUT_MAP
-    if a_batched and not b_batched and rows and len(value_shape(operands[0])) == 3:
+    static = _static_shapes(op)
+    if a_batched and not b_batched and rows and static and len(value_shape(operands[0])) == 3:
         return _folded(builder, op, operands, batched, [True, False, True])
     b_map = op.get_indexing_maps().data[1].data
-    if b_batched and not a_batched and b_map == _MATMUL_RHS_MAP and c_map == _MATMUL_OUTPUT_MAP:
+    if b_batched and not a_batched and static and b_map == _MATMUL_RHS_MAP and c_map == _MATMUL_OUTPUT_MAP:
         return _folded_into_columns(builder, op, operands, batched)
     if not _has_default_maps(op) or not (a_batched or b_batched):
         return structured_generic(builder, op, operands, batched)
@@ -242,7 +247,7 @@ def _columns_init(builder: BatchBuilder, c: SSAValue, is_batched: bool, m: int, 
 def batch_linalg_batch_matmul(builder, op, operands, batched):
     """`[B, C, M, K] x [B, C, K, N]`: both batch dimensions folded into one
     (an unbatched operand broadcast first), one batch matmul."""
-    if not _has_default_maps(op) or not (batched[0] or batched[1]):
+    if not _has_default_maps(op) or not (batched[0] or batched[1]) or not _static_shapes(op):
         return structured_generic(builder, op, operands, batched)
     return _folded(builder, op, operands, batched, [True, True, True])
 
@@ -254,7 +259,7 @@ def batch_linalg_window(builder, op, operands, batched):
     spec = op.SPEC
     has_n = spec.input_entries[0] == "n" and spec.output.split()[0] == "n"
     count = _input_count(op)
-    if not has_n or any(batched[1:count]):
+    if not has_n or any(batched[1:count]) or not _static_shapes(op):
         return structured_generic(builder, op, operands, batched)
     fold = [i == 0 or i >= count for i in range(len(operands))]
     return _folded(builder, op, operands, batched, fold)
@@ -318,9 +323,9 @@ def batch_linalg_fill(builder, op, operands, batched):
     if unbatched is not None:
         return unbatched
     target = builder.batched_type(op.results[0].type)
-    if any(batched[1:]) or not target.has_static_shape():
+    if any(batched[1:]):
         raise unsupported(op, "its fill value depends on the batch")
-    init = builder.insert(tensor.EmptyOp([], target)).results[0]
+    init = builder.insert(tensor.EmptyOp(builder.dynamic_sizes(operands[1]), target)).results[0]
     added = DenseArrayBase.from_list(i64, list(range(1, len(target.get_shape()))))
     return [(builder.insert(BroadcastOp(operands[0], init, added)).results[0], True)]
 
@@ -346,19 +351,12 @@ def _has_default_maps(op: Operation) -> bool:
     return maps is None or maps == default
 
 
-def _static_shapes_only(rule):
-    """`rule`, refusing ops on dynamically shaped tensors (the batch is folded or
-    broadcast through static shapes)."""
-
-    def checked(builder, op, operands, batched):
-        for value in (*op.operands, *op.results):
-            if isinstance(value.type, TensorType) and not value.type.has_static_shape():
-                raise unsupported(op, f"a tensor of dynamic shape {value.type}")
-        return rule(builder, op, operands, batched)
-
-    checked.__qualname__ = rule.__qualname__
-    checked.__doc__ = rule.__doc__
-    return checked
+def _static_shapes(op: Operation) -> bool:
+    """Whether every tensor `op` reads or writes has a static shape: folding the batch into
+    a dimension (`_folded`, `_folded_into_columns`) multiplies static sizes."""
+    return all(
+        not isinstance(v.type, TensorType) or v.type.has_static_shape() for v in (*op.operands, *op.results)
+    )
 
 
 LINALG_RULE_KINDS = {
@@ -374,7 +372,6 @@ LINALG_RULE_KINDS = {
     "linalg_fill": batch_linalg_fill,
     "linalg_pack": batch_linalg_pack,
 }
-LINALG_RULE_KINDS = {name: _static_shapes_only(rule) for name, rule in LINALG_RULE_KINDS.items()}
 """The shape helpers of linalg named ops, merged into `batching.RULE_KINDS`."""
 
 

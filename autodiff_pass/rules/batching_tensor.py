@@ -252,32 +252,42 @@ def _shifted_reassociation(op: Operation) -> ArrayAttr:
 
 
 def batch_expand_collapse(builder, op, operands, batched):
-    """`expand_shape`/`collapse_shape`: the batch dimension is one more group of its own."""
+    """`expand_shape`/`collapse_shape`: the batch dimension is one more group of its own.
+    An expansion's sizes known only at run time are the same for every example (sizes that
+    depend on the batch have no rule)."""
     properties = dict(op.properties)
     properties["reassociation"] = _shifted_reassociation(op)
     if isinstance(op, tensor.ExpandShapeOp):
-        if op.dynamic_output_shape:
-            raise unsupported(op, "its output shape is dynamic")
+        if any(batched[1:]):
+            raise unsupported(op, "its output sizes depend on the batch")
         properties["static_output_shape"] = DenseArrayBase.from_list(
             i64, [builder.size, *op.static_output_shape.get_values()]
         )
     reshaped = type(op).create(
-        operands=[operands[0]], result_types=[builder.batched_type(op.results[0].type)],
+        operands=list(operands), result_types=[builder.batched_type(op.results[0].type)],
         properties=properties, attributes=dict(op.attributes),
     )
     return [(builder.insert(reshaped).results[0], True)]
 
 
 def batch_tensor_reshape(builder, op, operands, batched):
-    """`tensor.reshape` to a static shape: the same reshape to `[B, shape]`;
-    a shape that depends on the batch has no rule."""
+    """`tensor.reshape`: the same reshape to `[B, shape]`, the batch size put in front of
+    a shape known only at run time; a shape that depends on the batch has no rule."""
     if batched[1]:
         raise unsupported(op, "its shape operand depends on the batch")
     result = builder.batched_type(op.results[0].type)
-    if not result.has_static_shape():
-        raise unsupported(op, "its result shape is dynamic")
-    shape = builder.insert(arith.ConstantOp(_index_vector(list(result.get_shape())))).results[0]
-    return [(builder.insert(tensor.ReshapeOp(operands[0], shape, result)).results[0], True)]
+    if result.has_static_shape():
+        shape = builder.insert(arith.ConstantOp(_index_vector(list(result.get_shape())))).results[0]
+    else:
+        shape_type = operands[1].type
+        assert isinstance(shape_type, TensorType)
+        element = shape_type.element_type
+        size = builder.insert(arith.ConstantOp(IntegerAttr(builder.size, element))).results[0]
+        first = builder.insert(tensor.FromElementsOp(size, result_type=TensorType(element, [1]))).results[0]
+        length = TensorType(element, [shape_type.get_shape()[0] + 1])
+        shape = builder.insert(tensor.ConcatOp([first, operands[1]], 0, length)).results[0]
+    # gradir's own ReshapeOp (`type(op)`) verifies element counts as MLIR does, dynamic sizes too
+    return [(builder.insert(type(op)(operands[0], shape, result)).results[0], True)]
 
 
 def _index_vector(values: Sequence[int]):
@@ -376,7 +386,7 @@ def batch_pad(builder, op, operands, batched):
     properties = dict(op.properties)
     for name in ("static_low", "static_high"):
         properties[name] = DenseArrayBase.from_list(i64, [0, *op.properties[name].get_values()])
-    padded = tensor.PadOp.create(
+    padded = type(op).create(  # gradir's own PadOp verifies a static result as MLIR does
         operands=[builder.materialize(operands[0], batched[0]), *operands[1:]],  # a source shared by every lane, copied
         result_types=[builder.batched_type(op.result.type)],
         properties=properties, attributes=dict(op.attributes), regions=[body],
@@ -522,10 +532,10 @@ def batch_extract_slice_per_lane(builder: BatchBuilder, op: tensor.ExtractSliceO
 
 
 def batch_dim(builder, op, operands, batched):
-    """`tensor.dim` of a batched tensor at a dimension static in its type: that extent, the
-    same for every example (ADBench Hand's `tensor.dim` of its points, a loop bound). A
-    run-time extent is refused: a batched tensor of run-time size holds the largest size of
-    the lanes (`batch_empty`), which is not each example's own."""
+    """`tensor.dim` of a batched tensor: its extent is the same for every example (ADBench
+    Hand's `tensor.dim` of its points, a loop bound, a dynamic argument's size), read one
+    dimension further in. (A tensor whose size depends on the example is never read
+    whole: `batch_empty`.)"""
     assert isinstance(op, tensor.DimOp)
     if batched[1]:
         raise unsupported(op, "its dimension operand depends on the batch")
@@ -536,9 +546,10 @@ def batch_dim(builder, op, operands, batched):
         raise unsupported(op, "its dimension is not a constant")
     dim = owner.value.value.data
     extent = source_type.get_shape()[dim]
-    if extent == DYNAMIC_INDEX:
-        raise unsupported(op, "the extent is known only at run time and may differ per example")
-    return [(builder.insert(arith.ConstantOp(IntegerAttr(extent, IndexType()))).results[0], False)]
+    if extent != DYNAMIC_INDEX:
+        return [(builder.insert(arith.ConstantOp(IntegerAttr(extent, IndexType()))).results[0], False)]
+    index = builder.insert(arith.ConstantOp(IntegerAttr(dim + 1, IndexType()))).results[0]
+    return [(builder.insert(tensor.DimOp(operands[0], index)).results[0], False)]
 
 
 RULE_KINDS = {

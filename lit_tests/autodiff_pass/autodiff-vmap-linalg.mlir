@@ -154,14 +154,15 @@ func.func @main(%xs: tensor<5x2x3xf64>, %w: tensor<3x4xf64>, %x: tensor<2x3xf64>
 }
 
 // A body reading an element of a batched tensor from outside (a gather: an embedding row, a
-// label's log-probability) reads it in its lane: the batch index first. Both for a
-// linalg.map and for the generic it is.
+// label's log-probability) reads it in its lane: the batch index first, read once at the
+// top of the body. Both for a linalg.map and for the generic it is.
 // CHECK-LABEL: func.func @gathers_vmap_n_0_to_0_x3(
 // CHECK-SAME:    %{{[^:]*}}: tensor<4xf64>, %[[S:[^:]*]]: tensor<3x2xf64>) -> tensor<3x4xf64>
 // CHECK:         linalg.generic
+// CHECK-NEXT:    ^{{.*}}:
+// CHECK-NEXT:      %[[LANE:.*]] = linalg.index 0 : index
 // CHECK:           %[[I:.*]] = linalg.index 1 : index
 // CHECK:           %[[K:.*]] = arith.remui %[[I]], %{{.*}} : index
-// CHECK:           %[[LANE:.*]] = linalg.index 0 : index
 // CHECK:           tensor.extract %[[S]][%[[LANE]], %[[K]]] : tensor<3x2xf64>
 func.func @gathers(%x: tensor<4xf64>, %s: tensor<2xf64>) -> tensor<4xf64> {
   %e = tensor.empty() : tensor<4xf64>

@@ -169,3 +169,46 @@ func.func @main(%xs: tensor<4x2x3xf64>) -> (tensor<4x3x5xf64>, tensor<4x12xf64>,
   %r:4 = autodiff.vmap @shapes(%xs) {in_axes = array<i64: 0>, out_axes = array<i64: 0, 0, 0, 0>, size = 4 : i64} : (tensor<4x2x3xf64>) -> (tensor<4x3x5xf64>, tensor<4x12xf64>, tensor<4x2xf64>, tensor<4x2x3xf64>)
   return %r#0, %r#1, %r#2, %r#3 : tensor<4x3x5xf64>, tensor<4x12xf64>, tensor<4x2xf64>, tensor<4x2x3xf64>
 }
+
+// -----
+
+// Tensors of dynamic shape: every example has the same run-time extents, read one dimension
+// further in (tensor.dim), passed on to expand_shape's output sizes, and to a reshape's shape
+// behind the batch size; moving a batch axis of a dynamic tensor is a linalg.transpose.
+// CHECK-LABEL: func.func @sizes_vmap_1_n_to_0_0_0_x3(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<?x3x2xf64>, %[[SHAPE:[^:]*]]: tensor<2xindex>)
+// CHECK:         %[[N0:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x3x2xf64>
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%[[X]] : tensor<?x3x2xf64>) outs(%{{.*}} : tensor<3x?x2xf64>) permutation = [1, 0, 2]
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : index
+// CHECK:         %[[N:.*]] = tensor.dim %[[T]], %[[ONE]] : tensor<3x?x2xf64>
+// CHECK:         %[[Y:.*]] = linalg.generic {{.*}} ins(%[[T]] : tensor<3x?x2xf64>) outs(%{{.*}} : tensor<3x?x2xf64>)
+// CHECK:         %[[Z:.*]] = tensor.expand_shape %[[Y]] {{.*}} output_shape [3, %[[N]], 2, 1] : tensor<3x?x2xf64> into tensor<3x?x2x1xf64>
+// CHECK:         %[[B:.*]] = arith.constant 3 : index
+// CHECK:         %[[LEAD:.*]] = tensor.from_elements %[[B]] : tensor<1xindex>
+// CHECK:         %[[BSHAPE:.*]] = tensor.concat dim(0) %[[LEAD]], %[[SHAPE]] : (tensor<1xindex>, tensor<2xindex>) -> tensor<3xindex>
+// CHECK:         %[[FLAT:.*]] = tensor.reshape %[[Y]](%[[BSHAPE]]) : (tensor<3x?x2xf64>, tensor<3xindex>) -> tensor<3x?x?xf64>
+// CHECK:         %[[TWO:.*]] = arith.constant 2 : index
+// CHECK:         %[[M:.*]] = tensor.dim %[[FLAT]], %[[TWO]] : tensor<3x?x?xf64>
+// CHECK:         %[[ROW:.*]] = tensor.extract_slice %[[FLAT]][0, 0, 0] [3, 1, %[[M]]] [1, 1, 1] : tensor<3x?x?xf64> to tensor<3x?xf64>
+// CHECK:         func.return %[[Y]], %[[Z]], %[[ROW]]
+
+func.func private @sizes(%x: tensor<?x2xf64>, %shape: tensor<2xindex>) -> (tensor<?x2xf64>, tensor<?x2x1xf64>, tensor<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x2xf64>
+  %e = tensor.empty(%n) : tensor<?x2xf64>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x2xf64>) outs(%e : tensor<?x2xf64>) {
+  ^bb0(%a: f64, %b: f64):
+    %s = math.sin %a : f64
+    linalg.yield %s : f64
+  } -> tensor<?x2xf64>
+  %z = tensor.expand_shape %y [[0], [1, 2]] output_shape [%n, 2, 1] : tensor<?x2xf64> into tensor<?x2x1xf64>
+  %flat = tensor.reshape %y(%shape) : (tensor<?x2xf64>, tensor<2xindex>) -> tensor<?x?xf64>
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %flat, %c1 : tensor<?x?xf64>
+  %row = tensor.extract_slice %flat[0, 0] [1, %m] [1, 1] : tensor<?x?xf64> to tensor<?xf64>
+  return %y, %z, %row : tensor<?x2xf64>, tensor<?x2x1xf64>, tensor<?xf64>
+}
+func.func @main(%xs: tensor<?x3x2xf64>, %shape: tensor<2xindex>) -> (tensor<3x?x2xf64>, tensor<3x?x2x1xf64>, tensor<3x?xf64>) {
+  %r:3 = autodiff.vmap @sizes(%xs, %shape) {in_axes = array<i64: 1, -1>, out_axes = array<i64: 0, 0, 0>, size = 3 : i64} : (tensor<?x3x2xf64>, tensor<2xindex>) -> (tensor<3x?x2xf64>, tensor<3x?x2x1xf64>, tensor<3x?xf64>)
+  return %r#0, %r#1, %r#2 : tensor<3x?x2xf64>, tensor<3x?x2x1xf64>, tensor<3x?xf64>
+}

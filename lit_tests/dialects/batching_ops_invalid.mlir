@@ -72,13 +72,13 @@ func.func @main(%n: i32, %x: tensor<2xf64>) {
 
 // -----
 
-// A float tensor of dynamic shape is not batched (the message said only "a float tensor").
-func.func @f(%x: tensor<?xf64>) -> tensor<?xf64> {
-  return %x : tensor<?xf64>
+// An integer tensor is not batched (a float tensor of dynamic shape is).
+func.func @f(%x: tensor<?xi32>) -> tensor<?xi32> {
+  return %x : tensor<?xi32>
 }
-func.func @main(%x: tensor<5x?xf64>) {
-  // CHECK: error: 'autodiff.vmap' op in_axes[0] = 0 batches argument 0 of type tensor<?xf64>, expected a float tensor of static shape
-  %0 = autodiff.vmap @f(%x) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<5x?xf64>) -> tensor<5x?xf64>
+func.func @main(%x: tensor<5x?xi32>) {
+  // CHECK: error: 'autodiff.vmap' op in_axes[0] = 0 batches argument 0 of type tensor<?xi32>, expected a float tensor
+  %0 = autodiff.vmap @f(%x) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<5x?xi32>) -> tensor<5x?xi32>
   return
 }
 

@@ -47,7 +47,16 @@ def check(program: run_corpus.Program) -> GpuResult:
         result.outcomes = {"vjp": ("n/a", str(error)), "vmap": ("n/a", str(error))}
         return result
     input_specs, result_specs, _ = run_corpus._mlir22_inspect(program)  # noqa: SLF001
-    examples = vmap_sweep.examples_with_cotangents(program, input_specs, result_specs)
+    cpu_programs = {}  # source -> its CPU compilation, shared by the functions it holds
+
+    def on_the_cpu(source: str):
+        if source not in cpu_programs:
+            cpu_programs[source] = gradir.compile(source, opt_level=vmap_sweep.OPT_LEVEL)
+        return cpu_programs[source]
+
+    # A result of dynamic shape: its cotangents take the shape the CPU compilation gives it.
+    sizing = on_the_cpu(modules.vjp_text) if vmap_sweep.has_dynamic_shape(result_specs) else None
+    examples = vmap_sweep.examples_with_cotangents(program, input_specs, result_specs, sizing)
     stacked = [
         np.stack([e[k] for e in examples]) if batched else examples[0][k] for k, batched in enumerate(modules.batched)
     ]
@@ -55,7 +64,6 @@ def check(program: run_corpus.Program) -> GpuResult:
         together = gradir.compile(modules.vmap_text, target="cuda")
     except GradirError:
         together = None
-    cpu_programs = {}  # source -> its CPU compilation, shared by the functions it holds
     for label, source, function, arguments in (
         ("vjp", modules.vjp_text, "__sweep_vjp", examples[0]),
         ("vmap", modules.vmap_text, "__sweep_vmap", stacked),
@@ -73,9 +81,7 @@ def check(program: run_corpus.Program) -> GpuResult:
                 continue
         try:
             got = gpu.emulate(function, *arguments)
-            if source not in cpu_programs:
-                cpu_programs[source] = gradir.compile(source, opt_level=vmap_sweep.OPT_LEVEL)
-            want = cpu_programs[source].call(function, *arguments)
+            want = on_the_cpu(source).call(function, *arguments)
         except Exception as error:  # noqa: BLE001 - reported as this program's failure
             result.outcomes[label] = ("fail", f"running: {type(error).__name__}: {error}")
             continue

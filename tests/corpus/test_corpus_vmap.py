@@ -23,24 +23,14 @@ from test_corpus import EXPECTED as CORPUS_FAILURES  # noqa: E402
 
 CATEGORIES = {
     "body-reads-batched-tensor": "a linalg.generic body uses a batched tensor from outside other than by reading "
-    "an element of it (a gather, which batches)",
-    "run-time-extent": "a `tensor.dim` of a batched tensor's dimension of run-time size: such a tensor holds the "
-    "largest example's extent, which is not each example's own",
-    "dynamic-named-op": "a linalg named op on a tensor of dynamic shape in the batched function (its batching rule "
-    "takes static shapes)",
+    "an element (a gather, which batches) or an extent of it",
+    "sized-by-the-example": "a tensor whose size depends on the example (the batch holds the largest) used other than "
+    "at indices",
 }
 
-# name -> (category, substring of the one-line error)
-EXPECTED_REFUSALS: dict[str, tuple[str, str]] = {
-    # the roll's slice sizes come from tensor.dim of the batched input
-    "torchmlir_roll": ("run-time-extent", "vmap of 'tensor.dim' is not supported (the extent is known only at run time"),
-    # its vjp reads the extents of the loops' tensor<?x2xf32> states (a stack, a pad's gradient)
-    "mlir_init_and_dot": ("run-time-extent", "vmap of 'tensor.dim' is not supported (the extent is known only at run time"),
-    # clamped run-time offsets and sizes of a slice (tensor.dim of the batched input)
-    "iree_strided_slice_dynamic": ("run-time-extent", "vmap of 'tensor.dim' is not supported (the extent is known only at run time"),
-    # a forall over chunks: linalg.elementwise on each chunk, a tensor<?xf64> slice
-    "mlir_forall_chunked_exp": ("dynamic-named-op", "vmap of 'linalg.elementwise' is not supported (a tensor of dynamic shape"),
-}  # fmt: skip
+# name -> (category, substring of the one-line error). Empty since 2026-11-30: the last four
+# (tensors of dynamic shape) batch now.
+EXPECTED_REFUSALS: dict[str, tuple[str, str]] = {}
 
 
 NAMED = {"mlir_conv_2d_nhwc_hwcf", "mlir_pooling_nhwc_max", "mlir_tensor_matmul", "lagrad_batch_matmul",
@@ -50,7 +40,11 @@ NAMED = {"mlir_conv_2d_nhwc_hwcf", "mlir_pooling_nhwc_max", "mlir_tensor_matmul"
          "lagrad_generic_logsumexp_1d", "lagrad_gmm_full",  # a generic reading a batched scalar
          "mlir_depthwise_conv_2d",
          # a body gathering from a batched tensor (an embedding row, a label's log-probability)
-         "jax_cross_entropy", "torchmlir_lenet", "jax_cookbook_transformer", "jax_gp_kernel"}  # fmt: skip
+         "jax_cross_entropy", "torchmlir_lenet", "jax_cookbook_transformer", "jax_gp_kernel",
+         # tensors of dynamic shape: a matmul, expand_shape to run-time sizes, a body reading a
+         # batched extent, loop states and a pad of run-time size
+         "torchmlir_mlp2_dyn", "torchmlir_softmax_dyn", "stablehlo_concatenate", "mlir_init_and_dot",
+         "mlir_pad_dynamic_amount"}  # fmt: skip
 """Programs the tests below name: always swept."""
 
 SLOW = {"lagrad_hand_objective": 20, "lagrad_nn_mlp": 12}
@@ -61,24 +55,11 @@ matmuls in a loop (lagrad_tensor_extract, enzyme_while_fwd, jax_rnn); an MLP's m
 ReLU generics and a cross-entropy over integer labels (jax_mlp, jax_cross_entropy,
 torchmlir_lenet)."""
 
-_DYNAMIC = "a tensor of dynamic shape: autodiff.vmap batches tensors of static shape"
 NOT_EXPRESSIBLE = {
     "enzyme_multiret_mixed": "a result is neither a tensor nor f64",
-    **{name: _DYNAMIC for name in (
-        "iree_concat_expand_dynamic", "iree_dynamic_matmuls_same_accumulator", "iree_insert_slice_dynamic_into_constant",
-        "iree_layernorm_dynamic", "iree_pack_dynamic_pad", "iree_pad_conv_dynamic_generic", "iree_pad_conv_dynamic_named",
-        "iree_softmax_dynamic_reduction", "iree_softmax_tosa_dynamic", "iree_strided_contraction_dynamic_batch",
-        "iree_unpack_dynamic_extract_slice", "mlir_pad_dynamic_amount",
-        "stablehlo_clamp_scalar", "stablehlo_concatenate", "stablehlo_dot_general_dynamic",
-        "stablehlo_real_dynamic_slice", "stablehlo_reverse_dynamic", "stablehlo_select_scalar_pred_dyn",
-        "torchmlir_cross_entropy_dyn", "torchmlir_elu_dyn", "torchmlir_kl_div_dyn", "torchmlir_mlp2_dyn",
-        "torchmlir_pow_broadcast_dyn", "torchmlir_sdpa_dyn", "torchmlir_softmax_dyn", "torchmlir_trace_dyn",
-    )},
-}  # fmt: skip
+}
 """Programs the sweep's wrappers cannot express: an i32 scalar result (they batch tensor and f64
-results only), an argument or result of dynamic shape (autodiff.vmap batches static shapes; the
-corpus checks these programs' gradients). Name -> the sweep's reason; `test_the_sweep_says_so`
-keeps the list honest."""
+results only). Name -> the sweep's reason; `test_the_sweep_says_so` keeps the list honest."""
 
 PROGRAMS = {
     program.name: program

@@ -89,7 +89,7 @@ def sweep_module_text(program: run_corpus.Program) -> "SweepModules":
     from xdsl.dialects.builtin import TensorType, f64
     from xdsl.dialects.func import FuncOp
 
-    from gradir.dialects.type_checks import dynamic_dims, is_float_tensor
+    from gradir.dialects.type_checks import is_differentiable_tensor, is_float_tensor
     from gradir.gradient_check import checked_wrt, promote_to_f64
     from gradir.source import load_module
 
@@ -98,22 +98,21 @@ def sweep_module_text(program: run_corpus.Program) -> "SweepModules":
     inputs = list(callee.function_type.inputs.data)
     outputs = list(callee.function_type.outputs.data)
     # f64 scalar arguments are shared by the examples, unless they are all there is to batch.
-    wrap_arguments = not any(is_float_tensor(t) for t in inputs)
+    wrap_arguments = not any(is_differentiable_tensor(t) for t in inputs)
     if not all(isinstance(t, TensorType) or t == f64 for t in outputs):
         raise LookupError(f"a result is neither a tensor nor f64: {outputs}")
-    if any(isinstance(t, TensorType) and dynamic_dims(t) for t in (*inputs, *outputs)):
-        raise LookupError("a tensor of dynamic shape: autodiff.vmap batches tensors of static shape")
     wrapper, entry = "", f'"{callee.sym_name.data}"'
     input_types, output_types = [str(t) for t in inputs], [str(t) for t in outputs]
     if f64 in outputs or (wrap_arguments and f64 in inputs):
         wrapper, entry, input_types, output_types = _scalar_wrapper(callee, inputs, outputs, wrap_arguments)
-    float_tensor = [is_float_tensor(t) or (t == f64 and wrap_arguments) for t in inputs]
+    float_tensor = [is_differentiable_tensor(t) or (t == f64 and wrap_arguments) for t in inputs]
     wrt = [i for i in checked_wrt(callee, program.wrt) if float_tensor[i]]
     if not wrt:
         raise LookupError("no float argument to differentiate")
     gradients = [input_types[i] for i in wrt]
     types = input_types + output_types
-    batched = float_tensor + [is_float_tensor(t) or t == f64 for t in outputs]  # an integer result's cotangent is shared
+    # an integer result's cotangent is shared
+    batched = float_tensor + [is_differentiable_tensor(t) or t == f64 for t in outputs]
     batched_types = [f"tensor<{SIZE}x{t[len('tensor<'):]}" if b else t for t, b in zip(types, batched)]
     batched_grads = [f"tensor<{SIZE}x{t[len('tensor<'):]}" for t in gradients]
     operands = ", ".join(f"%a{k}" for k in range(len(types)))
@@ -134,7 +133,8 @@ func.func @__sweep_vjp({', '.join(f'%a{k}: {t}' for k, t in enumerate(types))}) 
 """
     shapes = [() if t == f64 else tuple(t.get_shape()) for t in outputs]
     jacobian = None
-    float_results = all(is_float_tensor(t) or t == f64 for t in outputs)  # a Jacobian has float blocks only
+    # A Jacobian has float blocks of static shape only.
+    float_results = all(is_float_tensor(t) or t == f64 for t in (*outputs, *(inputs[i] for i in wrt)))
     if float_results and sum(int(np.prod(shape)) for shape in shapes) <= JACOBIAN_ROWS:
         wrt_shapes = [() if inputs[i] == f64 else tuple(inputs[i].get_shape()) for i in wrt]
         blocks = [_tensor_text((*r, *a)) for r in shapes for a in wrt_shapes]
@@ -144,7 +144,7 @@ func.func @__sweep_vjp({', '.join(f'%a{k}: {t}' for k, t in enumerate(types))}) 
   func.return {', '.join(f'%j#{k}' for k in range(len(blocks)))} : {', '.join(blocks)}
 }}
 """
-    return SweepModules(text, batched, len(gradients), jacobian, shapes)
+    return SweepModules(text, batched, len(gradients), jacobian, shapes, [*outputs, *(inputs[i] for i in wrt)])
 
 
 def _with_function(module_text: str, function: str) -> str:
@@ -167,6 +167,8 @@ class SweepModules:
     """`__sweep_jacobian` (reverse mode), for an entry with at most JACOBIAN_ROWS result
     elements; else None."""
     output_shapes: list[tuple[int, ...]]
+    jacobian_types: list
+    """The results' and the differentiated arguments' types: a Jacobian's blocks."""
 
     @property
     def jacobian_text(self) -> str | None:
@@ -205,18 +207,29 @@ _INTEGER_DTYPES = {"i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int
 function checks it (StableHLO's variadic reduce returns an i32 index beside its float)."""
 
 
-def examples_with_cotangents(program: run_corpus.Program, input_specs, result_specs) -> list[list[np.ndarray]]:
+def has_dynamic_shape(specs) -> bool:
+    """Whether a tensor of `run_corpus._mlir22_inspect`'s specs has a run-time size."""
+    return any(shape is not None and any(d < 0 for d in shape) for shape, _ in specs)
+
+
+def examples_with_cotangents(
+    program: run_corpus.Program, input_specs, result_specs, executable=None
+) -> list[list[np.ndarray]]:
     """`SIZE` examples: each one's arguments (`example_inputs`, floats in f64) followed by
-    random cotangents for the program's results."""
+    random cotangents for the program's results. A result of dynamic shape takes the shape
+    `executable` (a compilation of the promoted program) gives it on the example."""
     examples = []
     for example in range(SIZE):
         arguments = [np.asarray(a) for a in example_inputs(program, input_specs, example)]
         arguments = [a.astype(np.float64) if a.dtype.kind == "f" else a for a in arguments]
+        shapes = [() if shape is None else shape for shape, _ in result_specs]
+        if has_dynamic_shape(result_specs):
+            shapes = [np.shape(result) for result in executable.call(program.entry, *arguments)]
         rng = np.random.default_rng(200 + example)
         cotangents = [
-            rng.standard_normal(() if shape is None else shape) if element.startswith(("f", "bf"))
-            else np.zeros(() if shape is None else shape, _INTEGER_DTYPES.get(element, np.int64))  # ignored
-            for shape, element in result_specs
+            rng.standard_normal(shape) if element.startswith(("f", "bf"))
+            else np.zeros(shape, _INTEGER_DTYPES.get(element, np.int64))  # ignored
+            for shape, (_, element) in zip(shapes, result_specs)
         ]
         examples.append(arguments + cotangents)
     return examples
@@ -245,7 +258,7 @@ def check(program: run_corpus.Program) -> SweepResult:
         except GradirError as error:
             return SweepResult(program.name, "fail", one_line_message(error))
     input_specs, result_specs, _ = run_corpus._mlir22_inspect(program)  # noqa: SLF001
-    examples = examples_with_cotangents(program, input_specs, result_specs)
+    examples = examples_with_cotangents(program, input_specs, result_specs, executable)
     shared = [examples[0][k] for k in range(len(batched))]
     for example in examples:  # an unbatched argument is the same in every example
         for k, is_batched in enumerate(batched):
@@ -277,6 +290,10 @@ def check_jacobian(modules: SweepModules, executable, arguments, jacobians=None)
     from gradir.tools.cli import one_line_message
 
     if modules.jacobian_text is None:
+        from gradir.dialects.type_checks import dynamic_dims
+
+        if any(dynamic_dims(t) for t in modules.jacobian_types):
+            return "n/a: a tensor of dynamic shape"
         elements = sum(int(np.prod(shape)) for shape in modules.output_shapes)
         if elements <= JACOBIAN_ROWS:
             return "n/a: a result that is not a float"
