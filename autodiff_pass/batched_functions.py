@@ -331,10 +331,12 @@ class _BodyBatcher:
         builder.insert(ReturnOp(*results))
 
     def batch_block(self, block: Block, arguments: Sequence[Batched]) -> list[Batched]:
+        # A region batched again (a loop's fixpoint, a while's condition then its body) may
+        # map a value unbatched that an earlier pass batched: its mark must go too, or an op
+        # reading it is told "batched" and handed the unbatched value.
         for argument, (value, is_batched) in zip(block.args, arguments, strict=True):
             self.value_map[argument] = value
-            if is_batched:
-                self.batched.add(argument)
+            (self.batched.add if is_batched else self.batched.discard)(argument)
         terminator = block.last_op
         for op in block.ops:
             if op is terminator:
@@ -347,6 +349,7 @@ class _BodyBatcher:
         flags = [v in self.batched for v in op.operands]
         if not any(flags) and not self._reads_batched_capture(op):
             self.builder.block.add_op(clone_op(op, self.value_map))
+            self.batched.difference_update(op.results)
             return
         rule = get_batching_rule(display_name(op))
         if rule is None:
@@ -356,8 +359,7 @@ class _BodyBatcher:
         results = _checked(rule, op, self.builder, operands, flags)
         for result, (value, is_batched) in zip(op.results, results):
             self.value_map[result] = value
-            if is_batched:
-                self.batched.add(result)
+            (self.batched.add if is_batched else self.batched.discard)(result)
 
     def _reads_batched_capture(self, op: Operation) -> bool:
         if not op.regions:

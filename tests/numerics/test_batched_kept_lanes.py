@@ -112,3 +112,46 @@ def test_per_example_gradients_of_a_loop_each_example_leaves_at_its_own_iteratio
     one_at_a_time = [cpu.early_vjp(np.array(v), w, n, np.array(c))[1] for v, c in zip(x, cotangent)]
     np.testing.assert_allclose(gradients, one_at_a_time, rtol=1e-14)
     np.testing.assert_allclose(gpu.emulate("per_example_gradients", x, w, n, cotangent)[1], one_at_a_time, rtol=1e-13)
+
+
+WHILE_IN_A_FOR = """
+func.func @f(%x: tensor<f64>) -> tensor<f64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f64
+  %s0 = tensor.extract %x[] : tensor<f64>
+  %r:2 = scf.for %iv = %c0 to %c3 step %c2 iter_args(%a = %zero, %b = %zero) -> (f64, f64) {
+    %w:2 = scf.while (%i = %c0, %v = %b) : (index, f64) -> (index, f64) {
+      %p = arith.cmpi slt, %i, %c3 : index
+      %k = arith.constant 0.75 : f64
+      %q = arith.cmpf olt, %v, %k : f64
+      %go = arith.andi %p, %q : i1
+      scf.condition(%go) %i, %v : index, f64
+    } do {
+    ^bb0(%j: index, %u: f64):
+      %j1 = arith.addi %j, %c1 : index
+      %u1 = arith.addf %u, %a : f64
+      scf.yield %j1, %u1 : index, f64
+    }
+    %a1 = arith.addf %a, %s0 : f64
+    scf.yield %a1, %w#1 : f64, f64
+  }
+  %t = tensor.from_elements %r#1 : tensor<f64>
+  return %t : tensor<f64>
+}
+"""
+"""A while loop inside a for loop whose state becomes batched one iteration of the for's
+fixpoint at a time: the while's counter is batched on one pass (its condition then reads a
+batched state) and unbatched on the next, where its stale "batched" mark handed
+`arith.cmpi` an unbatched `index` (a RuleError before 2026-11-30; found by
+tests/property/test_standard_programs_vmap.py, seed 2)."""
+
+
+def test_a_value_batched_on_one_pass_of_a_loop_fixpoint_only_is_not_batched_on_the_next():
+    xs = np.array([0.2, 0.5, 0.9])
+    f = gradir.compile(WHILE_IN_A_FOR, target="cpu")
+    want = [f.call("f", np.array(x))[0] for x in xs]
+    np.testing.assert_array_equal(gradir.vmap(WHILE_IN_A_FOR, "f")(xs), want)
+    assert len(set(np.round(want, 12))) == 3
