@@ -148,16 +148,17 @@ def check_programs(programs) -> list[dict]:
     return results
 
 
-def run_batch_in_child(seeds: list[int], cpu_seconds: float) -> tuple[list[dict], str]:
-    """`check_batch(seeds)` in a child process: its results, and what went wrong
-    when it crashed or ran out of time (empty when it finished)."""
+def run_batch_in_child(seeds: list[int], cpu_seconds: float, script: str = __file__) -> tuple[list[dict], str]:
+    """`check_batch(seeds)` of `script` (this file's, or `standard_vmap.py`'s) in a child
+    process: its results, and what went wrong when it crashed or ran out of time (empty
+    when it finished)."""
     import resource
     import subprocess
 
     def limit_cpu_time() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_seconds), int(cpu_seconds) + 5))
 
-    command = [sys.executable, __file__, *map(str, seeds)]
+    command = [sys.executable, script, *map(str, seeds)]
     try:
         completed = subprocess.run(
             command, capture_output=True, text=True, timeout=5 * cpu_seconds, preexec_fn=limit_cpu_time

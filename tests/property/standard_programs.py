@@ -370,22 +370,48 @@ def responds(body: Block, arguments: list[Val], results: list[Val], inputs: list
 def generate(seed: int) -> Program:
     """The program of `seed` (the same on every machine) and inputs at which
     every comparison is at least MARGIN from switching."""
+    _, builder, body, results, inputs, outputs = _drawn(seed)
+    return Program(seed, f"program_{seed}", builder.text, inputs, outputs, frozenset(builder.features))
+
+
+def _drawn(seed: int):
+    """(attempt, builder, body, results, inputs, outputs) of `generate(seed)`."""
     for attempt in range(100):
         builder = ProgramBuilder(random.Random(f"standard-program-{seed}-{attempt}"))
-        name = f"program_{seed}"
-        text, body, results = builder.function(name)
+        builder.text, body, results = builder.function(f"program_{seed}")
         for inputs_seed in range(INPUT_ATTEMPTS):
             rng = np.random.default_rng([seed, attempt, inputs_seed])
-            inputs = [
-                np.asarray(rng.uniform(-1.0, 1.0, a.shape or ()), dtype=np.float64) for a in builder.arguments
-            ]
-            outputs, margins = evaluate(body, builder.arguments, results, inputs)
-            if min(margins, default=1.0) < MARGIN or any(np.any(np.abs(o) > 1e3) for o in outputs):
+            inputs = _safe_inputs(builder, body, results, rng)
+            if inputs is None:
                 continue
-            if not responds(body, builder.arguments, results, inputs, rng):
+            if not responds(body, builder.arguments, results, inputs[0], rng):
                 break  # a program whose outputs barely depend on its inputs checks little: another one
-            return Program(seed, name, text, inputs, outputs, frozenset(builder.features))
+            return attempt, builder, body, results, *inputs
     raise RuntimeError(f"no program with safe inputs for seed {seed}")
+
+
+def _safe_inputs(builder: ProgramBuilder, body: Block, results: list[Val], rng):
+    """(inputs, outputs) drawn from `rng` with every margin met and no output beyond 1e3, or None."""
+    inputs = [np.asarray(rng.uniform(-1.0, 1.0, a.shape or ()), dtype=np.float64) for a in builder.arguments]
+    outputs, margins = evaluate(body, builder.arguments, results, inputs)
+    if min(margins, default=1.0) < MARGIN or any(np.any(np.abs(o) > 1e3) for o in outputs):
+        return None
+    return inputs, outputs
+
+
+def examples(seed: int, count: int) -> list[tuple[list, list]]:
+    """`count` (inputs, outputs) pairs for the program of `seed`, each with every margin met:
+    a batch whose examples take their own branches, trip counts and gathered indices (the
+    program's own inputs first; fewer when safe inputs are rare)."""
+    attempt, builder, body, results, inputs, outputs = _drawn(seed)
+    found = [(inputs, outputs)]
+    for inputs_seed in range(1000, 1000 + 20 * count):
+        if len(found) == count:
+            break
+        drawn = _safe_inputs(builder, body, results, np.random.default_rng([seed, attempt, inputs_seed]))
+        if drawn is not None:
+            found.append(drawn)
+    return found
 
 
 if __name__ == "__main__":
