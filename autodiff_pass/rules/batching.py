@@ -29,7 +29,9 @@ from gradir.autodiff_pass.rules.batching_control_flow import OP_NAMES as CONTROL
 from gradir.autodiff_pass.rules.batching_control_flow import RULE_KINDS as CONTROL_FLOW_RULE_KINDS
 from gradir.autodiff_pass.rules.batching_control_flow import batch_for_per_lane, batch_if_per_lane, batched_for_loop
 from gradir.autodiff_pass.rules.batching_generic import batch_generic
-from gradir.autodiff_pass.rules.batching_tensor import INDEX_ARITHMETIC_OPS, batch_extract_slice_per_lane
+from gradir.autodiff_pass.rules.batching_tensor import (
+    INDEX_ARITHMETIC_OPS, batch_extract_slice_per_lane, batch_insert_slice_per_lane,
+)
 from gradir.autodiff_pass.rules.batching_tensor import OP_NAMES as TENSOR_OP_NAMES
 from gradir.autodiff_pass.rules.batching_tensor import RULE_KINDS as TENSOR_RULE_KINDS
 from gradir.dialects.forward_ops import (
@@ -165,12 +167,13 @@ def batch_inline_region(builder, op, operands, batched):
 def batch_slice(builder, op, operands, batched):
     """`tensor.extract_slice` / `insert_slice` (reverse mode's loop caches): the
     whole batch dimension is prepended to the slice (offset 0, size B, stride
-    1); offsets, sizes and strides that depend on the batch have no rule."""
+    1); offsets that depend on the batch: one row per lane, gathered or scattered
+    (`batch_extract_slice_per_lane`, `batch_insert_slice_per_lane`)."""
     tensors = 1 if isinstance(op, tensor.ExtractSliceOp) else 2
     if any(batched[tensors:]) and isinstance(op, tensor.ExtractSliceOp):
         return batch_extract_slice_per_lane(builder, op, operands, batched)
     if any(batched[tensors:]):
-        raise unsupported(op, "its offsets, sizes or strides depend on the batch")
+        return batch_insert_slice_per_lane(builder, op, operands, batched)
     values = [builder.materialize(v, b) for v, b in zip(operands[:tensors], batched)]
     properties = dict(op.properties)
     for name, first in (("static_offsets", 0), ("static_sizes", builder.size), ("static_strides", 1)):

@@ -504,31 +504,63 @@ def batch_extract_slice_per_lane(builder: BatchBuilder, op: tensor.ExtractSliceO
     offsets, whole along the others (a tape row), have this rule."""
     source_type = op.source.type
     assert isinstance(source_type, TensorType)
-    offsets = list(op.static_offsets.get_values())
-    sizes = list(op.static_sizes.get_values())
-    strides = list(op.static_strides.get_values())
-    dynamic = [d for d, o in enumerate(offsets) if o == DYNAMIC_INDEX]
-    shape = source_type.get_shape()
-    if len(op.sizes) or len(op.strides) or any(s != 1 for s in strides) or any(
-        sizes[d] != 1 if d in dynamic else (offsets[d] != 0 or sizes[d] != shape[d] or shape[d] == DYNAMIC_INDEX)
-        for d in range(len(shape))
-    ):
-        raise unsupported(op, "its offsets depend on the batch and it is not one whole row per example")
+    dynamic = _one_row_per_lane(op, source_type)
     source = builder.materialize(operands[0], batched[0])
-    columns = []
-    for d, value, flag in zip(dynamic, operands[1:], batched[1:]):
-        position = builder.insert(arith.ConstantOp(IntegerAttr(d + 1, IndexType()))).results[0]
-        size = builder.insert(tensor.DimOp(source, position)).results[0]
-        one = builder.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).results[0]
-        last = builder.insert(arith.SubiOp(size, one)).results[0]
-        clamped = _clamped_lanes(builder, builder.materialize(value, flag), last)
-        columns.extend(_index_columns(builder, [clamped], [True]))
-    coordinates = _lane_coordinates(builder, columns, [], with_lane=True)
+    coordinates = _row_coordinates(builder, source, dynamic, operands[1:], batched[1:])
+    shape = source_type.get_shape()
     kept = [n for d, n in enumerate(shape) if d not in dynamic]
     gathered = TensorType(source_type.element_type, [builder.size, *kept])
     gather = GatherOp(source, coordinates, [0, *(d + 1 for d in dynamic)], gathered, unique=True)
     result = builder.insert(gather).results[0]
     return [(builder.reshape(result, list(builder.batched_type(op.result.type).get_shape())), True)]
+
+
+def batch_insert_slice_per_lane(builder: BatchBuilder, op: tensor.InsertSliceOp, operands, batched):
+    """`insert_slice` at offsets that depend on the example (the gradient of such an
+    `extract_slice`: a backward writing a row's cotangent at the iteration it undoes, a
+    loop writing its row): a `tensor.scatter` of each lane's slice, the lane first among
+    the coordinates; the same slices as `batch_extract_slice_per_lane` have this rule."""
+    dest_type = op.dest.type
+    assert isinstance(dest_type, TensorType)
+    dynamic = _one_row_per_lane(op, dest_type)
+    source = builder.materialize(operands[0], batched[0])
+    dest = builder.materialize(operands[1], batched[1])
+    coordinates = _row_coordinates(builder, dest, dynamic, operands[2:], batched[2:])
+    kept = [n for d, n in enumerate(dest_type.get_shape()) if d not in dynamic]
+    rows = builder.reshape(source, [builder.size, *kept])
+    scatter = ScatterOp(rows, dest, coordinates, [0, *(d + 1 for d in dynamic)], dest.type)
+    return [(builder.insert(scatter).results[0], True)]
+
+
+def _one_row_per_lane(op: Operation, whole: TensorType) -> list[int]:
+    """The dims of `op`'s slice of `whole` at dynamic offsets, if the slice is of size 1
+    along them and whole along the others (static sizes, unit strides); else a refusal."""
+    offsets = list(op.static_offsets.get_values())  # type: ignore[attr-defined]
+    sizes = list(op.static_sizes.get_values())  # type: ignore[attr-defined]
+    strides = list(op.static_strides.get_values())  # type: ignore[attr-defined]
+    dynamic = [d for d, o in enumerate(offsets) if o == DYNAMIC_INDEX]
+    shape = whole.get_shape()
+    if len(op.sizes) or len(op.strides) or any(s != 1 for s in strides) or any(  # type: ignore[attr-defined]
+        sizes[d] != 1 if d in dynamic else (offsets[d] != 0 or sizes[d] != shape[d] or shape[d] == DYNAMIC_INDEX)
+        for d in range(len(shape))
+    ):
+        raise unsupported(op, "its offsets depend on the batch and it is not one whole row per example")
+    return dynamic
+
+
+def _row_coordinates(builder: BatchBuilder, whole: SSAValue, dynamic: Sequence[int], offsets, flags) -> SSAValue:
+    """`[B, 1 + len(dynamic)]` coordinates of each lane's row of `whole` (batched): the
+    lane, then each dynamic offset clamped into its dimension (a lane whose loop already
+    stopped reads and writes in bounds; its result is not kept)."""
+    columns = []
+    for d, value, flag in zip(dynamic, offsets, flags):
+        position = builder.insert(arith.ConstantOp(IntegerAttr(d + 1, IndexType()))).results[0]
+        size = builder.insert(tensor.DimOp(whole, position)).results[0]
+        one = builder.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).results[0]
+        last = builder.insert(arith.SubiOp(size, one)).results[0]
+        clamped = _clamped_lanes(builder, builder.materialize(value, flag), last)
+        columns.extend(_index_columns(builder, [clamped], [True]))
+    return _lane_coordinates(builder, columns, [], with_lane=True)
 
 
 def batch_dim(builder, op, operands, batched):

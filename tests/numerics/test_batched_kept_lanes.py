@@ -155,3 +155,59 @@ def test_a_value_batched_on_one_pass_of_a_loop_fixpoint_only_is_not_batched_on_t
     want = [f.call("f", np.array(x))[0] for x in xs]
     np.testing.assert_array_equal(gradir.vmap(WHILE_IN_A_FOR, "f")(xs), want)
     assert len(set(np.round(want, 12))) == 3
+
+
+ROW_AT_THE_COUNTER = """
+func.func @rows(%x: tensor<3x2xf64>, %s: tensor<f64>) -> tensor<f64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %limit = arith.constant 1.5 : f64
+  %s0 = tensor.extract %s[] : tensor<f64>
+  %r:2 = scf.while (%i = %c0, %v = %s0) : (index, f64) -> (index, f64) {
+    %more = arith.cmpi slt, %i, %c3 : index
+    %small = arith.cmpf olt, %v, %limit : f64
+    %go = arith.andi %more, %small : i1
+    scf.condition(%go) %i, %v : index, f64
+  } do {
+  ^bb0(%j: index, %w: f64):
+    %row = tensor.extract_slice %x[%j, 0] [1, 2] [1, 1] : tensor<3x2xf64> to tensor<2xf64>
+    %a = tensor.extract %row[%c0] : tensor<2xf64>
+    %b = tensor.extract %row[%c1] : tensor<2xf64>
+    %p = arith.mulf %a, %b : f64
+    %e = math.sin %p : f64
+    %w1 = arith.addf %w, %e : f64
+    %j1 = arith.addi %j, %c1 : index
+    scf.yield %j1, %w1 : index, f64
+  }
+  %out = tensor.from_elements %r#1 : tensor<f64>
+  return %out : tensor<f64>
+}
+func.func @rows_vjp(%x: tensor<3x2xf64>, %s: tensor<f64>, %ct: tensor<f64>) -> tensor<3x2xf64> {
+  %r:2 = autodiff.vjp @rows(%x, %s, %ct) {wrt = array<i64: 0>} : (tensor<3x2xf64>, tensor<f64>, tensor<f64>) -> (tensor<f64>, tensor<3x2xf64>)
+  return %r#1 : tensor<3x2xf64>
+}
+"""
+"""A while loop reading row `i` of x at its counter until its state passes 1.5: each
+example stops after its own number of rows, so the gradient writes each example's rows at
+its own iterations (`insert_slice` at per-lane offsets: a scatter; it was refused before
+2026-11-30, found by tests/property/test_standard_programs_vmap.py, seeds 38 and 144)."""
+
+
+def test_per_example_gradients_write_rows_at_each_examples_own_iterations():
+    rows = gradir.compile(ROW_AT_THE_COUNTER, target="cpu")
+    x = np.random.default_rng(4).uniform(0.6, 1.0, (3, 3, 2))
+    s = np.array([1.2, 0.7, -2.0])  # one, two and three rows read
+    per_example = gradir.vmap(ROW_AT_THE_COUNTER, "rows_vjp", in_axes=(0, 0, None))(x, s, np.array(1.0))
+    for b in range(3):
+        want = rows.call("rows_vjp", x[b], np.array(s[b]), np.array(1.0))[0]
+        np.testing.assert_array_equal(per_example[b], want)
+        step, numeric = 1e-6, np.zeros((3, 2))
+        for index in np.ndindex(3, 2):
+            bump = np.zeros((3, 2))
+            bump[index] = step
+            plus = rows.call("rows", x[b] + bump, np.array(s[b]))[0]
+            minus = rows.call("rows", x[b] - bump, np.array(s[b]))[0]
+            numeric[index] = (plus - minus) / (2 * step)
+        np.testing.assert_allclose(per_example[b], numeric, rtol=1e-7, atol=1e-9)
+    assert [np.count_nonzero(per_example[b].any(axis=1)) for b in range(3)] == [1, 2, 3]

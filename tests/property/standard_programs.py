@@ -402,16 +402,17 @@ def _safe_inputs(builder: ProgramBuilder, body: Block, results: list[Val], rng):
 def examples(seed: int, count: int) -> list[tuple[list, list]]:
     """`count` (inputs, outputs) pairs for the program of `seed`, each with every margin met:
     a batch whose examples take their own branches, trip counts and gathered indices (the
-    program's own inputs first; fewer when safe inputs are rare)."""
+    program's own inputs first; where safe inputs are too rare to find `count`, the ones
+    found are repeated)."""
     attempt, builder, body, results, inputs, outputs = _drawn(seed)
     found = [(inputs, outputs)]
-    for inputs_seed in range(1000, 1000 + 20 * count):
+    for inputs_seed in range(1000, 1000 + 100 * count):
         if len(found) == count:
             break
         drawn = _safe_inputs(builder, body, results, np.random.default_rng([seed, attempt, inputs_seed]))
         if drawn is not None:
             found.append(drawn)
-    return found
+    return [found[k % len(found)] for k in range(count)]
 
 
 if __name__ == "__main__":
