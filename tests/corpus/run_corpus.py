@@ -29,7 +29,7 @@ For each program, in a worker process (2 at a time by default):
 4. `gradcheck`: `gradir.gradcheck` semantics (`autodiff-gradcheck FILE --entry E
    --wrt W` with this file's inputs): reverse and forward mode against central
    differences in f64.  The program is compiled once, by `gradir.compile(...,
-   target="cpu")` inside the checker.
+   target="cpu")` inside the checker, at -O0 (`OPT_LEVEL`).
 5. `reference`: the same f64 executable's results and vector-Jacobian products
    (random cotangents) against `torch.autograd` on the same inputs (against
    the recorded `jax.grad` for `reference=jax`).
@@ -65,6 +65,12 @@ RESULT_PREFIX = "@@corpus-result "
 TIMEOUT_S = float(os.environ.get("GRADIR_CORPUS_TIMEOUT", "300"))
 JOBS = int(os.environ.get("GRADIR_CORPUS_JOBS", "2"))
 SEED = 0
+
+OPT_LEVEL = 0
+"""LLVM's level for the compiled gradients checked here: -O0 took a quarter off the corpus's
+compile time (LLVM's code generation was most of it: LeNet-5's 9.2 s of 12 at -O2, 2.2 s at
+-O0), the derivatives checked being the same code. The default level's machine code is what
+the numerics, example, README and benchmark tests run."""
 
 REFERENCED_ENTRIES = 256
 """Entries of each argument checked by central differences in a program with a reference."""
@@ -462,8 +468,8 @@ def check_primal(program: Program, input_specs, result_specs, inputs, stages, de
         array = np.asarray(array)
         native.append(array.astype(np.float32) if element == "f32" else array)
     try:
-        # -O0: this checks the corpus file, not gradir's code (which `gradcheck` compiles at
-        # the default level); it saved a tenth of the corpus check.
+        # -O0: this checks the corpus file, not gradir's code; it saved a tenth of the corpus
+        # check.
         exe = CpuExecutable(primal_module_text(program, input_specs, result_specs), opt_level=0)
         got = exe.call("__corpus_primal", *native)
     except Exception as error:  # the backend cannot run it: nothing to compare
@@ -592,7 +598,7 @@ def check_compiled(program: Program, inputs, stages=None, details=None) -> tuple
 
     checker = None
     try:
-        checker = GradChecker(str(program.path), [(program.entry, program.wrt)])
+        checker = GradChecker(str(program.path), [(program.entry, program.wrt)], opt_level=OPT_LEVEL)
         # An argument may have no derivative at these inputs (the smaller of a max, the branch
         # not taken); the program as a whole must still be exercised (below).
         # With a reference, stage `reference` compares every entry of the vjp with PyTorch's
