@@ -154,3 +154,23 @@ def test_runner_reports_a_gradient_that_disagrees_with_a_recorded_jax_grad(tmp_p
     wrong = run_corpus.check_program(run_corpus.Program(**{**run_corpus.asdict_program(program), "path": copy}))
     assert (wrong.status, wrong.stage) == ("wrong", "reference"), wrong
     assert "vjp wrt argument 0 vs jax.grad" in wrong.error
+
+
+def test_the_corpus_gradchecks_at_its_opt_level(monkeypatch):
+    """The gradcheck stage compiles at `run_corpus.OPT_LEVEL` (-O0: most of the corpus's
+    time was LLVM's code generation at -O2)."""
+    from gradir.cpu_backend import cpu_runtime
+
+    levels = []
+    real = cpu_runtime._compiled
+
+    def recording(text, opt_level, threads):
+        levels.append(opt_level)
+        return real(text, opt_level, threads)
+
+    monkeypatch.setattr(cpu_runtime, "_compiled", recording)
+    monkeypatch.setenv("GRADIR_CACHE", "0")
+    program = next(p for p in PROGRAMS if p.name == "lagrad_generic_colsum")
+    inputs = run_corpus.make_inputs(program, run_corpus._mlir22_inspect(program)[0])  # noqa: SLF001
+    assert run_corpus.check_compiled(program, inputs)[0] == "pass"
+    assert levels == [run_corpus.OPT_LEVEL] == [0]
