@@ -13,6 +13,7 @@ culprit) and prints one `RESULT {json}` line per program: status `ok`, `refused`
 batched values or gradients differ from the loop's), `vacuous` (every example gave the
 same values: nothing was checked), or `error`.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,14 +35,23 @@ def _tensor(type_: str) -> str:
 
 
 def batched_type(type_: str) -> str:
-    return f"tensor<{SIZE}x{_tensor(type_)[len('tensor<'):]}"
+    return f"tensor<{SIZE}x{_tensor(type_)[len('tensor<') :]}"
+
+
+def _signature(name: str, arguments: list[str], results: list[str]) -> str:
+    params = ", ".join(f"%a{k}: {t}" for k, t in enumerate(arguments))
+    return f"func.func @{name}({params}) -> ({', '.join(results)}) {{"
+
+
+def _operands(count: int) -> str:
+    return ", ".join(f"%a{k}" for k in range(count))
 
 
 def wrappers(name: str, inputs: list[str], outputs: list[str]) -> str:
     """`@whole_<name>` (the program over 0-d tensors for its scalars), its vjp, and the
     vmaps of both over every argument (and cotangent)."""
     ins, outs = [_tensor(t) for t in inputs], [_tensor(t) for t in outputs]
-    lines = [f"func.func @whole_{name}({', '.join(f'%a{k}: {t}' for k, t in enumerate(ins))}) -> ({', '.join(outs)}) {{"]
+    lines = [_signature(f"whole_{name}", ins, outs)]
     arguments = []
     for k, type_ in enumerate(inputs):
         if type_ == ins[k]:
@@ -49,7 +59,8 @@ def wrappers(name: str, inputs: list[str], outputs: list[str]) -> str:
         else:
             lines.append(f"  %s{k} = tensor.extract %a{k}[] : {ins[k]}")
             arguments.append(f"%s{k}")
-    lines.append(f"  %r:{len(outputs)} = func.call @{name}({', '.join(arguments)}) : ({', '.join(inputs)}) -> ({', '.join(outputs)})")
+    call = f"func.call @{name}({', '.join(arguments)}) : ({', '.join(inputs)}) -> ({', '.join(outputs)})"
+    lines.append(f"  %r:{len(outputs)} = {call}")
     results = []
     for k, type_ in enumerate(outputs):
         if type_ == outs[k]:
@@ -58,25 +69,32 @@ def wrappers(name: str, inputs: list[str], outputs: list[str]) -> str:
             lines.append(f"  %t{k} = tensor.from_elements %r#{k} : {outs[k]}")
             results.append(f"%t{k}")
     lines += [f"  func.return {', '.join(results)} : {', '.join(outs)}", "}"]
-    every = ", ".join(str(k) for k in range(len(ins)))
     types = ins + outs
-    operands = ", ".join(f"%a{k}" for k in range(len(types)))
+    wrt = ", ".join(str(k) for k in range(len(ins)))
+    vjp = (
+        f"autodiff.vjp @whole_{name}({_operands(len(types))}) {{wrt = array<i64: {wrt}>}}"
+        f" : ({', '.join(types)}) -> ({', '.join(outs + ins)})"
+    )
+    gradients = ", ".join(f"%g#{len(outs) + k}" for k in range(len(ins)))
     lines += [
-        f"func.func @vjp_{name}({', '.join(f'%a{k}: {t}' for k, t in enumerate(types))}) -> ({', '.join(ins)}) {{",
-        f"  %g:{len(outs) + len(ins)} = autodiff.vjp @whole_{name}({operands}) {{wrt = array<i64: {every}>}}"
-        f" : ({', '.join(types)}) -> ({', '.join(outs + ins)})",
-        f"  func.return {', '.join(f'%g#{len(outs) + k}' for k in range(len(ins)))} : {', '.join(ins)}",
+        _signature(f"vjp_{name}", types, ins),
+        f"  %g:{len(outs) + len(ins)} = {vjp}",
+        f"  func.return {gradients} : {', '.join(ins)}",
         "}",
     ]
     for function, arguments_, results_ in ((f"whole_{name}", ins, outs), (f"vjp_{name}", types, ins)):
         batched_in = [batched_type(t) for t in arguments_]
         batched_out = [batched_type(t) for t in results_]
-        operands = ", ".join(f"%a{k}" for k in range(len(arguments_)))
+        in_axes = ", ".join("0" for _ in arguments_)
+        out_axes = ", ".join("0" for _ in results_)
+        vmap = (
+            f"autodiff.vmap @{function}({_operands(len(arguments_))}) {{in_axes = array<i64: {in_axes}>,"
+            f" out_axes = array<i64: {out_axes}>, size = {SIZE} : i64}}"
+            f" : ({', '.join(batched_in)}) -> ({', '.join(batched_out)})"
+        )
         lines += [
-            f"func.func @vmap_{function}({', '.join(f'%a{k}: {t}' for k, t in enumerate(batched_in))}) -> ({', '.join(batched_out)}) {{",
-            f"  %v:{len(results_)} = autodiff.vmap @{function}({operands}) {{in_axes = array<i64: {', '.join('0' for _ in arguments_)}>,"
-            f" out_axes = array<i64: {', '.join('0' for _ in results_)}>, size = {SIZE} : i64}}"
-            f" : ({', '.join(batched_in)}) -> ({', '.join(batched_out)})",
+            _signature(f"vmap_{function}", batched_in, batched_out),
+            f"  %v:{len(results_)} = {vmap}",
             f"  func.return {', '.join(f'%v#{k}' for k in range(len(results_)))} : {', '.join(batched_out)}",
             "}",
         ]

@@ -12,16 +12,15 @@ batches of `BATCH` per child process. More seeds locally:
 
 `python tests/property/standard_vmap.py SEED` checks one program again.
 """
+
 from __future__ import annotations
 
 import pytest
-
+import standard_vmap
 from property_support import budget, child_timeout
 from standard_gradcheck import run_batch_in_child
 from standard_programs import generate
 from test_standard_programs import first_seed
-
-import standard_vmap
 
 CI_PROGRAMS = 8
 BATCH = 8
@@ -61,9 +60,8 @@ def test_the_examples_take_their_own_paths():
 def test_a_batching_rule_that_mixes_lanes_is_caught(monkeypatch):
     """The check itself: a `linalg.generic` rule that gives every lane lane 0's values
     makes a program `wrong`, never `ok`."""
-    from standard_programs import examples
-
     from gradir.autodiff_pass.rules import batching
+    from standard_programs import examples
 
     real = batching.get_batching_rule("linalg.generic")
 
