@@ -3,9 +3,11 @@ a twenty-fourth of the others, `run_corpus.sweep_sample`): its vjp, and the vmap
 its vjp, with the kernels emulated on the CPU, against the CPU pipeline, in f64.
 
 A result the GPU computes differently is never expected. A program must run, or be refused
-exactly as `EXPECTED_REFUSALS` says: every vjp runs (a reverse loop's tape over a run-time
-trip count included: `tests/gpu_backend/test_run_time_sizes.py`), and a vmap that
-`test_corpus_vmap.py` lists as refused is refused here too. A program that starts running,
+exactly as `EXPECTED_REFUSALS` says: every vjp of a program whose entry has static shapes
+runs (a reverse loop's tape over a run-time trip count included:
+`tests/gpu_backend/test_run_time_sizes.py`), one of dynamic shape is refused with the GPU
+target's one-line error (`STATIC_BOUNDARY`), and a vmap that `test_corpus_vmap.py` lists as
+refused is refused here too. A program that starts running,
 or is refused differently, fails here, so the table follows what the GPU pipeline can take."""
 from __future__ import annotations
 
