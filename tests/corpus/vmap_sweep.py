@@ -18,8 +18,7 @@ program's input generator with other seeds; recorded inputs scaled by 1 +- 5%).
 
 Outcome per program: `pass`; `refused` (autodiff-vmap has no rule for an op: the
 first error line); `n/a` (nothing to batch: no float argument in `wrt`); `fail` (another
-error);
-`wrong` (the batched gradients differ from the loop's).
+error); `wrong` (the batched gradients differ from the loop's).
 
     python tests/corpus/vmap_sweep.py [NAME ...]
 """
