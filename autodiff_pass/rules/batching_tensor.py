@@ -298,7 +298,10 @@ def _index_vector(values: Sequence[int]):
 
 def batch_result_type(builder, op, operands, batched):
     """`tensor.cast`, `bufferization` ops: the same op with `[B, ...]` types
-    (unbatched tensor operands broadcast)."""
+    (unbatched tensor operands broadcast). Sizes that depend on the example (an
+    `alloc_tensor` of a computed size) have no rule: write `tensor.empty` (`batch_empty`)."""
+    if any(b and not isinstance(o.type, TensorType) for o, b in zip(op.operands, batched)):
+        raise unsupported(op, "its sizes depend on the batch")
     values = [builder.materialize(v, b) if isinstance(v.type, TensorType) else v
               for v, b in zip(operands, batched)]
     new = type(op).create(

@@ -99,3 +99,25 @@ func.func @main(%xs: tensor<3x4xf64>) -> tensor<3x4xf64> {
   %r = autodiff.vmap @f(%xs) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<3x4xf64>) -> tensor<3x4xf64>
   return %r : tensor<3x4xf64>
 }
+
+// -----
+
+// bufferization.alloc_tensor of a size that depends on the example: no rule (its batched
+// size operand once reached the op as a tensor<3xindex>, an invalid op after the pass).
+func.func @f(%x: tensor<4xf64>) -> tensor<4xf64> {
+  %c0 = arith.constant 0 : index
+  %v = tensor.extract %x[%c0] : tensor<4xf64>
+  %k = arith.fptosi %v : f64 to i64
+  %n = arith.index_cast %k : i64 to index
+  // CHECK: autodiff-vmap-invalid.mlir:[[# @LINE + 1]]:3: error: vmap of 'bufferization.alloc_tensor' is not supported (its sizes depend on the batch)
+  %e = bufferization.alloc_tensor(%n) : tensor<?xf64>
+  %d = tensor.dim %e, %c0 : tensor<?xf64>
+  %i = arith.index_cast %d : index to i64
+  %g = arith.sitofp %i : i64 to f64
+  %t = tensor.splat %g : tensor<4xf64>
+  return %t : tensor<4xf64>
+}
+func.func @main(%xs: tensor<3x4xf64>) -> tensor<3x4xf64> {
+  %r = autodiff.vmap @f(%xs) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 3 : i64} : (tensor<3x4xf64>) -> tensor<3x4xf64>
+  return %r : tensor<3x4xf64>
+}
