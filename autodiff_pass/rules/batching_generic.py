@@ -34,34 +34,38 @@ def batch_generic(builder, op, operands, batched):
         maps.append(AffineMapAttr(AffineMap(old.num_dims + 1, old.num_symbols, tuple(results))))
     iterators = [IteratorTypeAttr.parallel(), *op.iterator_types.data]
     body = builder.clone_region(op.body)
+    # Each copied op beside its original: a captured value's uses are found in the original,
+    # since in the copy two captured values may be one batched value (a batched 0-d tensor
+    # is its element's batched scalar: `extract %t[]` and `%t` both read it).
+    copies = list(zip(op.body.walk(), body.walk()))
     for nested in body.walk():
         if isinstance(nested, IndexOp):
             nested.properties["dim"] = type(nested.dim)(nested.dim.value.data + 1, nested.dim.type)
     # A batched scalar the body reads from outside (a log-sum-exp's max) comes in as one
     # more input, `tensor<B>` read at the batch dimension: each lane reads its own.
     lanes = builder.value_map
-    inside = {id(nested) for nested in body.walk()}
     for position, value in enumerate(captured):
         argument = body.block.insert_arg(value.type, count + position)
-        lanes[value].replace_uses_with_if(argument, lambda use: id(use.operation) in inside)
+        for original, copy in copies:
+            for index, operand in enumerate(original.operands):
+                if operand is value:
+                    copy.operands[index] = argument
     # A batched tensor the body gathers from (`tensor.extract %t[%i]`: an embedding row, a
     # label's log-probability) is read in its own lane: the batch index first. Its extents
     # are read one dimension further in (`batch_dim`).
     # The lane is read once, first in the body: `linalg.index` must be the generic's own op
     # for xDSL (a read inside an `scf.if` in the body got one there, which it refused).
     lane: IndexOp | None = None
-    for value in gathered:
-        for use in list(lanes[value].uses):
-            read = use.operation
-            if id(read) not in inside:
-                continue
-            if isinstance(read, tensor.DimOp):
-                read.operands = [read.operands[0], _next_dimension(op, read)]
-                continue
-            if lane is None:
-                lane = IndexOp(0)
-                body.block.insert_op_before(lane, body.block.first_op)  # type: ignore[arg-type]
-            read.operands = [read.operands[0], lane.result, *read.operands[1:]]
+    for original, read in copies:
+        if not original.operands or original.operands[0] not in gathered:
+            continue
+        if isinstance(read, tensor.DimOp):
+            read.operands = [read.operands[0], _next_dimension(op, read)]
+            continue
+        if lane is None:
+            lane = IndexOp(0)
+            body.block.insert_op_before(lane, body.block.first_op)  # type: ignore[arg-type]
+        read.operands = [read.operands[0], lane.result, *read.operands[1:]]
     old = op.indexing_maps.data[0].data
     lane_map = AffineMapAttr(AffineMap(old.num_dims + 1, 0, (AffineExpr.dimension(0),)))
     generic = GenericOp(

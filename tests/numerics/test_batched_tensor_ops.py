@@ -672,3 +672,33 @@ def test_branches_of_different_run_time_sizes_are_a_run_time_error():
         batched(examples, 2)
     # Branches of the same size: no error, each example its own branch.
     np.testing.assert_array_equal(batched(examples, 3), [6.0, 4.0])
+
+
+SCALAR_READ_TWICE = """
+func.func @f(%t: tensor<f64>, %x: tensor<3xf64>) -> tensor<3xf64> {
+  %s = tensor.extract %t[] : tensor<f64>
+  %e = tensor.empty() : tensor<3xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+      iterator_types = ["parallel"]} ins(%x : tensor<3xf64>) outs(%e : tensor<3xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %u = tensor.extract %t[] : tensor<f64>
+    %p = arith.mulf %a, %s : f64
+    %q = arith.addf %p, %u : f64
+    linalg.yield %q : f64
+  } -> tensor<3xf64>
+  return %r : tensor<3xf64>
+}
+"""
+"""A body reading a batched 0-d tensor both as a scalar taken outside it and by its own
+`tensor.extract`: batched, the two are one value (the 0-d tensor is its element's batched
+scalar), and the scalar's replacement inside the body replaced the tensor read too (an
+invalid `tensor.extract` of an f64; found by test_standard_programs_vmap.py, seeds 506 and
+620)."""
+
+
+def test_a_body_reading_a_batched_scalar_two_ways_agrees_with_a_loop():
+    f = gradir.compile(SCALAR_READ_TWICE, target="cpu")
+    t, x = np.array([0.5, -1.5, 2.0]), np.array([1.0, 2.0, 3.0])
+    want = np.stack([f.call("f", np.array(v), x)[0] for v in t])
+    np.testing.assert_array_equal(gradir.vmap(SCALAR_READ_TWICE, "f", in_axes=(0, None))(t, x), want)
+    np.testing.assert_array_equal(want, t[:, None] * x + t[:, None])
