@@ -46,8 +46,10 @@ def first_seed() -> int:
     return int(os.environ.get("GRADIR_STANDARD_SEED", "0"))
 
 
-def batches() -> list[list[int]]:
-    start, count = first_seed(), budget("GRADIR_STANDARD_PROGRAMS", CI_PROGRAMS)
+def batches(variable: str = "GRADIR_STANDARD_PROGRAMS", default: int = CI_PROGRAMS) -> list[list[int]]:
+    """The seeds from `first_seed()` on, as many as the budget `variable` says (`default`
+    in CI), in batches of `BATCH`."""
+    start, count = first_seed(), budget(variable, default)
     seeds = list(range(start, start + count))
     return [seeds[i : i + BATCH] for i in range(0, count, BATCH)]
 

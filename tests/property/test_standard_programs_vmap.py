@@ -17,22 +17,16 @@ from __future__ import annotations
 
 import pytest
 import standard_vmap
-from property_support import budget, child_timeout
+from property_support import child_timeout
 from standard_gradcheck import run_batch_in_child
 from standard_programs import generate
-from test_standard_programs import first_seed
+from test_standard_programs import batches
 
 CI_PROGRAMS = 8
-BATCH = 8
+"""One child batch (`test_standard_programs.BATCH`)."""
 
 
-def batches() -> list[list[int]]:
-    start, count = first_seed(), budget("GRADIR_VMAP_PROGRAMS", CI_PROGRAMS)
-    seeds = list(range(start, start + count))
-    return [seeds[i : i + BATCH] for i in range(0, count, BATCH)]
-
-
-@pytest.mark.parametrize("seeds", batches(), ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}")
+@pytest.mark.parametrize("seeds", batches("GRADIR_VMAP_PROGRAMS", CI_PROGRAMS), ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}")
 def test_random_programs_batch_as_a_loop_over_their_examples(seeds):
     results, crash = run_batch_in_child(
         seeds, cpu_seconds=max(child_timeout(), 30 * len(seeds)), script=standard_vmap.__file__
