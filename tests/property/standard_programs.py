@@ -352,7 +352,7 @@ def evaluate(body: Block, arguments: list[Val], results: list[Val], inputs: list
     evaluation = Evaluation()
     for argument, value in zip(arguments, inputs):
         evaluation.env[argument.name] = value
-    with np.errstate(all="raise"):
+    with np.errstate(all="raise", under="ignore"):  # a product rounding to 0 is no blow-up
         body.run(evaluation)
     outputs = [np.asarray(evaluation.env[r.name], dtype=np.float64).reshape(r.shape or ()) for r in results]
     return outputs, evaluation.margins
@@ -362,8 +362,11 @@ def responds(body: Block, arguments: list[Val], results: list[Val], inputs: list
     """Whether the outputs move along a random direction (NumPy central differences)."""
     step = 1e-4
     direction = [rng.standard_normal(np.shape(x)) for x in inputs]
-    plus, _ = evaluate(body, arguments, results, [x + step * d for x, d in zip(inputs, direction)])
-    minus, _ = evaluate(body, arguments, results, [x - step * d for x, d in zip(inputs, direction)])
+    try:
+        plus, _ = evaluate(body, arguments, results, [x + step * d for x, d in zip(inputs, direction)])
+        minus, _ = evaluate(body, arguments, results, [x - step * d for x, d in zip(inputs, direction)])
+    except FloatingPointError:  # so close to a blow-up that a step reaches it: another program
+        return False
     return any(np.max(np.abs(p - m), initial=0.0) / (2 * step) > 1e-2 for p, m in zip(plus, minus))
 
 
@@ -393,7 +396,10 @@ def _drawn(seed: int):
 def _safe_inputs(builder: ProgramBuilder, body: Block, results: list[Val], rng):
     """(inputs, outputs) drawn from `rng` with every margin met and no output beyond 1e3, or None."""
     inputs = [np.asarray(rng.uniform(-1.0, 1.0, a.shape or ()), dtype=np.float64) for a in builder.arguments]
-    outputs, margins = evaluate(body, builder.arguments, results, inputs)
+    try:
+        outputs, margins = evaluate(body, builder.arguments, results, inputs)
+    except FloatingPointError:  # an overflow, a division by zero or a NaN on the way: other inputs
+        return None
     if min(margins, default=1.0) < MARGIN or any(np.any(np.abs(o) > 1e3) for o in outputs):
         return None
     return inputs, outputs

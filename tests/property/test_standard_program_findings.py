@@ -345,3 +345,15 @@ def test_seed_626941_reference_holds_the_f32_constants_of_the_program():
     results, crash = run_batch_in_child([626941], cpu_seconds=120)
     assert not crash, crash
     assert [r["status"] for r in results] == ["ok"], results
+
+
+def test_seed_7038_draws_inputs_whose_reference_does_not_underflow():
+    """A generator bug, not a gradir one: its NumPy reference runs under `np.errstate(all="raise")`
+    to turn away inputs that blow up, and a product that underflowed to 0 (harmless) raised out of
+    `generate`, crashing a whole batch of seeds (sweep of 2026-11-30). Underflow is allowed now, and
+    inputs that overflow are drawn again rather than raised."""
+    from standard_gradcheck import run_batch_in_child
+
+    results, crash = run_batch_in_child([7038], cpu_seconds=120)
+    assert not crash, crash
+    assert [r["status"] for r in results] == ["ok"], results
