@@ -1549,15 +1549,6 @@ SPECS = [
          "its unconstrained value 0, as numpyro.param(..., jnp.ones(5), constraint=positive) stores it",
          helpers=("numpyro_clipped_expit", "numpyro_stick_breaking", "numpyro_stick_breaking_log_abs_det_jacobian",
                   "numpyro_dirichlet_log_prob", "numpyro_dirichlet_potential")),
-]  # fmt: skip
-BY_NAME = {spec.name: spec for spec in SPECS}
-
-NOT_EXPORTED = [
-    # Programs from public code that `gradir.from_jax` refuses today (with jax 0.10.2), kept
-    # here to move into SPECS once they export. All four:
-    #   KeyError: 'subfuns' in from_jax's _stop_gradients_kept, which re-binds the custom_jvp_call
-    #   of jax.nn.relu (stax.Relu) when the function also has a stop_gradient (log_softmax,
-    #   logsumexp): jax.nn.relu(x) and jax.nn.log_softmax(.) in one function never export.
     Spec("dpsgd_cnn", "dpsgd_cnn_loss",
          (((3, 3, 1, 2), "float32", "weight"), ((1, 1, 1, 2), "float32", "weight"), ((8, 3), "float32", "weight"),
           ((3,), "float32", "weight"), ((3, 6, 6, 1), "float32", "data"), ((3, 3), "float32", "onehot3")),
@@ -1604,6 +1595,12 @@ NOT_EXPORTED = [
          "agent.policy_action and models.ActorCritic reduced to one Dense(4)+relu trunk with policy "
          "(log_softmax) and value heads (upstream: three convolutions and Dense(512)); 5 samples, 3 actions",
          helpers=("ppo_actor_critic",)),
+]  # fmt: skip
+BY_NAME = {spec.name: spec for spec in SPECS}
+
+NOT_EXPORTED = [
+    # Programs from public code that `gradir.from_jax` refuses today (with jax 0.10.2), kept
+    # here to move into SPECS once they export.
     # The S5 layer: "StableHLO to linalg failed in jaxlib: Failure while executing pass pipeline:" (the
     #   cause, on the lines after: lax.associative_scan's odd/even slices legalize to an empty
     #   tensor.extract_slice at offset 2 of a tensor<2xf32>, "offset 0 is out-of-bounds: 2 >= 2").

@@ -43,3 +43,39 @@ def test_committed_jax_programs_and_references_are_fresh():
         [sys.executable, str(HERE / "jax_programs.py"), "--check", *names], capture_output=True, text=True
     )
     assert done.returncode == 0, f"rerun: python tests/corpus/jax_programs.py\n{done.stderr}"
+
+
+NOT_EXPORTED_PROBE = """
+import sys
+sys.path.insert(0, {here!r})
+import jax_programs
+from gradir.errors import GradirError
+from gradir.jax_export import from_jax
+
+for spec in jax_programs.NOT_EXPORTED:
+    try:
+        from_jax(spec.function, *jax_programs._example_args(spec), name=spec.function_name)
+    except GradirError as error:
+        print(spec.name, "refused:", str(error).splitlines()[0])
+    else:
+        print(spec.name, "exports")
+"""
+
+
+def test_the_programs_listed_as_not_exported_still_do_not_export():
+    """`NOT_EXPORTED` waits for `from_jax` to take its programs; the day one exports, this turns
+    red so that it moves into `SPECS` and the corpus (four of them exported for a week unnoticed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        version("jax")
+    except PackageNotFoundError:
+        pytest.skip("JAX is not installed (pip install -e '.[jax]')")
+    done = subprocess.run(
+        [sys.executable, "-c", NOT_EXPORTED_PROBE.format(here=str(HERE))], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == len(jax_programs.NOT_EXPORTED), done.stdout
+    exported = [line for line in lines if not line.split(" ", 1)[1].startswith("refused:")]
+    assert not exported, f"move these into jax_programs.SPECS and regenerate: {exported}"
