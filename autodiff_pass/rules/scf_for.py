@@ -226,6 +226,11 @@ def _cached(
     # Rules compute the gradients of every operand; those of inactive operands
     # are dead and must not make their inputs look read by the backward.
     erase_dead_code(reverse_body)
+    if position.owner.parent_block() is not reverse_body:  # type: ignore[union-attr]
+        # Nothing read the stacks' entry then, but the caching below may: a value whose
+        # op reads the state only in dead code (a branch's unused `sin` of it) is cached
+        # (seed 7120 read an erased entry, IR that did not verify).
+        position = Builder(InsertPoint.at_start(reverse_body)).insert(arith.SubiOp(last, j)).result
     copies = [copy for copy in copies if copy.parent_block() is reverse_body]
     reads = {
         argument: value

@@ -357,3 +357,51 @@ def test_seed_7038_draws_inputs_whose_reference_does_not_underflow():
     results, crash = run_batch_in_child([7038], cpu_seconds=120)
     assert not crash, crash
     assert [r["status"] for r in results] == ["ok"], results
+
+
+# ---- fixed: a loop's reverse read its cache at an index it had erased (IR that did not verify) ----
+
+STATE_READ_ONLY_IN_DEAD_CODE = """
+func.func @f(%x: tensor<3xf64>, %y: tensor<3xf64>, %s: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%state = %s) -> (f64) {
+    %first = tensor.extract %x[%c0] : tensor<3xf64>
+    %low = arith.constant -0.5 : f64
+    %p = arith.cmpf olt, %first, %low : f64
+    %t = scf.if %p -> (tensor<3xf64>) {
+      %unused = math.sin %state : f64
+      %m = arith.maximumf %y, %x : tensor<3xf64>
+      scf.yield %m : tensor<3xf64>
+    } else {
+      %m = arith.mulf %x, %y : tensor<3xf64>
+      scf.yield %m : tensor<3xf64>
+    }
+    %e = tensor.extract %t[%c1] : tensor<3xf64>
+    %v = math.sin %e : f64
+    %next = arith.addf %state, %v : f64
+    scf.yield %next : f64
+  }
+  return %r : f64
+}
+"""
+
+
+@pytest.mark.parametrize("first", [-0.8, 0.3], ids=["then", "else"])
+def test_a_branch_reading_the_loop_state_only_in_dead_code(first):
+    """The branch's results count as depending on the loop state (its unused `sin` reads it), so
+    the reverse loop caches the value extracted from them; the stack index it reads them at had
+    been erased as dead just before (random program seed 7120: 'using value defined out of its
+    IsolatedFromAbove parent' after autodiff-reverse)."""
+    inputs = [np.array([first, 0.4, -0.2]), np.array([0.5, 0.9, -0.7]), np.array(0.3)]
+    result = gradir.gradcheck(STATE_READ_ONLY_IN_DEAD_CODE, "f", inputs=inputs, allow_vacuous=True)
+    assert_exercised(result)  # then: max picks y, so x's gradient is 0
+
+
+def test_seed_7120_is_gradchecked():
+    from standard_gradcheck import run_batch_in_child
+
+    results, crash = run_batch_in_child([7120], cpu_seconds=120)
+    assert not crash, crash
+    assert [r["status"] for r in results] == ["ok"], results
