@@ -20,7 +20,8 @@ an exporter, never a run-time dependency of gradir. The steps:
    becomes `scf.while`, its condition's `stablehlo.return %p : tensor<i1>` an
    `scf.condition(tensor.extract %p[])` forwarding the loop state;
    `stablehlo.case` (`lax.cond`, `lax.switch`) becomes a chain of `scf.if`s
-   on its index.
+   on its index; `stablehlo.scatter`, which the legalization leaves too, the loop
+   it means (`jax_scatter.py`).
 4. JAX's attributes (`mhlo.*`, `jax.*`) go, `@main` is renamed and stays public,
    the helpers JAX outlines (`@log_softmax`, `@closed_call`, ...) are inlined,
    then `canonicalize` and `cse` once more.
@@ -46,6 +47,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gradir.errors import ArgumentError, SourceError, reports_internal_errors
+from gradir.jax_scatter import scatters_to_loops
 from gradir.jax_special_functions import WRITTEN_AS_CODE, reparameterized_gamma
 
 JAXLIB_PIPELINE = (
@@ -364,6 +366,7 @@ def _normalise_with_mlir22(generic: str, name: str) -> str:
         for case in _ops_named(module.operation, "stablehlo.case"):
             _case_to_scf(case)
         _signless_integers(module)
+        scatters_to_loops(module, _walk, lambda op: _python_location(module, op))
         stops = _marks_to_stop_gradients(module)
         _reject_foreign_ops(module)
         _strip_and_rename(module, name)

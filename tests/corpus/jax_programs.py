@@ -1229,6 +1229,62 @@ def mingru_loss(w_hidden_and_gate, x, prev_hidden):
     out = out[:, -seq_len:]
     return jnp.sum(out**2)
 
+# google-deepmind/jraph jraph/_src/models.py (GraphConvolution, GAT), jraph/_src/utils.py
+# (segment_softmax), jraph/examples/zacharys_karate_club.py
+
+
+def jraph_graph_convolution(update_node_fn, nodes, senders, receivers, add_self_edges):
+    # models.GraphConvolution's _ApplyGCN, symmetric_normalization=True, aggregate_nodes_fn=segment_sum
+    nodes = update_node_fn(nodes)
+    total_num_nodes = nodes.shape[0]
+    if add_self_edges:
+        conv_receivers = jnp.concatenate((receivers, jnp.arange(total_num_nodes)), axis=0)
+        conv_senders = jnp.concatenate((senders, jnp.arange(total_num_nodes)), axis=0)
+    else:
+        conv_senders = senders
+        conv_receivers = receivers
+    count_edges = lambda x: jax.ops.segment_sum(jnp.ones_like(conv_senders), x, total_num_nodes)  # noqa: E731
+    sender_degree = count_edges(conv_senders)
+    receiver_degree = count_edges(conv_receivers)
+    nodes = nodes * jax.lax.rsqrt(jnp.maximum(sender_degree, 1.0))[:, None]
+    nodes = jax.ops.segment_sum(nodes[conv_senders], conv_receivers, total_num_nodes)
+    return nodes * jax.lax.rsqrt(jnp.maximum(receiver_degree, 1.0))[:, None]
+
+
+def jraph_karate_club_loss(w0, w1, nodes, senders, receivers):
+    # network_definition: GCN(Linear(5, no bias), self edges), relu, GCN(Linear(2, no bias))
+    nodes = jraph_graph_convolution(lambda n: n @ w0, nodes, senders, receivers, add_self_edges=True)
+    nodes = jax.nn.relu(nodes)
+    decoded_nodes = jraph_graph_convolution(lambda n: n @ w1, nodes, senders, receivers, add_self_edges=False)
+    # optimize_club's prediction_loss: the first node in class 0, the last in class 1
+    log_prob = jax.nn.log_softmax(decoded_nodes)
+    return -(log_prob[0, 0] + log_prob[-1, 1])
+
+
+def jraph_segment_softmax(logits, segment_ids, num_segments):
+    maxs = jax.ops.segment_max(logits, segment_ids, num_segments)
+    logits = logits - maxs[segment_ids]
+    logits = jnp.exp(logits)
+    normalizers = jax.ops.segment_sum(logits, segment_ids, num_segments)
+    normalizers = normalizers[segment_ids]
+    return logits / normalizers
+
+
+def jraph_gat_loss(w_query, a_sender, a_receiver, nodes, senders, receivers):
+    # models.GAT's _ApplyGAT with a one-head query Linear and the GAT paper's logit function
+    sum_n_node = nodes.shape[0]
+    nodes = nodes @ w_query  # attention_query_fn
+    sent_attributes = nodes[senders]
+    received_attributes = nodes[receivers]
+    softmax_logits = jax.nn.leaky_relu(sent_attributes @ a_sender + received_attributes @ a_receiver,
+                                       negative_slope=0.2)  # fmt: skip
+    weights = jraph_segment_softmax(softmax_logits, receivers, sum_n_node)
+    messages = sent_attributes * weights[:, None]
+    nodes = jax.ops.segment_sum(messages, receivers, num_segments=sum_n_node)
+    nodes = jax.nn.leaky_relu(nodes)  # the default node_update_fn, one head
+    return jnp.sum(jnp.tanh(nodes) ** 2)
+
+
 # ---------------------------------------------------------------- what is exported
 
 
@@ -1595,6 +1651,29 @@ SPECS = [
          "agent.policy_action and models.ActorCritic reduced to one Dense(4)+relu trunk with policy "
          "(log_softmax) and value heads (upstream: three convolutions and Dense(512)); 5 samples, 3 actions",
          helpers=("ppo_actor_critic",)),
+    Spec("jraph_karate_club", "jraph_karate_club_loss",
+         (((4, 5), "float32", "weight"), ((5, 2), "float32", "weight"), ((6, 4), "float32", "data"),
+          ((9,), "int32", "labels6"), ((9,), "int32", "labels6")),
+         "jraph's two-layer graph convolutional network: node degrees by jax.ops.segment_sum of int32 ones, "
+         "rsqrt normalisation, messages gathered at the senders and summed at the receivers (stablehlo.scatter "
+         "with an add update), self edges by concatenate, relu, log-softmax loss on two nodes",
+         "google-deepmind/jraph (commit 51f5990104f7374492f8f3ea1cbc47feb411c69c) jraph/_src/models.py `GraphConvolution` (symmetric normalisation, segment_sum "
+         "aggregation) and jraph/examples/zacharys_karate_club.py `network_definition` and `prediction_loss`, "
+         "with hk.Linear(.., with_bias=False) as matmuls by w0, w1 and the graph as arguments: 6 nodes with 4 "
+         "features, 9 random edges (upstream: the 34-node karate club graph, one-hot features); the last node "
+         "in class 1 (upstream: node 33)",
+         helpers=("jraph_graph_convolution",)),
+    Spec("jraph_gat", "jraph_gat_loss",
+         (((4, 3), "float32", "weight"), ((3,), "float32", "weight"), ((3,), "float32", "weight"),
+          ((6, 4), "float32", "data"), ((9,), "int32", "labels6"), ((9,), "int32", "labels6")),
+         "a graph attention layer: per-edge logits from gathered sender and receiver features, jraph's "
+         "segment_softmax (jax.ops.segment_max, a scatter with a max update from -inf, then segment_sum), "
+         "attention-weighted messages summed at the receivers, leaky_relu",
+         "google-deepmind/jraph (commit 51f5990104f7374492f8f3ea1cbc47feb411c69c) jraph/_src/models.py `GAT` (_ApplyGAT) and jraph/_src/utils.py `segment_softmax` "
+         "(jraph's segment_max/segment_sum aliases written as jax.ops calls), with attention_query_fn a "
+         "Linear(3) matmul, attention_logit_fn the GAT paper's leaky_relu(a^T [W h_s || W h_r]) (slope 0.2) "
+         "as two dot products, the default node_update_fn; 6 nodes, 9 random edges; loss sum(tanh(nodes)**2)",
+         helpers=("jraph_segment_softmax",)),
 ]  # fmt: skip
 BY_NAME = {spec.name: spec for spec in SPECS}
 

@@ -146,6 +146,81 @@ def test_an_op_without_a_conversion_is_a_located_error(function):
     assert "no conversion to linalg for stablehlo.sort" in message
 
 
+def scatter_add_repeated(x, v):
+    return jnp.sum(jnp.sin(x.at[jnp.array([0, 2, 0])].add(v[:3] * x[1:4])))
+
+
+def scatter_set_window(x, v):
+    return jnp.sum(jnp.tanh(x.at[jnp.array([3, 1]), 2:4].set(v[:2, :2] * x[:2, 1:3])) ** 2)
+
+
+def scatter_mul_and_max(x, v):
+    y = x.at[1].mul(v[2]).at[jnp.array([0, 1, 1]), jnp.array([4, 2, 3])].max(v[0, :3] * 2.0)
+    return jnp.sum(y * x)
+
+
+def segment_sum_loss(x, v):
+    return jnp.sum(jax.ops.segment_sum(x * v[:4], jnp.array([2, 0, 2, 1]), num_segments=3) ** 2)
+
+
+def scatter_out_of_bounds(x, v):
+    """Index 7 and the 2x2 windows at rows 3 are out of bounds: those updates are dropped."""
+    dropped = x.at[jnp.array([1, 7]), 1:].add(v[:2, :4] * 2.0, mode="drop")
+    windows = lax.ScatterDimensionNumbers(update_window_dims=(1, 2), inserted_window_dims=(),
+                                          scatter_dims_to_operand_dims=(0, 1))  # fmt: skip
+    starts = jnp.array([[0, 1], [3, 0], [2, 3]])
+    patches = jnp.stack([v[:2, :2], v[1:3, 2:4] * 2.0, v[2:, :2]])
+    return jnp.sum(dropped**2) + jnp.sum(jnp.cos(lax.scatter_add(x, starts, patches * x[:2, :2], windows)))
+
+
+def vmapped_scatter(x, v):
+    """`vmap` gives the scatter batching dimensions: each row's update goes to its own row."""
+    return jnp.sum(jax.vmap(lambda row, i, u: row.at[i].add(u * row[0]))(x, jnp.array([1, 2, 3, 4]), v[:, 0]) ** 2)
+
+
+def gather_gradient_inside(x, v):
+    """The program differentiates a gather itself: JAX's transpose of it is a scatter-add."""
+    inner = jax.grad(lambda y: jnp.sum(jnp.tanh(y[jnp.array([0, 3, 3])] * v[:3]) ** 2))(x)
+    return jnp.sum(inner * x)
+
+
+def scatter_in_a_scan(x, v):
+    def step(carry, row):
+        return carry.at[jnp.argmax(row)].add(row * carry[0]), None
+
+    return jnp.sum(lax.scan(step, x, v)[0] ** 2)
+
+
+@pytest.mark.parametrize("function", [scatter_add_repeated, scatter_set_window, scatter_mul_and_max, segment_sum_loss,
+                                      scatter_out_of_bounds, vmapped_scatter, gather_gradient_inside,
+                                      scatter_in_a_scan])  # fmt: skip
+def test_scatters_become_loops_with_jaxs_values_and_gradients(function):
+    x, v = arrays((4, 5), (4, 5))
+
+    def on_jax_arrays(*args):  # `x.at[...]` needs a JAX array, not NumPy's
+        return function(*(jnp.asarray(a) for a in args))
+
+    text = assert_matches_jax(on_jax_arrays, [x, v], function.__name__, [0, 1])
+    assert "stablehlo" not in text and "tensor.insert" in text and "scf.for" in text
+
+
+VARIADIC_SCATTER = """
+func.func public @main(%x: tensor<4xf32>, %y: tensor<4xf32>, %i: tensor<1x1xi32>, %u: tensor<1xf32>) -> tensor<4xf32> {
+  %r:2 = "stablehlo.scatter"(%x, %y, %i, %u, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: tensor<f32>):
+    stablehlo.return %c, %d : tensor<f32>, tensor<f32>
+  }) : (tensor<4xf32>, tensor<4xf32>, tensor<1x1xi32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %r#0 : tensor<4xf32>
+}
+"""
+
+
+def test_a_scatter_of_two_operands_is_a_located_error():
+    with pytest.raises(gradir.SourceError, match=r"stablehlo\.scatter: 2 operands scattered together") as caught:
+        gradir.from_stablehlo(VARIADIC_SCATTER, "f")
+    assert "\n" not in str(caught.value)
+
+
 def target_loss(w, x):
     """A loss whose target is computed from the parameters and held constant."""
     t = jnp.tanh(x * w)

@@ -1,0 +1,247 @@
+"""`stablehlo.scatter` as the loop it means, for `from_jax` (step 3 of `jax_export`).
+
+jaxlib's `stablehlo-legalize-to-linalg` leaves `stablehlo.scatter` as it is, and JAX emits one
+for `x.at[i].add(v)`, `.at[i].set(v)`, `.at[i].mul/min/max`, `jax.ops.segment_sum` and the
+gradient of every gather a program differentiates inside itself. StableHLO's rule (its spec,
+"scatter") is a loop over the update elements: each finds its place in the operand from the
+scatter indices and its window offset, and the update computation combines the value there
+with it. That loop is what is written here, on tensors, in MLIR 22: one `scf.for` per update
+dimension carrying the result, `tensor.extract` of the current value and the update, the update
+computation (the scatter's own region, moved into a private function that `inline` puts back)
+on them as 0-d tensors, `tensor.insert` of its result. gradir differentiates that loop like
+any other (an insert at a data index: its reverse mode reads the cotangent back there).
+
+A window whose start index is out of bounds (beyond `operand_dim - window_size`) is skipped as
+a whole, as XLA does; updates meet in the loop's order, first to last (XLA leaves the order of
+colliding `set`s unspecified). Batching dimensions (what `vmap` of a scatter makes) send each
+example's updates to its own slice of the operand. Static shapes and one operand are taken;
+anything else is a located `SourceError`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gradir.errors import SourceError
+
+_FIELDS = (
+    "update_window_dims", "inserted_window_dims", "input_batching_dims", "scatter_indices_batching_dims",
+    "scatter_dims_to_operand_dims",
+)  # fmt: skip
+
+
+def scatter_dimension_numbers(text: str) -> dict:
+    """The fields of a printed `#stablehlo.scatter<...>` (lists; absent ones empty) and its
+    `index_vector_dim` (0 when absent, StableHLO's default)."""
+    numbers = {}
+    for name in _FIELDS:
+        found = re.search(rf"\b{name} = \[([^\]]*)\]", text)
+        numbers[name] = [int(v) for v in found[1].split(",")] if found and found[1].strip() else []
+    found = re.search(r"\bindex_vector_dim = (\d+)", text)
+    numbers["index_vector_dim"] = int(found[1]) if found else 0
+    return numbers
+
+
+def scatters_to_loops(module, walk, location_of) -> None:
+    """Replace every `stablehlo.scatter` of `module` (MLIR 22, unregistered dialects allowed)
+    by a call of a private function holding its loop. `walk(op)` yields the ops nested in
+    `op`; `location_of(op)` is the Python line a refusal names."""
+    scatters = [op for op in walk(module.operation) if op.name == "stablehlo.scatter"]
+    for number, scatter in enumerate(scatters):
+        _scatter_to_loop(module, scatter, f"__gradir_scatter_{number}", walk, location_of)
+
+
+def _scatter_to_loop(module, scatter, name: str, walk, location_of) -> None:
+    from mlir import ir
+
+    def refuse(why: str):
+        raise SourceError(f"stablehlo.scatter: {why}; gradir writes one as a loop only without it",
+                          location_of(scatter))  # fmt: skip
+
+    if len(scatter.operands) != 3:
+        refuse(f"{(len(scatter.operands) - 1) // 2} operands scattered together")
+    operand, indices, updates = (ir.RankedTensorType(value.type) for value in scatter.operands)
+    if any(not kind.has_static_shape for kind in (operand, indices, updates)):
+        refuse("a tensor of dynamic shape")
+    numbers = scatter_dimension_numbers(str(scatter.attributes["scatter_dimension_numbers"]))
+    element = str(operand.element_type)
+    region = scatter.regions[0].blocks[0]
+    if [str(a.type) for a in region.arguments] != [f"tensor<{element}>"] * 2:
+        refuse("an update computation not on two 0-d tensors of the operand's element type")
+    if not _clone_captured_constants(scatter, region, walk):
+        refuse("an update computation reading a value computed outside it")
+    text = _loop_text(name, numbers, operand, indices, updates)
+    loop_module = ir.Module.parse(text)
+    declaration, loop = (op.operation for op in loop_module.body.operations)
+    declaration.erase()  # the loop's text declares the combiner, so that it parses alone
+    loop.move_before(_first_function(module))
+    with ir.InsertionPoint(loop):
+        _combiner_function(scatter, f"{name}_combine")
+    with ir.InsertionPoint(scatter), scatter.location:
+        call = ir.Operation.create(
+            "func.call", results=[scatter.results[0].type], operands=list(scatter.operands),
+            attributes={"callee": ir.FlatSymbolRefAttr.get(name)},
+        )  # fmt: skip
+    scatter.results[0].replace_all_uses_with(call.results[0])
+    scatter.erase()
+
+
+def _first_function(module):
+    return next(op.operation for op in module.body.operations if op.operation.name == "func.func")
+
+
+def _combiner_function(scatter, name: str):
+    """A private `func.func @name(tensor<e>, tensor<e>) -> tensor<e>` holding the scatter's
+    update computation (its region's ops moved, `stablehlo.return` a `func.return`), made at
+    the current insertion point."""
+    from mlir import ir
+
+    scalar = ir.RankedTensorType.get([], scatter.results[0].type.element_type)
+    with scatter.location:
+        function = ir.Operation.create(
+            "func.func", regions=1,
+            attributes={"sym_name": ir.StringAttr.get(name), "sym_visibility": ir.StringAttr.get("private"),
+                        "function_type": ir.TypeAttr.get(ir.FunctionType.get([scalar, scalar], [scalar]))},
+        )  # fmt: skip
+    block = function.regions[0].blocks.append(scalar, scalar)
+    old = scatter.regions[0].blocks[0]
+    for old_argument, new_argument in zip(old.arguments, block.arguments):
+        old_argument.replace_all_uses_with(new_argument)
+    *body, old_return = list(old.operations)
+    with ir.InsertionPoint(block):
+        terminator = ir.Operation.create("func.return", operands=list(old_return.operands), loc=old_return.location)
+    for op in body:
+        op.operation.move_before(terminator)
+    old_return.operation.erase()
+    return function
+
+
+def _clone_captured_constants(scatter, block, walk) -> bool:
+    """Give the region its own copy of each value it reads from outside. The region is
+    isolated in StableHLO, but jaxlib's `cse` runs after the legalization and merges the
+    region's `tensor.empty` with an identical one outside (two scatters with the same update
+    computation); a function cannot read it. Only ops without operands are copied: False
+    where the region reads anything else."""
+    from mlir import ir
+
+    def inside(op) -> bool:
+        while op is not None:
+            if op == scatter:
+                return True
+            op = op.parent
+        return False
+
+    copies = {}
+    for op in walk(scatter):
+        for position, value in enumerate(op.operands):
+            owner = value.owner
+            if not isinstance(owner, (ir.Operation, ir.OpView)) or inside(owner.operation):
+                continue
+            if len(owner.operands) or len(owner.regions):
+                return False
+            key = owner.operation
+            if key not in copies:
+                copies[key] = owner.operation.clone(ir.InsertionPoint.at_block_begin(block))
+            op.operands[position] = copies[key].results[value.result_number]
+    return True
+
+
+def _loop_text(name: str, numbers: dict, operand, indices, updates) -> str:
+    """The private function `@name(operand, indices, updates) -> operand` of StableHLO's
+    scatter loop (module docstring), as MLIR text."""
+    shape, update_shape, index_shape = list(operand.shape), list(updates.shape), list(indices.shape)
+    window_dims = numbers["update_window_dims"]
+    scatter_dims = [d for d in range(len(update_shape)) if d not in window_dims]
+    to_operand = numbers["scatter_dims_to_operand_dims"]
+    not_window = set(numbers["inserted_window_dims"]) | set(numbers["input_batching_dims"])
+    operand_window_dims = [d for d in range(len(shape)) if d not in not_window]
+    window_size = {d: 1 for d in range(len(shape))}
+    window_offset = {}
+    for operand_dim, update_dim in zip(operand_window_dims, window_dims):
+        window_size[operand_dim] = update_shape[update_dim]
+        window_offset[operand_dim] = f"%u{update_dim}"
+    kind, index_kind, update_kind = str(operand), str(indices), str(updates)
+    index_element = str(indices.element_type)
+    element = str(operand.element_type)
+    scalar = f"tensor<{operand.element_type}>"
+    lines = [f"func.func private @{name}_combine({scalar}, {scalar}) -> {scalar}"]
+    lines += [
+        f"func.func private @{name}(%operand: {kind}, %indices: {index_kind}, %updates: {update_kind}) -> {kind} {{"
+    ]
+    add = lines.append
+    add("  %c0 = arith.constant 0 : index")
+    add("  %c1 = arith.constant 1 : index")
+    loops = update_shape or [1]  # a 0-d update: one trip
+    for d, extent in enumerate(loops):
+        add(f"  %n{d} = arith.constant {extent} : index")
+    for d in range(len(shape)):
+        add(f"  %last{d} = arith.constant {shape[d] - window_size[d]} : index")
+    state = "%operand"
+    for d in range(len(loops)):
+        add(f"  {'  ' * d}%r{d} = scf.for %u{d} = %c0 to %n{d} step %c1 iter_args(%a{d} = {state}) -> ({kind}) {{")
+        state = f"%a{d}"
+    pad = "  " * (len(loops) + 1)
+    start = {}
+    valid = []
+    for component, operand_dim in enumerate(to_operand):
+        coordinates = [f"%u{d}" for d in scatter_dims]
+        if numbers["index_vector_dim"] < len(index_shape):
+            add(f"{pad}%k{component} = arith.constant {component} : index")
+            coordinates.insert(numbers["index_vector_dim"], f"%k{component}")
+        add(f"{pad}%raw{component} = tensor.extract %indices[{', '.join(coordinates)}] : {index_kind}")
+        cast = "arith.index_cast" if index_element != "index" else None
+        if cast:
+            add(f"{pad}%s{component} = {cast} %raw{component} : {index_element} to index")
+        else:
+            add(f"{pad}%s{component} = arith.addi %raw{component}, %c0 : index")
+        add(f"{pad}%low{component} = arith.cmpi sge, %s{component}, %c0 : index")
+        add(f"{pad}%high{component} = arith.cmpi sle, %s{component}, %last{operand_dim} : index")
+        add(f"{pad}%in{component} = arith.andi %low{component}, %high{component} : i1")
+        valid.append(f"%in{component}")
+        start[operand_dim] = f"%s{component}"
+    for operand_dim, index_dim in zip(numbers["input_batching_dims"], numbers["scatter_indices_batching_dims"]):
+        # a vmapped scatter: example b's updates go to example b of the operand
+        start[operand_dim] = (
+            f"%u{scatter_dims[index_dim if index_dim < numbers['index_vector_dim'] else index_dim - 1]}"
+        )
+    condition = "%true"
+    add(f"{pad}%true = arith.constant true")
+    for number, flag in enumerate(valid):
+        add(f"{pad}%ok{number} = arith.andi {condition}, {flag} : i1")
+        condition = f"%ok{number}"
+    add(f"{pad}%next = scf.if {condition} -> ({kind}) {{")
+    places = []
+    for d in range(len(shape)):
+        parts = [p for p in (start.get(d), window_offset.get(d)) if p]
+        if not parts:
+            places.append("%c0")
+        elif len(parts) == 1:
+            places.append(parts[0])
+        else:
+            add(f"{pad}  %i{d} = arith.addi {parts[0]}, {parts[1]} : index")
+            places.append(f"%i{d}")
+    here = ", ".join(places)
+    add(f"{pad}  %current = tensor.extract {state}[{here}] : {kind}")
+    add(
+        f"{pad}  %update = tensor.extract %updates[{', '.join(f'%u{d}' for d in range(len(update_shape)))}] : {update_kind}"
+    )
+    add(f"{pad}  %current0 = tensor.from_elements %current : tensor<{element}>")
+    add(f"{pad}  %update0 = tensor.from_elements %update : tensor<{element}>")
+    add(
+        f"{pad}  %combined0 = func.call @{name}_combine(%current0, %update0) : "
+        f"(tensor<{element}>, tensor<{element}>) -> tensor<{element}>"
+    )
+    add(f"{pad}  %combined = tensor.extract %combined0[] : tensor<{element}>")
+    add(f"{pad}  %written = tensor.insert %combined into {state}[{here}] : {kind}")
+    add(f"{pad}  scf.yield %written : {kind}")
+    add(f"{pad}}} else {{")
+    add(f"{pad}  scf.yield {state} : {kind}")
+    add(f"{pad}}}")
+    add(f"{pad}scf.yield %next : {kind}")
+    for d in reversed(range(len(loops))):
+        add(f"  {'  ' * d}}}")
+        if d > 0:
+            add(f"  {'  ' * d}scf.yield %r{d} : {kind}")
+    add(f"  return %r0 : {kind}")
+    add("}")
+    return "\n".join(lines) + "\n"
