@@ -20,8 +20,8 @@ an exporter, never a run-time dependency of gradir. The steps:
    becomes `scf.while`, its condition's `stablehlo.return %p : tensor<i1>` an
    `scf.condition(tensor.extract %p[])` forwarding the loop state;
    `stablehlo.case` (`lax.cond`, `lax.switch`) becomes a chain of `scf.if`s
-   on its index; `stablehlo.scatter`, which the legalization leaves too, the loop
-   it means (`jax_scatter.py`).
+   on its index; `stablehlo.scatter` and `stablehlo.sort`, which the legalization
+   leaves too, the loops they mean (`jax_scatter.py`, `jax_sort.py`).
 4. JAX's attributes (`mhlo.*`, `jax.*`) go, `@main` is renamed and stays public,
    the helpers JAX outlines (`@log_softmax`, `@closed_call`, ...) are inlined,
    then `canonicalize` and `cse` once more.
@@ -34,7 +34,7 @@ barrier, the program's own or JAX's around a checkpointed function, is an identi
 has lost them already.
 
 Any op that is still StableHLO or CHLO afterwards (an op the legalization does
-not cover: `stablehlo.sort`, a `custom_call` such as a LAPACK routine) is a
+not cover: a `custom_call` such as a LAPACK routine) is a
 `gradir.SourceError` naming it, located at the Python line it came from.
 """
 from __future__ import annotations
@@ -48,6 +48,7 @@ from typing import Any
 
 from gradir.errors import ArgumentError, SourceError, reports_internal_errors
 from gradir.jax_scatter import scatters_to_loops
+from gradir.jax_sort import sorts_to_loops
 from gradir.jax_special_functions import WRITTEN_AS_CODE, reparameterized_gamma
 
 JAXLIB_PIPELINE = (
@@ -367,6 +368,7 @@ def _normalise_with_mlir22(generic: str, name: str) -> str:
             _case_to_scf(case)
         _signless_integers(module)
         scatters_to_loops(module, _walk, lambda op: _python_location(module, op))
+        sorts_to_loops(module, _walk, lambda op: _python_location(module, op))
         stops = _marks_to_stop_gradients(module)
         _reject_foreign_ops(module)
         _strip_and_rename(module, name)

@@ -8,7 +8,7 @@ scatter indices and its window offset, and the update computation combines the v
 with it. That loop is what is written here, on tensors, in MLIR 22: one `scf.for` per update
 dimension carrying the result, `tensor.extract` of the current value and the update, the update
 computation (the scatter's own region, moved into a private function that `inline` puts back)
-on them as 0-d tensors, `tensor.insert` of its result. gradir differentiates that loop like
+on them as 0-d tensors (`jax_regions`), `tensor.insert` of its result. gradir differentiates that loop like
 any other (an insert at a data index: its reverse mode reads the cotangent back there).
 
 A window whose start index is out of bounds (beyond `operand_dim - window_size`) is skipped as
@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from gradir.errors import SourceError
+from gradir.jax_regions import replace_by_loop
 
 _FIELDS = (
     "update_window_dims", "inserted_window_dims", "input_batching_dims", "scatter_indices_batching_dims",
@@ -68,82 +69,9 @@ def _scatter_to_loop(module, scatter, name: str, walk, location_of) -> None:
     region = scatter.regions[0].blocks[0]
     if [str(a.type) for a in region.arguments] != [f"tensor<{element}>"] * 2:
         refuse("an update computation not on two 0-d tensors of the operand's element type")
-    if not _clone_captured_constants(scatter, region, walk):
-        refuse("an update computation reading a value computed outside it")
     text = _loop_text(name, numbers, operand, indices, updates)
-    loop_module = ir.Module.parse(text)
-    declaration, loop = (op.operation for op in loop_module.body.operations)
-    declaration.erase()  # the loop's text declares the combiner, so that it parses alone
-    loop.move_before(_first_function(module))
-    with ir.InsertionPoint(loop):
-        _combiner_function(scatter, f"{name}_combine")
-    with ir.InsertionPoint(scatter), scatter.location:
-        call = ir.Operation.create(
-            "func.call", results=[scatter.results[0].type], operands=list(scatter.operands),
-            attributes={"callee": ir.FlatSymbolRefAttr.get(name)},
-        )  # fmt: skip
-    scatter.results[0].replace_all_uses_with(call.results[0])
-    scatter.erase()
-
-
-def _first_function(module):
-    return next(op.operation for op in module.body.operations if op.operation.name == "func.func")
-
-
-def _combiner_function(scatter, name: str):
-    """A private `func.func @name(tensor<e>, tensor<e>) -> tensor<e>` holding the scatter's
-    update computation (its region's ops moved, `stablehlo.return` a `func.return`), made at
-    the current insertion point."""
-    from mlir import ir
-
-    scalar = ir.RankedTensorType.get([], scatter.results[0].type.element_type)
-    with scatter.location:
-        function = ir.Operation.create(
-            "func.func", regions=1,
-            attributes={"sym_name": ir.StringAttr.get(name), "sym_visibility": ir.StringAttr.get("private"),
-                        "function_type": ir.TypeAttr.get(ir.FunctionType.get([scalar, scalar], [scalar]))},
-        )  # fmt: skip
-    block = function.regions[0].blocks.append(scalar, scalar)
-    old = scatter.regions[0].blocks[0]
-    for old_argument, new_argument in zip(old.arguments, block.arguments):
-        old_argument.replace_all_uses_with(new_argument)
-    *body, old_return = list(old.operations)
-    with ir.InsertionPoint(block):
-        terminator = ir.Operation.create("func.return", operands=list(old_return.operands), loc=old_return.location)
-    for op in body:
-        op.operation.move_before(terminator)
-    old_return.operation.erase()
-    return function
-
-
-def _clone_captured_constants(scatter, block, walk) -> bool:
-    """Give the region its own copy of each value it reads from outside. The region is
-    isolated in StableHLO, but jaxlib's `cse` runs after the legalization and merges the
-    region's `tensor.empty` with an identical one outside (two scatters with the same update
-    computation); a function cannot read it. Only ops without operands are copied: False
-    where the region reads anything else."""
-    from mlir import ir
-
-    def inside(op) -> bool:
-        while op is not None:
-            if op == scatter:
-                return True
-            op = op.parent
-        return False
-
-    copies = {}
-    for op in walk(scatter):
-        for position, value in enumerate(op.operands):
-            owner = value.owner
-            if not isinstance(owner, (ir.Operation, ir.OpView)) or inside(owner.operation):
-                continue
-            if len(owner.operands) or len(owner.regions):
-                return False
-            key = owner.operation
-            if key not in copies:
-                copies[key] = owner.operation.clone(ir.InsertionPoint.at_block_begin(block))
-            op.operands[position] = copies[key].results[value.result_number]
-    return True
+    if not replace_by_loop(module, scatter, name, text, walk):
+        refuse("an update computation reading a value computed outside it")
 
 
 def _loop_text(name: str, numbers: dict, operand, indices, updates) -> str:
@@ -164,7 +92,7 @@ def _loop_text(name: str, numbers: dict, operand, indices, updates) -> str:
     index_element = str(indices.element_type)
     element = str(operand.element_type)
     scalar = f"tensor<{operand.element_type}>"
-    lines = [f"func.func private @{name}_combine({scalar}, {scalar}) -> {scalar}"]
+    lines = [f"func.func private @{name}_region({scalar}, {scalar}) -> {scalar}"]
     lines += [
         f"func.func private @{name}(%operand: {kind}, %indices: {index_kind}, %updates: {update_kind}) -> {kind} {{"
     ]
@@ -228,7 +156,7 @@ def _loop_text(name: str, numbers: dict, operand, indices, updates) -> str:
     add(f"{pad}  %current0 = tensor.from_elements %current : tensor<{element}>")
     add(f"{pad}  %update0 = tensor.from_elements %update : tensor<{element}>")
     add(
-        f"{pad}  %combined0 = func.call @{name}_combine(%current0, %update0) : "
+        f"{pad}  %combined0 = func.call @{name}_region(%current0, %update0) : "
         f"(tensor<{element}>, tensor<{element}>) -> tensor<{element}>"
     )
     add(f"{pad}  %combined = tensor.extract %combined0[] : tensor<{element}>")

@@ -1285,6 +1285,25 @@ def jraph_gat_loss(w_query, a_sender, a_receiver, nodes, senders, receivers):
     return jnp.sum(jnp.tanh(nodes) ** 2)
 
 
+# google-deepmind/optax optax/projections/_projections.py
+
+
+def optax_projection_unit_simplex(values):
+    s = 1
+    n_features = values.shape[0]
+    u = jnp.sort(values)[::-1]
+    cumsum_u = jnp.cumsum(u)
+    ind = jnp.arange(n_features) + 1
+    cond = s / ind + (u - cumsum_u / ind) > 0
+    idx = jnp.count_nonzero(cond)
+    return jax.nn.relu(s / idx + (values - cumsum_u[idx - 1] / idx))
+
+
+def optax_sparsemax_rows_loss(logits, targets):
+    probabilities = jax.vmap(optax_projection_unit_simplex)(logits)  # sparsemax of each row
+    return jnp.sum((probabilities - targets) ** 2)
+
+
 # ---------------------------------------------------------------- what is exported
 
 
@@ -1674,6 +1693,16 @@ SPECS = [
          "Linear(3) matmul, attention_logit_fn the GAT paper's leaky_relu(a^T [W h_s || W h_r]) (slope 0.2) "
          "as two dot products, the default node_update_fn; 6 nodes, 9 random edges; loss sum(tanh(nodes)**2)",
          helpers=("jraph_segment_softmax",)),
+    Spec("optax_sparsemax", "optax_sparsemax_rows_loss",
+         (((4, 6), "float32", "data"), ((4, 6), "float32", "data")),
+         "sparsemax (the Euclidean projection onto the probability simplex) of each row: jnp.sort (a "
+         "stablehlo.sort) reversed, jnp.cumsum, the support size by count_nonzero of a comparison, a gather "
+         "at that data-dependent index, relu; vmapped over the rows; squared error to targets",
+         OPTAX + "optax/projections/_projections.py `_projection_unit_simplex` without its @jax.custom_jvp "
+         "(the rule it defines, supp * v - (supp . v / card) * supp, is the derivative of this primal code "
+         "wherever the support does not change), applied to each row with jax.vmap as projection_simplex "
+         "would be to one row; 4 rows of 6 logits; loss sum((p - targets)**2)",
+         helpers=("optax_projection_unit_simplex",)),
 ]  # fmt: skip
 BY_NAME = {spec.name: spec for spec in SPECS}
 

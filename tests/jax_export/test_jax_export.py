@@ -125,25 +125,67 @@ def test_from_stablehlo_text_equals_from_jax():
     assert gradir.from_stablehlo(exported.mlir_module(), "mlp") == expected
 
 
-def sorted_weights(x):
-    return jnp.sum(jnp.sort(x) * jnp.arange(4.0))
+def cholesky_weights(x):
+    return jnp.sum(jnp.linalg.cholesky(jnp.outer(x, x) + jnp.eye(4)) * jnp.arange(4.0))
 
 
-def sorted_weights_held(x):
-    """With a stop_gradient, from_jax re-traces the jaxpr (to mark it): the sort's error
+def cholesky_weights_held(x):
+    """With a stop_gradient, from_jax re-traces the jaxpr (to mark it): the Cholesky's error
     pointed at that re-evaluation in gradir/jax_export.py, not at this line."""
-    return jnp.sum(jnp.sort(x) * lax.stop_gradient(x))
+    return jnp.sum(jnp.linalg.cholesky(jnp.outer(x, x) + jnp.eye(4)) * lax.stop_gradient(x))
 
 
-@pytest.mark.parametrize("function", [sorted_weights, sorted_weights_held])
+@pytest.mark.parametrize("function", [cholesky_weights, cholesky_weights_held])
 def test_an_op_without_a_conversion_is_a_located_error(function):
-    line = function.__code__.co_firstlineno + (1 if function is sorted_weights else 3)
+    line = function.__code__.co_firstlineno + (1 if function is cholesky_weights else 3)
     with pytest.raises(gradir.SourceError) as caught:
         gradir.from_jax(function, np.ones(4, np.float32))
     message = str(caught.value)
     assert "\n" not in message
     assert message.startswith(f"{__file__}:{line}:")
-    assert "no conversion to linalg for stablehlo.sort" in message
+    assert "no conversion to linalg for stablehlo.custom_call" in message  # LAPACK's potrf
+
+
+def sorted_weights(x, v):
+    return jnp.sum(jnp.sort(x * v, axis=1) * jnp.arange(5.0))
+
+
+def argsorted_along_rows(x, v):
+    order = jnp.argsort(x * jnp.array([1.0, -1.0, 1.0, -1.0, 1.0]), axis=0)  # two operands sorted together
+    return jnp.sum(jnp.take_along_axis(v * x, order, axis=0) * jnp.arange(4.0)[:, None])
+
+
+def trimmed_mean_and_median(x, v):
+    flat = jnp.sort((x * v).reshape(-1))
+    return jnp.mean(flat[3:-3] ** 2) + jnp.median(x, axis=1).sum() + jnp.quantile(v, 0.3)
+
+
+def top_k_sum(x, v):
+    values, _ = lax.top_k(x + v, 2)
+    return jnp.sum(jnp.tanh(values) * jnp.array([1.0, -2.0]))
+
+
+@pytest.mark.parametrize("function", [sorted_weights, argsorted_along_rows, trimmed_mean_and_median, top_k_sum])
+def test_sorts_become_loops_with_jaxs_values_and_gradients(function):
+    x, v = arrays((4, 5), (4, 5))
+    text = assert_matches_jax(function, [x, v], function.__name__, [0, 1])
+    assert "stablehlo" not in text and "arith.select" in text and "scf.for" in text
+
+
+def test_a_sort_keeps_equal_keys_in_order_as_jax_does():
+    """Stable: tied keys keep their order, so the gradient of each sorted position goes to the
+    element JAX sends it to (central differences cannot check a tie)."""
+
+    def ranked(keys, values):
+        order = jnp.argsort(keys)
+        return jnp.sum(values[order] * jnp.arange(6.0)) + jnp.sum(jnp.sort(keys) * jnp.arange(6.0) ** 2)
+
+    keys = np.array([0.5, -1.0, 0.5, 0.25, -1.0, 0.5], np.float32)
+    values = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], np.float32)
+    text = gradir.from_jax(ranked, keys, values, name="ranked")
+    exe = gradir.compile(grad_wrapper(text, "ranked", [0, 1]))
+    for got, want in zip(exe.call("grad_ranked", keys, values), jax.grad(ranked, argnums=(0, 1))(keys, values)):
+        np.testing.assert_array_equal(got, want)
 
 
 def scatter_add_repeated(x, v):
