@@ -21,7 +21,8 @@ an exporter, never a run-time dependency of gradir. The steps:
    `scf.condition(tensor.extract %p[])` forwarding the loop state;
    `stablehlo.case` (`lax.cond`, `lax.switch`) becomes a chain of `scf.if`s
    on its index; `stablehlo.scatter` and `stablehlo.sort`, which the legalization
-   leaves too, the loops they mean (`jax_scatter.py`, `jax_sort.py`).
+   leaves too, and the LAPACK calls for Cholesky and triangular solves, the loops
+   they mean (`jax_scatter.py`, `jax_sort.py`, `jax_linalg.py`).
 4. JAX's attributes (`mhlo.*`, `jax.*`) go, `@main` is renamed and stays public,
    the helpers JAX outlines (`@log_softmax`, `@closed_call`, ...) are inlined,
    then `canonicalize` and `cse` once more.
@@ -34,7 +35,7 @@ barrier, the program's own or JAX's around a checkpointed function, is an identi
 has lost them already.
 
 Any op that is still StableHLO or CHLO afterwards (an op the legalization does
-not cover: a `custom_call` such as a LAPACK routine) is a
+not cover: a `custom_call` such as another LAPACK routine) is a
 `gradir.SourceError` naming it, located at the Python line it came from.
 """
 from __future__ import annotations
@@ -47,6 +48,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gradir.errors import ArgumentError, SourceError, reports_internal_errors
+from gradir.jax_linalg import lapack_calls_to_loops
 from gradir.jax_scatter import scatters_to_loops
 from gradir.jax_sort import sorts_to_loops
 from gradir.jax_special_functions import WRITTEN_AS_CODE, reparameterized_gamma
@@ -369,6 +371,8 @@ def _normalise_with_mlir22(generic: str, name: str) -> str:
         _signless_integers(module)
         scatters_to_loops(module, _walk, lambda op: _python_location(module, op))
         sorts_to_loops(module, _walk, lambda op: _python_location(module, op))
+        lapack_calls_to_loops(module, _walk, lambda op: _python_location(module, op))
+        _reductions_over_nothing_as_identities(module)
         stops = _marks_to_stop_gradients(module)
         _reject_foreign_ops(module)
         _strip_and_rename(module, name)
@@ -413,6 +417,19 @@ def _signless_integers(module) -> None:
             function_type = ir.FunctionType(ir.TypeAttr(operation.attributes["function_type"]).value)
             inputs, results = ([signless(kind) or kind for kind in kinds] for kinds in (function_type.inputs, function_type.results))
             operation.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
+
+
+def _reductions_over_nothing_as_identities(module) -> None:
+    """A `stablehlo.reduce` over no dimensions (`jnp.sum` of a 0-d value) is its inputs, which
+    is what XLA computes (the init value is not applied: `lax.reduce(2.0, 5.0, lax.add, ())` is
+    2.0); jaxlib's legalization leaves it."""
+    for reduce in _ops_named(module.operation, "stablehlo.reduce"):
+        dimensions = str(reduce.attributes["dimensions"]) if "dimensions" in reduce.attributes else ""
+        if re.fullmatch(r"array<i64>", dimensions.strip()):
+            inputs = list(reduce.operands)[: len(reduce.results)]
+            for result, value in zip(reduce.results, inputs):
+                result.replace_all_uses_with(value)
+            reduce.erase()
 
 
 def _marks_to_stop_gradients(module) -> int:

@@ -1703,6 +1703,14 @@ SPECS = [
          "wherever the support does not change), applied to each row with jax.vmap as projection_simplex "
          "would be to one row; 4 rows of 6 logits; loss sum((p - targets)**2)",
          helpers=("optax_projection_unit_simplex",)),
+    Spec("gp_marginal_likelihood", "gp_marginal_likelihood",
+         (((), "float32", "data"), ((), "float32", "data"), ((), "float32", "data"), ((6, 1), "float32", "data"),
+          ((6,), "float32", "data")),
+         "the Gaussian-process negative log marginal likelihood: gp_kernel's covariances, then Cholesky, two "
+         "triangular solves, log of the diagonal, a log-normal prior on the amplitude",
+         "jax-ml/jax (commit 035c1e566d61d759eb20106ae47df47f6284975f) examples/gaussian_process_regression.py "
+         "`gp(..., compute_marginal_likelihood=True)` with params as 0-d arguments; 6 points",
+         helpers=("gp_cov_map", "gp_softplus", "gp_exp_quadratic")),
 ]  # fmt: skip
 BY_NAME = {spec.name: spec for spec in SPECS}
 
@@ -1721,17 +1729,6 @@ NOT_EXPORTED = [
          "`discretize_zoh`, `apply_ssm` and S5SSM.setup/__call__ as one function, real-valued (Lambda without its "
          "imaginary part, B and C real), conj_sym=False, bidirectional=False; P=3, H=2, L=8; loss sum(y**2)",
          helpers=("s5_binary_operator", "s5_discretize_zoh", "s5_apply_ssm")),
-    # The Gaussian process's marginal likelihood: "no conversion to linalg for stablehlo.custom_call"
-    #   (jax.scipy.linalg.cholesky and solve_triangular are LAPACK custom calls), 'stablehlo.reduce' (the
-    #   jnp.sum of a 0-d value: a reduce over no dimensions, which jaxlib does not legalize).
-    Spec("gp_marginal_likelihood", "gp_marginal_likelihood",
-         (((), "float32", "data"), ((), "float32", "data"), ((), "float32", "data"), ((6, 1), "float32", "data"),
-          ((6,), "float32", "data")),
-         "the Gaussian-process negative log marginal likelihood: gp_kernel's covariances, then Cholesky, two "
-         "triangular solves, log of the diagonal, a log-normal prior on the amplitude",
-         "jax-ml/jax (commit 035c1e566d61d759eb20106ae47df47f6284975f) examples/gaussian_process_regression.py "
-         "`gp(..., compute_marginal_likelihood=True)` with params as 0-d arguments; 6 points",
-         helpers=("gp_cov_map", "gp_softplus", "gp_exp_quadratic")),
 ]  # fmt: skip
 NOT_EXPORTED_BY_NAME = {spec.name: spec for spec in NOT_EXPORTED}
 

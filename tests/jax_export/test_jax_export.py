@@ -125,25 +125,25 @@ def test_from_stablehlo_text_equals_from_jax():
     assert gradir.from_stablehlo(exported.mlir_module(), "mlp") == expected
 
 
-def cholesky_weights(x):
-    return jnp.sum(jnp.linalg.cholesky(jnp.outer(x, x) + jnp.eye(4)) * jnp.arange(4.0))
+def eigenvalue_weights(x):
+    return jnp.sum(jnp.linalg.eigh(jnp.outer(x, x) + jnp.eye(4))[0] * jnp.arange(4.0))
 
 
-def cholesky_weights_held(x):
-    """With a stop_gradient, from_jax re-traces the jaxpr (to mark it): the Cholesky's error
+def eigenvalue_weights_held(x):
+    """With a stop_gradient, from_jax re-traces the jaxpr (to mark it): the eigh's error
     pointed at that re-evaluation in gradir/jax_export.py, not at this line."""
-    return jnp.sum(jnp.linalg.cholesky(jnp.outer(x, x) + jnp.eye(4)) * lax.stop_gradient(x))
+    return jnp.sum(jnp.linalg.eigh(jnp.outer(x, x) + jnp.eye(4))[0] * lax.stop_gradient(x))
 
 
-@pytest.mark.parametrize("function", [cholesky_weights, cholesky_weights_held])
+@pytest.mark.parametrize("function", [eigenvalue_weights, eigenvalue_weights_held])
 def test_an_op_without_a_conversion_is_a_located_error(function):
-    line = function.__code__.co_firstlineno + (1 if function is cholesky_weights else 3)
+    line = function.__code__.co_firstlineno + (1 if function is eigenvalue_weights else 3)
     with pytest.raises(gradir.SourceError) as caught:
         gradir.from_jax(function, np.ones(4, np.float32))
     message = str(caught.value)
     assert "\n" not in message
     assert message.startswith(f"{__file__}:{line}:")
-    assert "no conversion to linalg for stablehlo.custom_call" in message  # LAPACK's potrf
+    assert "no conversion to linalg for stablehlo.custom_call" in message  # LAPACK's syevd
 
 
 def sorted_weights(x, v):
@@ -261,6 +261,74 @@ def test_a_scatter_of_two_operands_is_a_located_error():
     with pytest.raises(gradir.SourceError, match=r"stablehlo\.scatter: 2 operands scattered together") as caught:
         gradir.from_stablehlo(VARIADIC_SCATTER, "f")
     assert "\n" not in str(caught.value)
+
+
+def cholesky_and_solves(x, v):
+    covariance = x[:, :4] @ x[:, :4].T + 2.0 * jnp.eye(4)
+    factor = jnp.linalg.cholesky(covariance)
+    y = jax.scipy.linalg.solve_triangular(factor, v[:, 3:], lower=True)
+    z = jax.scipy.linalg.solve_triangular(factor.T, y, lower=False)
+    return jnp.sum(z**2) + jnp.sum(jnp.log(jnp.diag(factor)))
+
+
+def cho_factor_upper_and_solve(x, v):
+    """cho_factor keeps LAPACK's other triangle (the input's values); lower=False asks for U."""
+    factor = jax.scipy.linalg.cho_factor(x[:, :4] @ x[:, :4].T + 2.0 * jnp.eye(4), lower=False)
+    return jnp.sum(jax.scipy.linalg.cho_solve(factor, v[:, 1:3]) ** 2) + jnp.sum(factor[0] * v[:, :4])
+
+
+def multivariate_normal_density(x, v):
+    covariance = x[:, :4] @ x[:, :4].T + jnp.eye(4)
+    return jnp.sum(jax.scipy.stats.multivariate_normal.logpdf(v.T, x[:, 0] * 0.5, covariance))
+
+
+def triangular_solves_every_way(x, v):
+    """Transposed, unit-diagonal, and from the right (what a Cholesky's own derivative uses)."""
+    a = jnp.tril(x[:, :4]) + 3.0 * jnp.eye(4)
+    r1 = jax.scipy.linalg.solve_triangular(a, v[:, 4], lower=True, trans=1)
+    r2 = jax.scipy.linalg.solve_triangular(a.T, v[:, 2:4], lower=False, unit_diagonal=True)
+    r3 = lax.linalg.triangular_solve(a, v[:, 1:4].T, left_side=False, lower=True)
+    r4 = lax.linalg.triangular_solve(a.T, v[:, :4], left_side=False, lower=False, transpose_a=True)
+    return jnp.sum(r1**2) + jnp.sum(jnp.sin(r2)) + jnp.sum(r3**2) + jnp.sum(r4 * x[:, :4])
+
+
+def batched_cholesky(x, v):
+    outer = jnp.einsum("bi,bj->bij", x, x) + jnp.einsum("bi,bj->bij", v, v)  # positive semidefinite
+    covariances = outer[:, :3, :3] + jnp.eye(3)
+    return jnp.sum(jnp.linalg.cholesky(covariances) ** 2)
+
+
+def sum_of_a_scalar(x, v):
+    """jnp.sum of a 0-d value: a reduce over no dimensions, its input as XLA computes it."""
+    return jnp.sum(jnp.sum(x * v)) + lax.reduce(jnp.sum(x), jnp.float32(5.0), lax.add, ())
+
+
+@pytest.mark.parametrize("function", [cholesky_and_solves, cho_factor_upper_and_solve, multivariate_normal_density,
+                                      triangular_solves_every_way, batched_cholesky, sum_of_a_scalar])  # fmt: skip
+def test_lapack_calls_become_loops_with_jaxs_values_and_gradients(function):
+    x, v = arrays((4, 5), (4, 5))
+    text = assert_matches_jax(function, [x, v], function.__name__, [0, 1])
+    assert "stablehlo" not in text
+
+
+UPPER_CHOLESKY = """
+func.func public @main(%a: tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>) {
+  %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = 85 : ui8}} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>)
+  return %0#0, %0#1 : tensor<3x3xf32>, tensor<i32>
+}
+"""
+
+
+def test_an_upper_cholesky_keeps_the_lower_triangle_as_lapack_does():
+    """JAX asks LAPACK only for lower factors (it transposes for upper ones); StableHLO from
+    elsewhere may ask for `uplo = U`: U^T U = A in the upper triangle, the input below it."""
+    text = gradir.from_stablehlo(UPPER_CHOLESKY, "upper")
+    a = np.array([[4.0, 1.2, -0.6], [0.7, 3.0, 0.4], [-0.3, 0.9, 2.5]], np.float32)  # only its upper half is read
+    factor, info = gradir.compile(text).call("upper", a)
+    expected = np.linalg.cholesky(np.triu(a) + np.triu(a, 1).T).T
+    np.testing.assert_allclose(np.triu(factor), expected, rtol=1e-6)
+    np.testing.assert_array_equal(np.tril(factor, -1), np.tril(a, -1))
+    assert info == 0
 
 
 def target_loss(w, x):
