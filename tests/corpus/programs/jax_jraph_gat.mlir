@@ -28,9 +28,8 @@
 #map1 = affine_map<(d0) -> (d0)>
 #map2 = affine_map<(d0, d1) -> (d0)>
 #map3 = affine_map<(d0, d1) -> (d0, d1)>
-#map4 = affine_map<() -> ()>
-#map5 = affine_map<(d0, d1) -> (d0, 0)>
-#map6 = affine_map<(d0, d1) -> ()>
+#map4 = affine_map<(d0, d1) -> (d0, 0)>
+#map5 = affine_map<(d0, d1) -> ()>
 func.func @jraph_gat_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: tensor<3xf32>, %arg3: tensor<6x4xf32>, %arg4: tensor<9xi32>, %arg5: tensor<9xi32>) -> tensor<f32> {
   %cst = arith.constant dense<0.00999999977> : tensor<f32>
   %c3 = arith.constant 3 : index
@@ -169,16 +168,8 @@ func.func @jraph_gat_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: t
     %60 = scf.if %59 -> (tensor<6xf32>) {
       %extracted_6 = tensor.extract %arg7[%56] : tensor<6xf32>
       %extracted_7 = tensor.extract %28[%arg6] : tensor<9xf32>
-      %from_elements = tensor.from_elements %extracted_6 : tensor<f32>
-      %from_elements_8 = tensor.from_elements %extracted_7 : tensor<f32>
-      %61 = tensor.empty() : tensor<f32>
-      %62 = linalg.generic {indexing_maps = [#map4, #map4, #map4], iterator_types = []} ins(%from_elements, %from_elements_8 : tensor<f32>, tensor<f32>) outs(%61 : tensor<f32>) {
-      ^bb0(%in: f32, %in_10: f32, %out: f32):
-        %63 = arith.maximumf %in, %in_10 : f32
-        linalg.yield %63 : f32
-      } -> tensor<f32>
-      %extracted_9 = tensor.extract %62[] : tensor<f32>
-      %inserted = tensor.insert %extracted_9 into %arg7[%56] : tensor<6xf32>
+      %61 = arith.maximumf %extracted_6, %extracted_7 : f32
+      %inserted = tensor.insert %61 into %arg7[%56] : tensor<6xf32>
       scf.yield %inserted : tensor<6xf32>
     } else {
       scf.yield %arg7 : tensor<6xf32>
@@ -218,16 +209,8 @@ func.func @jraph_gat_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: t
     %60 = scf.if %59 -> (tensor<6xf32>) {
       %extracted_6 = tensor.extract %arg7[%56] : tensor<6xf32>
       %extracted_7 = tensor.extract %35[%arg6] : tensor<9xf32>
-      %from_elements = tensor.from_elements %extracted_6 : tensor<f32>
-      %from_elements_8 = tensor.from_elements %extracted_7 : tensor<f32>
-      %61 = tensor.empty() : tensor<f32>
-      %62 = linalg.generic {indexing_maps = [#map4, #map4, #map4], iterator_types = []} ins(%from_elements, %from_elements_8 : tensor<f32>, tensor<f32>) outs(%61 : tensor<f32>) {
-      ^bb0(%in: f32, %in_10: f32, %out: f32):
-        %63 = arith.addf %in, %in_10 : f32
-        linalg.yield %63 : f32
-      } -> tensor<f32>
-      %extracted_9 = tensor.extract %62[] : tensor<f32>
-      %inserted = tensor.insert %extracted_9 into %arg7[%56] : tensor<6xf32>
+      %61 = arith.addf %extracted_6, %extracted_7 : f32
+      %inserted = tensor.insert %61 into %arg7[%56] : tensor<6xf32>
       scf.yield %inserted : tensor<6xf32>
     } else {
       scf.yield %arg7 : tensor<6xf32>
@@ -254,7 +237,7 @@ func.func @jraph_gat_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: t
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<9x1xf32>
-  %42 = linalg.generic {indexing_maps = [#map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%41 : tensor<9x1xf32>) outs(%12 : tensor<9x3xf32>) {
+  %42 = linalg.generic {indexing_maps = [#map4, #map3], iterator_types = ["parallel", "parallel"]} ins(%41 : tensor<9x1xf32>) outs(%12 : tensor<9x3xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<9x3xf32>
@@ -263,7 +246,7 @@ func.func @jraph_gat_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: t
     %56 = arith.mulf %in, %in_6 : f32
     linalg.yield %56 : f32
   } -> tensor<9x3xf32>
-  %44 = linalg.generic {indexing_maps = [#map6, #map3], iterator_types = ["parallel", "parallel"]} ins(%cst_0 : tensor<f32>) outs(%0 : tensor<6x3xf32>) {
+  %44 = linalg.generic {indexing_maps = [#map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%cst_0 : tensor<f32>) outs(%0 : tensor<6x3xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x3xf32>
@@ -277,16 +260,8 @@ func.func @jraph_gat_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: t
       %61 = scf.if %60 -> (tensor<6x3xf32>) {
         %extracted_6 = tensor.extract %arg9[%57, %arg8] : tensor<6x3xf32>
         %extracted_7 = tensor.extract %43[%arg6, %arg8] : tensor<9x3xf32>
-        %from_elements = tensor.from_elements %extracted_6 : tensor<f32>
-        %from_elements_8 = tensor.from_elements %extracted_7 : tensor<f32>
-        %62 = tensor.empty() : tensor<f32>
-        %63 = linalg.generic {indexing_maps = [#map4, #map4, #map4], iterator_types = []} ins(%from_elements, %from_elements_8 : tensor<f32>, tensor<f32>) outs(%62 : tensor<f32>) {
-        ^bb0(%in: f32, %in_10: f32, %out: f32):
-          %64 = arith.addf %in, %in_10 : f32
-          linalg.yield %64 : f32
-        } -> tensor<f32>
-        %extracted_9 = tensor.extract %63[] : tensor<f32>
-        %inserted = tensor.insert %extracted_9 into %arg9[%57, %arg8] : tensor<6x3xf32>
+        %62 = arith.addf %extracted_6, %extracted_7 : f32
+        %inserted = tensor.insert %62 into %arg9[%57, %arg8] : tensor<6x3xf32>
         scf.yield %inserted : tensor<6x3xf32>
       } else {
         scf.yield %arg9 : tensor<6x3xf32>
@@ -301,7 +276,7 @@ func.func @jraph_gat_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: t
     %56 = arith.cmpf oge, %in, %in_6 : f32
     linalg.yield %56 : i1
   } -> tensor<6x3xi1>
-  %48 = linalg.generic {indexing_maps = [#map6, #map3], iterator_types = ["parallel", "parallel"]} ins(%cst : tensor<f32>) outs(%0 : tensor<6x3xf32>) {
+  %48 = linalg.generic {indexing_maps = [#map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%cst : tensor<f32>) outs(%0 : tensor<6x3xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x3xf32>
@@ -327,7 +302,7 @@ func.func @jraph_gat_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: t
   } -> tensor<6x3xf32>
   %53 = tensor.empty() : tensor<f32>
   %54 = linalg.fill ins(%cst_5 : f32) outs(%53 : tensor<f32>) -> tensor<f32>
-  %55 = linalg.generic {indexing_maps = [#map3, #map6], iterator_types = ["reduction", "reduction"]} ins(%52 : tensor<6x3xf32>) outs(%54 : tensor<f32>) {
+  %55 = linalg.generic {indexing_maps = [#map3, #map5], iterator_types = ["reduction", "reduction"]} ins(%52 : tensor<6x3xf32>) outs(%54 : tensor<f32>) {
   ^bb0(%in: f32, %out: f32):
     %56 = arith.addf %out, %in : f32
     linalg.yield %56 : f32

@@ -32,9 +32,9 @@
 #map1 = affine_map<(d0) -> ()>
 #map2 = affine_map<(d0, d1) -> (d0)>
 #map3 = affine_map<(d0, d1) -> (d0, d1)>
-#map4 = affine_map<() -> ()>
-#map5 = affine_map<(d0, d1) -> (d0, 0)>
-#map6 = affine_map<(d0, d1) -> ()>
+#map4 = affine_map<(d0, d1) -> (d0, 0)>
+#map5 = affine_map<(d0, d1) -> ()>
+#map6 = affine_map<() -> ()>
 func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>, %arg2: tensor<6x4xf32>, %arg3: tensor<9xi32>, %arg4: tensor<9xi32>) -> tensor<f32> {
   %c2 = arith.constant 2 : index
   %c9 = arith.constant 9 : index
@@ -85,16 +85,8 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
     %95 = scf.if %94 -> (tensor<6xi32>) {
       %extracted_10 = tensor.extract %arg6[%91] : tensor<6xi32>
       %extracted_11 = tensor.extract %6[%arg5] : tensor<15xi32>
-      %from_elements = tensor.from_elements %extracted_10 : tensor<i32>
-      %from_elements_12 = tensor.from_elements %extracted_11 : tensor<i32>
-      %96 = tensor.empty() : tensor<i32>
-      %97 = linalg.generic {indexing_maps = [#map4, #map4, #map4], iterator_types = []} ins(%from_elements, %from_elements_12 : tensor<i32>, tensor<i32>) outs(%96 : tensor<i32>) {
-      ^bb0(%in: i32, %in_14: i32, %out: i32):
-        %98 = arith.addi %in, %in_14 : i32
-        linalg.yield %98 : i32
-      } -> tensor<i32>
-      %extracted_13 = tensor.extract %97[] : tensor<i32>
-      %inserted = tensor.insert %extracted_13 into %arg6[%91] : tensor<6xi32>
+      %96 = arith.addi %extracted_10, %extracted_11 : i32
+      %inserted = tensor.insert %96 into %arg6[%91] : tensor<6xi32>
       scf.yield %inserted : tensor<6xi32>
     } else {
       scf.yield %arg6 : tensor<6xi32>
@@ -114,16 +106,8 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
     %95 = scf.if %94 -> (tensor<6xi32>) {
       %extracted_10 = tensor.extract %arg6[%91] : tensor<6xi32>
       %extracted_11 = tensor.extract %6[%arg5] : tensor<15xi32>
-      %from_elements = tensor.from_elements %extracted_10 : tensor<i32>
-      %from_elements_12 = tensor.from_elements %extracted_11 : tensor<i32>
-      %96 = tensor.empty() : tensor<i32>
-      %97 = linalg.generic {indexing_maps = [#map4, #map4, #map4], iterator_types = []} ins(%from_elements, %from_elements_12 : tensor<i32>, tensor<i32>) outs(%96 : tensor<i32>) {
-      ^bb0(%in: i32, %in_14: i32, %out: i32):
-        %98 = arith.addi %in, %in_14 : i32
-        linalg.yield %98 : i32
-      } -> tensor<i32>
-      %extracted_13 = tensor.extract %97[] : tensor<i32>
-      %inserted = tensor.insert %extracted_13 into %arg6[%91] : tensor<6xi32>
+      %96 = arith.addi %extracted_10, %extracted_11 : i32
+      %inserted = tensor.insert %96 into %arg6[%91] : tensor<6xi32>
       scf.yield %inserted : tensor<6xi32>
     } else {
       scf.yield %arg6 : tensor<6xi32>
@@ -155,7 +139,7 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x1xf32>
-  %20 = linalg.generic {indexing_maps = [#map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%19 : tensor<6x1xf32>) outs(%0 : tensor<6x5xf32>) {
+  %20 = linalg.generic {indexing_maps = [#map4, #map3], iterator_types = ["parallel", "parallel"]} ins(%19 : tensor<6x1xf32>) outs(%0 : tensor<6x5xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x5xf32>
@@ -204,7 +188,7 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
     %extracted_10 = tensor.extract %21[%95, %92] : tensor<6x5xf32>
     linalg.yield %extracted_10 : f32
   } -> tensor<15x5xf32>
-  %31 = linalg.generic {indexing_maps = [#map6, #map3], iterator_types = ["parallel", "parallel"]} ins(%cst_1 : tensor<f32>) outs(%0 : tensor<6x5xf32>) {
+  %31 = linalg.generic {indexing_maps = [#map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%cst_1 : tensor<f32>) outs(%0 : tensor<6x5xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x5xf32>
@@ -218,16 +202,8 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
       %96 = scf.if %95 -> (tensor<6x5xf32>) {
         %extracted_10 = tensor.extract %arg8[%92, %arg7] : tensor<6x5xf32>
         %extracted_11 = tensor.extract %30[%arg5, %arg7] : tensor<15x5xf32>
-        %from_elements = tensor.from_elements %extracted_10 : tensor<f32>
-        %from_elements_12 = tensor.from_elements %extracted_11 : tensor<f32>
-        %97 = tensor.empty() : tensor<f32>
-        %98 = linalg.generic {indexing_maps = [#map4, #map4, #map4], iterator_types = []} ins(%from_elements, %from_elements_12 : tensor<f32>, tensor<f32>) outs(%97 : tensor<f32>) {
-        ^bb0(%in: f32, %in_14: f32, %out: f32):
-          %99 = arith.addf %in, %in_14 : f32
-          linalg.yield %99 : f32
-        } -> tensor<f32>
-        %extracted_13 = tensor.extract %98[] : tensor<f32>
-        %inserted = tensor.insert %extracted_13 into %arg8[%92, %arg7] : tensor<6x5xf32>
+        %97 = arith.addf %extracted_10, %extracted_11 : f32
+        %inserted = tensor.insert %97 into %arg8[%92, %arg7] : tensor<6x5xf32>
         scf.yield %inserted : tensor<6x5xf32>
       } else {
         scf.yield %arg8 : tensor<6x5xf32>
@@ -255,7 +231,7 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x1xf32>
-  %37 = linalg.generic {indexing_maps = [#map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%36 : tensor<6x1xf32>) outs(%0 : tensor<6x5xf32>) {
+  %37 = linalg.generic {indexing_maps = [#map4, #map3], iterator_types = ["parallel", "parallel"]} ins(%36 : tensor<6x1xf32>) outs(%0 : tensor<6x5xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x5xf32>
@@ -291,16 +267,8 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
     %95 = scf.if %94 -> (tensor<6xi32>) {
       %extracted_10 = tensor.extract %arg6[%91] : tensor<6xi32>
       %extracted_11 = tensor.extract %44[%arg5] : tensor<9xi32>
-      %from_elements = tensor.from_elements %extracted_10 : tensor<i32>
-      %from_elements_12 = tensor.from_elements %extracted_11 : tensor<i32>
-      %96 = tensor.empty() : tensor<i32>
-      %97 = linalg.generic {indexing_maps = [#map4, #map4, #map4], iterator_types = []} ins(%from_elements, %from_elements_12 : tensor<i32>, tensor<i32>) outs(%96 : tensor<i32>) {
-      ^bb0(%in: i32, %in_14: i32, %out: i32):
-        %98 = arith.addi %in, %in_14 : i32
-        linalg.yield %98 : i32
-      } -> tensor<i32>
-      %extracted_13 = tensor.extract %97[] : tensor<i32>
-      %inserted = tensor.insert %extracted_13 into %arg6[%91] : tensor<6xi32>
+      %96 = arith.addi %extracted_10, %extracted_11 : i32
+      %inserted = tensor.insert %96 into %arg6[%91] : tensor<6xi32>
       scf.yield %inserted : tensor<6xi32>
     } else {
       scf.yield %arg6 : tensor<6xi32>
@@ -320,16 +288,8 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
     %95 = scf.if %94 -> (tensor<6xi32>) {
       %extracted_10 = tensor.extract %arg6[%91] : tensor<6xi32>
       %extracted_11 = tensor.extract %44[%arg5] : tensor<9xi32>
-      %from_elements = tensor.from_elements %extracted_10 : tensor<i32>
-      %from_elements_12 = tensor.from_elements %extracted_11 : tensor<i32>
-      %96 = tensor.empty() : tensor<i32>
-      %97 = linalg.generic {indexing_maps = [#map4, #map4, #map4], iterator_types = []} ins(%from_elements, %from_elements_12 : tensor<i32>, tensor<i32>) outs(%96 : tensor<i32>) {
-      ^bb0(%in: i32, %in_14: i32, %out: i32):
-        %98 = arith.addi %in, %in_14 : i32
-        linalg.yield %98 : i32
-      } -> tensor<i32>
-      %extracted_13 = tensor.extract %97[] : tensor<i32>
-      %inserted = tensor.insert %extracted_13 into %arg6[%91] : tensor<6xi32>
+      %96 = arith.addi %extracted_10, %extracted_11 : i32
+      %inserted = tensor.insert %96 into %arg6[%91] : tensor<6xi32>
       scf.yield %inserted : tensor<6xi32>
     } else {
       scf.yield %arg6 : tensor<6xi32>
@@ -355,7 +315,7 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x1xf32>
-  %54 = linalg.generic {indexing_maps = [#map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%53 : tensor<6x1xf32>) outs(%40 : tensor<6x2xf32>) {
+  %54 = linalg.generic {indexing_maps = [#map4, #map3], iterator_types = ["parallel", "parallel"]} ins(%53 : tensor<6x1xf32>) outs(%40 : tensor<6x2xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x2xf32>
@@ -404,7 +364,7 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
     %extracted_10 = tensor.extract %55[%95, %92] : tensor<6x2xf32>
     linalg.yield %extracted_10 : f32
   } -> tensor<9x2xf32>
-  %65 = linalg.generic {indexing_maps = [#map6, #map3], iterator_types = ["parallel", "parallel"]} ins(%cst_1 : tensor<f32>) outs(%40 : tensor<6x2xf32>) {
+  %65 = linalg.generic {indexing_maps = [#map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%cst_1 : tensor<f32>) outs(%40 : tensor<6x2xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x2xf32>
@@ -418,16 +378,8 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
       %96 = scf.if %95 -> (tensor<6x2xf32>) {
         %extracted_10 = tensor.extract %arg8[%92, %arg7] : tensor<6x2xf32>
         %extracted_11 = tensor.extract %64[%arg5, %arg7] : tensor<9x2xf32>
-        %from_elements = tensor.from_elements %extracted_10 : tensor<f32>
-        %from_elements_12 = tensor.from_elements %extracted_11 : tensor<f32>
-        %97 = tensor.empty() : tensor<f32>
-        %98 = linalg.generic {indexing_maps = [#map4, #map4, #map4], iterator_types = []} ins(%from_elements, %from_elements_12 : tensor<f32>, tensor<f32>) outs(%97 : tensor<f32>) {
-        ^bb0(%in: f32, %in_14: f32, %out: f32):
-          %99 = arith.addf %in, %in_14 : f32
-          linalg.yield %99 : f32
-        } -> tensor<f32>
-        %extracted_13 = tensor.extract %98[] : tensor<f32>
-        %inserted = tensor.insert %extracted_13 into %arg8[%92, %arg7] : tensor<6x2xf32>
+        %97 = arith.addf %extracted_10, %extracted_11 : f32
+        %inserted = tensor.insert %97 into %arg8[%92, %arg7] : tensor<6x2xf32>
         scf.yield %inserted : tensor<6x2xf32>
       } else {
         scf.yield %arg8 : tensor<6x2xf32>
@@ -455,7 +407,7 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x1xf32>
-  %71 = linalg.generic {indexing_maps = [#map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%70 : tensor<6x1xf32>) outs(%40 : tensor<6x2xf32>) {
+  %71 = linalg.generic {indexing_maps = [#map4, #map3], iterator_types = ["parallel", "parallel"]} ins(%70 : tensor<6x1xf32>) outs(%40 : tensor<6x2xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x2xf32>
@@ -484,7 +436,7 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
     linalg.yield %in : f32
   } -> tensor<6x1xf32>
   %78 = "autodiff.stop_gradient"(%77) : (tensor<6x1xf32>) -> tensor<6x1xf32>
-  %79 = linalg.generic {indexing_maps = [#map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%78 : tensor<6x1xf32>) outs(%40 : tensor<6x2xf32>) {
+  %79 = linalg.generic {indexing_maps = [#map4, #map3], iterator_types = ["parallel", "parallel"]} ins(%78 : tensor<6x1xf32>) outs(%40 : tensor<6x2xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x2xf32>
@@ -513,7 +465,7 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
     %91 = math.log %in : f32
     linalg.yield %91 : f32
   } -> tensor<6x1xf32>
-  %86 = linalg.generic {indexing_maps = [#map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%85 : tensor<6x1xf32>) outs(%40 : tensor<6x2xf32>) {
+  %86 = linalg.generic {indexing_maps = [#map4, #map3], iterator_types = ["parallel", "parallel"]} ins(%85 : tensor<6x1xf32>) outs(%40 : tensor<6x2xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x2xf32>
@@ -527,12 +479,12 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
   %extracted_slice_8 = tensor.extract_slice %87[5, 1] [1, 1] [1, 1] : tensor<6x2xf32> to tensor<1x1xf32>
   %collapsed_9 = tensor.collapse_shape %extracted_slice_8 [] : tensor<1x1xf32> into tensor<f32>
   %88 = tensor.empty() : tensor<f32>
-  %89 = linalg.generic {indexing_maps = [#map4, #map4, #map4], iterator_types = []} ins(%collapsed, %collapsed_9 : tensor<f32>, tensor<f32>) outs(%88 : tensor<f32>) {
+  %89 = linalg.generic {indexing_maps = [#map6, #map6, #map6], iterator_types = []} ins(%collapsed, %collapsed_9 : tensor<f32>, tensor<f32>) outs(%88 : tensor<f32>) {
   ^bb0(%in: f32, %in_10: f32, %out: f32):
     %91 = arith.addf %in, %in_10 : f32
     linalg.yield %91 : f32
   } -> tensor<f32>
-  %90 = linalg.generic {indexing_maps = [#map4, #map4], iterator_types = []} ins(%89 : tensor<f32>) outs(%88 : tensor<f32>) {
+  %90 = linalg.generic {indexing_maps = [#map6, #map6], iterator_types = []} ins(%89 : tensor<f32>) outs(%88 : tensor<f32>) {
   ^bb0(%in: f32, %out: f32):
     %91 = arith.negf %in : f32
     linalg.yield %91 : f32
