@@ -117,6 +117,21 @@ class _Text:
     def constant(self, name: str, value: int) -> None:
         self.add(f"%{name} = arith.constant {value} : index")
 
+    def open_batch(self, shape, batch: int, state: str, kind: str) -> tuple[str, str]:
+        """One loop per leading batch dimension, carrying `state`; (the state inside them, the
+        batch indices as an index prefix "%b0_i, ...")."""
+        for d in range(batch):
+            self.constant(f"b{d}n", shape[d])
+        for d in range(batch):
+            self.open(f"b{d}", f"%b{d}n", [(f"%sb{d}", state, kind)])
+            state = f"%sb{d}"
+        return state, "".join(f"%b{d}_i, " for d in range(batch))
+
+    def close_batch(self, batch: int, result: str) -> str:
+        for _ in range(batch):
+            (result,) = self.close([result])
+        return result
+
     def finish(self, results: list[str], types: str) -> str:
         self.add(f"return {', '.join(results)} : {types}")
         return "\n".join(self.lines) + "\n}\n"
@@ -129,13 +144,7 @@ def _cholesky_text(name: str, kind, batch: int, lower: bool) -> str:
     t, element, n = str(kind), str(kind.element_type), kind.shape[-1]
     text = _Text(f"func.func private @{name}(%a: {t}) -> {t} {{")
     text.constant("n", n)
-    for d in range(batch):
-        text.constant(f"b{d}n", kind.shape[d])
-    state = "%a"
-    for d in range(batch):
-        text.open(f"b{d}", f"%b{d}n", [(f"%sb{d}", state, t)])
-        state = f"%sb{d}"
-    prefix = "".join(f"%b{d}_i, " for d in range(batch))
+    state, prefix = text.open_batch(kind.shape, batch, "%a", t)
 
     def at(row: str, column: str) -> str:
         return prefix + (f"{row}, {column}" if lower else f"{column}, {row}")
@@ -167,9 +176,7 @@ def _cholesky_text(name: str, kind, batch: int, lower: bool) -> str:
     text.add(f"%written = tensor.insert %lij into %srow[{at(i, j)}] : {t}")
     (column,) = text.close(["%written"])
     (result,) = text.close([column])
-    for _ in range(batch):
-        (result,) = text.close([result])
-    return text.finish([result], t)
+    return text.finish([text.close_batch(batch, result)], t)
 
 
 def _triangular_solve_text(name: str, a_kind, b_kind, batch: int, *, left: bool, lower: bool,
@@ -187,13 +194,7 @@ def _triangular_solve_text(name: str, a_kind, b_kind, batch: int, *, left: bool,
     text.constant("m", size)
     text.constant("last", size - 1)
     text.constant("sides", sides)
-    for d in range(batch):
-        text.constant(f"b{d}n", b_kind.shape[d])
-    state = "%b"
-    for d in range(batch):
-        text.open(f"b{d}", f"%b{d}n", [(f"%sb{d}", state, b)])
-        state = f"%sb{d}"
-    prefix = "".join(f"%b{d}_i, " for d in range(batch))
+    state, prefix = text.open_batch(b_kind.shape, batch, "%b", b)
 
     def coefficient(i: str, k: str) -> str:
         return prefix + (f"{k}, {i}" if swapped else f"{i}, {k}")
@@ -230,6 +231,4 @@ def _triangular_solve_text(name: str, a_kind, b_kind, batch: int, *, left: bool,
     text.add(f"%written = tensor.insert {solved} into %sside[{unknown(i, c)}] : {b}")
     (sides_done,) = text.close(["%written"])
     (result,) = text.close([sides_done])
-    for _ in range(batch):
-        (result,) = text.close([result])
-    return text.finish([result], b)
+    return text.finish([text.close_batch(batch, result)], b)
