@@ -6,7 +6,9 @@ a missing gradient until `autodiff-specialize-zero` folds it away. The fold of
 `autograd_add` with a zero side is the op's canonicalization pattern
 (`FoldAutogradAddOfZero`), used by every pass that folds zeros; so is the
 rewrite of a sum with a gradient that is zero outside one slice or element into
-a sum on that slice alone (`AccumulateIntoSlice`).
+a sum on that slice alone (`AccumulateIntoSlice`), and of a sum with a branch's
+gradient into sums inside the branches (`AccumulateIntoBranches`), where the
+first rewrite can then see the slice.
 """
 from __future__ import annotations
 
@@ -15,9 +17,9 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, IndexType, StringAttr
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -33,6 +35,7 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import (
     HasCanonicalizationPatternsTrait,
     HasParent,
@@ -155,7 +158,7 @@ class YieldOp(IRDLOperation):
 class AutogradAddCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        return (FoldAutogradAddOfZero(), AccumulateIntoSlice())
+        return (FoldAutogradAddOfZero(), AccumulateIntoSlice(), AccumulateIntoBranches())
 
 
 @irdl_op_definition
@@ -284,6 +287,55 @@ class AccumulateIntoSlice(RewritePattern):
                 inserted = tensor.InsertOp(summed.result, accumulated, indices)
                 rewriter.replace(op, [element, summed, inserted])
                 return
+
+
+class AccumulateIntoBranches(RewritePattern):
+    """`autograd_add(a, scf.if(c) {yield x} else {yield y})` ->
+    `scf.if(c) {yield autograd_add(a, x)} else {yield autograd_add(a, y)}`, where the if's
+    result is read by this sum alone, in the same block, and `a` is defined before the if.
+
+    The reverse of a branch that reads one element of a tensor (a scatter's update, a
+    gathered row) yields a one-hot gradient on one side and a zero on the other; summed
+    after the branch, the reversed loop paid the whole tensor per iteration (the gradient
+    of a segment_sum of 32,000 updates: 290 ms). Inside the branches the zero side folds
+    and the one-hot side is a sum on one element (`AccumulateIntoSlice`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AutogradAddOp, rewriter: PatternRewriter) -> None:
+        for accumulated, update in ((op.a, op.b), (op.b, op.a)):
+            branch = update.owner
+            if (
+                not isinstance(branch, scf.IfOp)
+                or branch.parent_block() is not op.parent_block()
+                or update.has_more_than_one_use()
+                or not _defined_before(accumulated, branch)
+            ):
+                continue
+            position = update.index
+            for region in (branch.true_region, branch.false_region):
+                terminator = region.block.last_op
+                summed = AutogradAddOp(accumulated, terminator.operands[position])
+                rewriter.insert_op(summed, InsertPoint.before(terminator))
+                terminator.operands = [
+                    summed.result if number == position else value
+                    for number, value in enumerate(terminator.operands)
+                ]
+            rewriter.replace(op, [], [update])
+            return
+
+
+def _defined_before(value: SSAValue, op: Operation) -> bool:
+    """Whether `value` is available at `op` from outside it: a result of an op before
+    `op` (or before the op holding it) in the same block, or an argument of a block
+    holding `op`."""
+    if isinstance(value, BlockArgument):
+        return value.block.is_ancestor(op)
+    definer = value.owner
+    block = definer.parent_block()
+    if block is None:
+        return False
+    holder = block.find_ancestor_op_in_block(op)
+    return holder is not None and holder is not definer and definer.is_before_in_block(holder)
 
 
 def expect_gradient_type(type_: Attribute, what: str) -> None:

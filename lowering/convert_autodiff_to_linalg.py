@@ -40,7 +40,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from gradir.dialects import autodiff
-from gradir.dialects.ad_ops import AccumulateIntoSlice, FoldAutogradAddOfZero
+from gradir.dialects.ad_ops import AccumulateIntoBranches, AccumulateIntoSlice, FoldAutogradAddOfZero
 from gradir.dialects.type_checks import dynamic_dims
 from gradir.errors import PipelineError, error_at
 from gradir.lowering.linalg_builders import (
@@ -444,12 +444,12 @@ class ConvertAutodiffToLinalgPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _reject_unlowerable_ops(op)
         # `autograd_add` with a zero side folds first, and a sum with a gradient
-        # that is zero outside one slice becomes a sum on that slice (the op's
-        # canonicalization patterns), so a zero that only fed additions is never
-        # materialised.
+        # that is zero outside one slice becomes a sum on that slice, a sum with a
+        # branch's gradient a sum in each branch (the op's canonicalization
+        # patterns), so a zero that only fed additions is never materialised.
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
-                [FoldAutogradAddOfZero(), AccumulateIntoSlice()], dce_enabled=False
+                [FoldAutogradAddOfZero(), AccumulateIntoSlice(), AccumulateIntoBranches()], dce_enabled=False
             )
         ).rewrite_module(op)
         PatternRewriteWalker(

@@ -260,6 +260,29 @@ def test_common_update_computations_are_scalar_ops():
         assert "tensor.from_elements" not in text, function.__name__
 
 
+def test_the_reversed_scatter_loop_adds_one_element_per_update():
+    """The reverse of a segment_sum's loop sums each update's cotangent into its element
+    (`AccumulateIntoBranches`, then `AccumulateIntoSlice`): no op inside the reversed loop
+    touches a whole tensor. Summed whole after the branch, the gradient of 2000x16 updates
+    into 500 rows took 290 ms, against 0.25 ms now (JAX jit: 0.14)."""
+    from gradir.compilation import lower_to_linalg
+
+    ids = jnp.array([2, 0, 2, 1, 5, 3])
+
+    def segments(x, w):
+        return jnp.sum(jax.ops.segment_sum(x @ w, ids, num_segments=6) ** 2)
+
+    x, w = arrays((6, 3), (3, 4))
+    text = grad_wrapper(gradir.from_jax(segments, x, w, name="segments"), "segments", [0, 1])
+    module = lower_to_linalg(text)
+    loops = [op for op in module.walk() if op.name == "scf.for"]
+    assert len(loops) == 6  # two nests of two: the function, the vjp's forward, its reverse
+    for loop in loops:
+        whole = [op.name for op in loop.walk() if op.name.startswith("linalg.") or op.name == "arith.constant"
+                 and "dense" in str(op.value)]  # fmt: skip
+        assert not whole, whole
+
+
 VARIADIC_SCATTER = """
 func.func public @main(%x: tensor<4xf32>, %y: tensor<4xf32>, %i: tensor<1x1xi32>, %u: tensor<1xf32>) -> tensor<4xf32> {
   %r:2 = "stablehlo.scatter"(%x, %y, %i, %u, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
