@@ -24,7 +24,10 @@ a float value computed from operands (indices, masks, constants), or its shape
 is dynamic (a stack made before the loop has no extents for it: a slice whose
 size changes every iteration), recomputed from what is cached. Copies nothing reads are erased, so only values the
 backward really reads are cached: `tanh` caches its result, a matmul its
-inputs, an add nothing.
+inputs, an add nothing. A tensor state the body only writes element by element
+(`tensor.insert` at indices that do not depend on it) is not cached at all: the
+forward loop caches the elements it overwrites and the reverse loop rebuilds
+each iteration's state from the next one (`loop_undo`).
 
 With `checkpoint_every = k`, the forward loop caches only its iteration
 arguments every k iterations; the reverse loop runs over those segments
@@ -45,6 +48,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gradir.autodiff_pass.activity import carries_derivative, op_inputs
 from gradir.autodiff_pass.ir_building import dynamic_sizes, erase_dead_code
 from gradir.autodiff_pass.rules.interface import ForwardContext, ReverseContext, WalkRule
+from gradir.autodiff_pass.rules.loop_undo import insert_chain, log_overwritten, undo
 from gradir.autodiff_pass.rules.loop_cache import (
     Capacity,
     add,
@@ -277,6 +281,30 @@ def _cached(
     for value in reads.values():
         if not value.uses:
             Rewriter.erase_op(value.owner)  # type: ignore[arg-type]
+    # A tensor state the body writes element by element is rebuilt in the reverse loop from
+    # the elements its inserts overwrote, not cached whole (`loop_undo`).
+    undone: list[tuple[int, SSAValue]] = []
+    for argument, value in reads.items():
+        if value.owner.parent_block() is not reverse_body:  # type: ignore[union-attr]
+            continue  # nothing read it: erased above
+        chain = insert_chain(forward, argument.index - 1, stateful)
+        if chain is None:
+            continue
+        olds = log_overwritten(chain)
+        state_after = reverse_body.insert_arg(argument.type, len(reverse_body.args))
+        at = Builder(InsertPoint.after(value.owner))  # type: ignore[arg-type]
+        iteration_start = undo(
+            at, forward, chain, state_after, as_index(at, add(at, mul(at, position, step), lower)),
+            lambda at, olds=olds: [cached_read(old, at) for old in olds],
+        )  # fmt: skip
+        value.replace_all_uses_with(iteration_start)
+        Rewriter.erase_op(value.owner)  # type: ignore[arg-type]
+        undone.append((argument.index - 1, iteration_start))
+    if undone:
+        terminator = reverse_body.last_op
+        assert isinstance(terminator, scf.YieldOp)
+        Rewriter.replace_op(terminator, scf.YieldOp(*terminator.operands, *[start for _, start in undone]))
+
     cached = [(value, placeholders[value]) for value in placeholders if placeholders[value].uses]
     refuse_dynamic_stacks(loop, [value for value, _ in cached])
     for value, placeholder in placeholders.items():
@@ -286,16 +314,17 @@ def _cached(
     def entry(at: Builder, induction: SSAValue) -> SSAValue:
         return as_index(at, _iteration(at, induction, lower, step))
 
-    stacks = _add_stacks(loop, [value for value, _ in cached], entry, capacity)
+    loop, stacks = _add_stacks(loop, [value for value, _ in cached], entry, capacity)
     for (_, placeholder), stack in zip(cached, stacks):
         placeholder.replace_all_uses_with(stack)
         Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]
 
     start, one = index_constant(outer, 0), index_constant(outer, 1)
-    reverse = scf.ForOp(start, trips_value, one, [*seeds, *accumulators], reverse_body)
+    final_states = [loop.results[k] for k, _ in undone]
+    reverse = scf.ForOp(start, trips_value, one, [*seeds, *accumulators, *final_states], reverse_body)
     reverse.location = loop.location
     into.add_op(reverse)
-    return list(reverse.results)
+    return list(reverse.results)[: len(seeds) + len(accumulators)]
 
 
 def _iteration(
@@ -313,12 +342,13 @@ def _add_stacks(
     values: list[SSAValue],
     entry: Callable[[Builder, SSAValue], SSAValue],
     capacity: Capacity,
-) -> list[SSAValue]:
+) -> tuple[scf.ForOp, list[SSAValue]]:
     """Give `loop` one stack of `capacity` entries per value of its body in
     `values` (block arguments included), written every iteration at
-    `entry(builder, induction variable)`; returns the filled stacks."""
+    `entry(builder, induction variable)`; returns the loop that replaces `loop`
+    and the filled stacks."""
     if not values:
-        return []
+        return loop, []
     body = loop.body.block
     before = Builder(InsertPoint.before(loop))
     empties = [empty_stack(before, v.type, capacity, _extents(before, loop, v)) for v in values]
@@ -339,7 +369,7 @@ def _add_stacks(
     Rewriter.replace_op(loop, new_loop, list(new_loop.results[:count]))
     sizes = [entry_bytes(v.type) for v in values]
     mark_cache(new_loop, None if None in sizes else sum(sizes), capacity, len(values))
-    return list(new_loop.results[count:])
+    return new_loop, list(new_loop.results[count:])
 
 
 def _checkpointed(
@@ -395,7 +425,7 @@ def _checkpointed(
         scratch = as_index(at, segments)
         return at.insert(arith.SelectOp(starts, quotient, scratch)).result
 
-    stacks = _add_stacks(loop, list(loop.body.block.args[1:]), saved_entry, saved_capacity)
+    _, stacks = _add_stacks(loop, list(loop.body.block.args[1:]), saved_entry, saved_capacity)
     for placeholder, stack in zip(placeholders, stacks):
         placeholder.replace_all_uses_with(stack)
         Rewriter.erase_op(placeholder.owner)  # type: ignore[arg-type]

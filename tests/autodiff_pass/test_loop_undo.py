@@ -1,0 +1,191 @@
+"""Undo logs (`autodiff_pass/rules/loop_undo.py`): the reverse of an `scf.for` whose tensor
+state the body writes element by element caches the overwritten elements, not the state.
+
+Each program is gradchecked (vjp and jvp, float64 central differences, through the CPU
+pipeline), with and without checkpointing, and the caches are measured: one scalar per
+insert where the undo log applies, the whole state where it must not (an insert index
+read from the state itself)."""
+import numpy as np
+import pytest
+
+import gradir
+from exercised import assert_exercised
+from gradir.autodiff_pass.rules.loop_cache import CACHE_ATTRIBUTE
+from gradir.compilation import lower_to_linalg
+
+N = 5
+
+# x = solve(L, b) for lower-triangular L, row by row: the state x is written one element
+# per iteration and read (x[k], k < i) by an inner loop, as LAPACK's trsm written as loops
+# (`from_jax`'s `jax_linalg`) does; a sine of the result makes the gradient depend on x.
+FORWARD_SUBSTITUTION = f"""
+func.func @solve(%l: tensor<{N}x{N}xf64>, %b: tensor<{N}xf64>) -> tensor<f64> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant {N} : index
+  %zero = arith.constant 0.0 : f64
+  %x = scf.for %i = %c0 to %n step %c1 iter_args(%s = %b) -> (tensor<{N}xf64>) {{
+    %dot = scf.for %k = %c0 to %i step %c1 iter_args(%acc = %zero) -> (f64) {{
+      %lik = tensor.extract %l[%i, %k] : tensor<{N}x{N}xf64>
+      %xk = tensor.extract %s[%k] : tensor<{N}xf64>
+      %p = arith.mulf %lik, %xk : f64
+      %a = arith.addf %acc, %p : f64
+      scf.yield %a : f64
+    }}
+    %bi = tensor.extract %s[%i] : tensor<{N}xf64>
+    %lii = tensor.extract %l[%i, %i] : tensor<{N}x{N}xf64>
+    %r = arith.subf %bi, %dot : f64
+    %xi = arith.divf %r, %lii : f64
+    %next = tensor.insert %xi into %s[%i] : tensor<{N}xf64>
+    scf.yield %next : tensor<{N}xf64>
+  }}
+  %y = math.sin %x : tensor<{N}xf64>
+  %t = autodiff.sum %y : tensor<{N}xf64> -> tensor<f64>
+  return %t : tensor<f64>
+}}
+"""
+
+# Two inserts an iteration, the second at an index read from an input (a permutation, not
+# the state), and in the last iteration at the element the first insert just wrote: the
+# undo puts both back, last first. The body reads the whole state (its squared norm), so
+# the reverse needs every element of the state each iteration started from.
+TWO_INSERTS = f"""
+func.func @two_inserts(%x: tensor<{N}xf64>, %w: tensor<{N}xf64>, %perm: tensor<{N}xi64>) -> tensor<f64> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant {N} : index
+  %y = scf.for %i = %c0 to %n step %c1 iter_args(%s = %x) -> (tensor<{N}xf64>) {{
+    %si = tensor.extract %s[%i] : tensor<{N}xf64>
+    %wi = tensor.extract %w[%i] : tensor<{N}xf64>
+    %sq = arith.mulf %s, %s : tensor<{N}xf64>
+    %norm = autodiff.sum %sq : tensor<{N}xf64> -> tensor<f64>
+    %nt = tensor.extract %norm[] : tensor<f64>
+    %m0 = arith.mulf %si, %wi : f64
+    %m = arith.addf %m0, %nt : f64
+    %t = math.tanh %m : f64
+    %s1 = tensor.insert %t into %s[%i] : tensor<{N}xf64>
+    %raw = tensor.extract %perm[%i] : tensor<{N}xi64>
+    %j = arith.index_cast %raw : i64 to index
+    %sj = tensor.extract %s1[%j] : tensor<{N}xf64>
+    %q = arith.mulf %sj, %t : f64
+    %u = math.sin %q : f64
+    %s2 = tensor.insert %u into %s1[%j] : tensor<{N}xf64>
+    scf.yield %s2 : tensor<{N}xf64>
+  }}
+  %z = arith.mulf %y, %y : tensor<{N}xf64>
+  %r = autodiff.sum %z : tensor<{N}xf64> -> tensor<f64>
+  return %r : tensor<f64>
+}}
+"""
+PERMUTATION = np.array([3, 0, 4, 1, 4], dtype=np.int64)  # iteration 4 writes element 4 twice
+
+# The insert index is computed from the state (where its first element points): the
+# elements to put back cannot be found without the state, and the body reads the whole
+# state (its squared norm), which is then cached whole.
+INDEX_FROM_STATE = f"""
+func.func @index_from_state(%x: tensor<{N}xf64>, %w: tensor<{N}xf64>) -> tensor<f64> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n = arith.constant {N} : index
+  %y = scf.for %i = %c0 to %n step %c1 iter_args(%s = %x) -> (tensor<{N}xf64>) {{
+    %s0 = tensor.extract %s[%c0] : tensor<{N}xf64>
+    %a = math.absf %s0 : f64
+    %k64 = arith.fptosi %a : f64 to i64
+    %k = arith.index_cast %k64 : i64 to index
+    %j = arith.minui %k, %c4 : index
+    %sj = tensor.extract %s[%j] : tensor<{N}xf64>
+    %wi = tensor.extract %w[%i] : tensor<{N}xf64>
+    %m = arith.mulf %sj, %wi : f64
+    %sq = arith.mulf %s, %s : tensor<{N}xf64>
+    %norm = autodiff.sum %sq : tensor<{N}xf64> -> tensor<f64>
+    %nt = tensor.extract %norm[] : tensor<f64>
+    %mn = arith.addf %m, %nt : f64
+    %t = math.sin %mn : f64
+    %next = tensor.insert %t into %s[%j] : tensor<{N}xf64>
+    scf.yield %next : tensor<{N}xf64>
+  }}
+  %z = arith.mulf %y, %y : tensor<{N}xf64>
+  %r = autodiff.sum %z : tensor<{N}xf64> -> tensor<f64>
+  return %r : tensor<f64>
+}}
+"""
+
+
+def grad_entry(source: str, name: str, types: list[str], wrt: list[int]) -> str:
+    arguments = ", ".join(f"%a{k}: {t}" for k, t in enumerate(types))
+    results = ", ".join(types[k] for k in wrt)
+    return source + (
+        f"func.func @grad_{name}({arguments}) -> ({results}) {{\n"
+        f"  %g:{len(wrt)} = autodiff.grad @{name}({', '.join(f'%a{k}' for k in range(len(types)))}) "
+        f"{{wrt = array<i64: {', '.join(map(str, wrt))}>}} : ({', '.join(types)}) -> ({results})\n"
+        f"  return {', '.join(f'%g#{k}' for k in range(len(wrt)))} : {results}\n}}\n"
+    )
+
+
+def caches(source: str) -> list[tuple[int, int]]:
+    """(values, bytes) of every loop cache of the linalg module."""
+    module = lower_to_linalg(source)
+    found = []
+    for op in module.walk():
+        if CACHE_ATTRIBUTE in op.attributes:
+            data = op.attributes[CACHE_ATTRIBUTE].data
+            size = data.get("bytes") or data.get("bytes_per_iteration")
+            found.append((data["values"].value.data, size.value.data))
+    return found
+
+
+def lower_triangular(seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    l = np.tril(rng.uniform(-0.5, 0.5, (N, N))) + np.diag(rng.uniform(1.0, 1.5, N))
+    return [l, rng.uniform(-1.0, 1.0, N)]
+
+
+@pytest.mark.parametrize("checkpoint_every", [0, 2])
+def test_forward_substitution_gradient(checkpoint_every):
+    result = gradir.gradcheck(
+        FORWARD_SUBSTITUTION, "solve", inputs=lower_triangular(), checkpoint_every=checkpoint_every
+    )
+    assert result.ok, result.report()
+    assert_exercised(result)
+
+
+def test_forward_substitution_caches_scalars_not_the_state():
+    """The outer loop's state is rebuilt from one cached element an iteration (the one its
+    insert overwrote). Cached whole, the state was
+    N x N floats (the Cholesky of a 256 x 256 matrix: 3.6 s for its gradient, now 0.2 s)."""
+    source = grad_entry(FORWARD_SUBSTITUTION, "solve", [f"tensor<{N}x{N}xf64>", f"tensor<{N}xf64>"], [0, 1])
+    # The overwritten x[i] and the divided residual, one f64 each an iteration; the inner
+    # loop reads the outer state, invariant there: recomputed, nothing cached.
+    assert caches(source) == [(2, 2 * N * 8)]
+
+
+@pytest.mark.parametrize("checkpoint_every", [0, 2])
+def test_two_inserts_an_iteration_gradient(checkpoint_every):
+    rng = np.random.default_rng(1)
+    inputs = [rng.uniform(0.3, 1.2, N), rng.uniform(0.5, 1.5, N), PERMUTATION]
+    result = gradir.gradcheck(TWO_INSERTS, "two_inserts", inputs=inputs, wrt=[0, 1], checkpoint_every=checkpoint_every)
+    assert result.ok, result.report()
+    assert_exercised(result)
+
+
+def test_two_inserts_cache_two_scalars_an_iteration():
+    types = [f"tensor<{N}xf64>", f"tensor<{N}xf64>", f"tensor<{N}xi64>"]
+    found = caches(grad_entry(TWO_INSERTS, "two_inserts", types, [0, 1]))
+    # Scalars only (no N-element state): the two overwritten elements, and what tanh, sin
+    # and the products need.
+    assert len(found) == 1 and found[0][1] == found[0][0] * N * 8, found
+
+
+@pytest.mark.parametrize("checkpoint_every", [0, 2])
+def test_an_index_read_from_the_state_caches_the_state(checkpoint_every):
+    rng = np.random.default_rng(2)
+    inputs = [np.array([1.6, 0.7, -0.9, 1.2, 0.4]), rng.uniform(0.5, 1.5, N)]
+    result = gradir.gradcheck(
+        INDEX_FROM_STATE, "index_from_state", inputs=inputs, checkpoint_every=checkpoint_every
+    )
+    assert result.ok, result.report()
+    assert_exercised(result)
+    if not checkpoint_every:
+        found = caches(grad_entry(INDEX_FROM_STATE, "index_from_state", [f"tensor<{N}xf64>"] * 2, [0, 1]))
+        assert any(size >= N * N * 8 for _, size in found), found
