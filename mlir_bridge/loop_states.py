@@ -174,15 +174,29 @@ def _initial_position(loop: ir.Operation, result_number: int) -> int:
 
 def _inner_loop_updates(value: ir.Value, argument: ir.Value) -> bool:
     """Whether `value` is the result of an inner `scf.for` or `scf.while` whose
-    matching initial value is `argument` and nothing reads `argument` after that
-    loop (the inner loop then updates it in place). A read after it (reverse
+    matching initial value is `argument`, or `argument` with elements inserted, and
+    nothing reads `argument` after that loop or insert (the inner loop then updates it
+    in place). A read after it (reverse
     mode's forward loop caching the state it started from) makes bufferization
     copy the state for the inner loop, and the yield must then store it back."""
     if not isinstance(value, ir.OpResult) or value.owner.name not in ("scf.for", "scf.while"):
         return False
     loop = value.owner
     initial = loop.operands[_initial_position(loop, value.result_number)]
-    return initial == argument and not _read_after(argument, loop)
+    if _read_after(initial, loop):
+        return False
+    # The state with elements written into it first is its buffer too, when nothing reads
+    # the state after a write (reverse mode's gradient of a state, zeroed at the element the
+    # forward body wrote, before an inner loop adds to it): stored back at the yield, the
+    # whole state was copied every iteration (the gradient of a Cholesky factorization).
+    while initial != argument:
+        if not isinstance(initial, ir.OpResult) or initial.owner.name != "tensor.insert":
+            return False
+        insert = initial.owner
+        initial = insert.operands[1]
+        if _read_after(initial, insert):
+            return False
+    return True
 
 
 def _copy_state_read_after_inner_loop(value: ir.Value, argument: ir.Value) -> None:
