@@ -315,7 +315,7 @@ class AccumulateIntoBranches(RewritePattern):
             for region in (branch.true_region, branch.false_region):
                 terminator = region.block.last_op
                 summed = AutogradAddOp(accumulated, terminator.operands[position])
-                rewriter.insert_op(summed, InsertPoint.before(terminator))
+                rewriter.insert(summed, InsertPoint.before(terminator))
                 terminator.operands = [
                     summed.result if number == position else value
                     for number, value in enumerate(terminator.operands)

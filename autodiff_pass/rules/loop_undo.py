@@ -2,101 +2,230 @@
 from the next iteration's, instead of caching it whole every iteration.
 
 A loop state `%t` that the body changes only by a chain of `tensor.insert`s
-(`%t1 = insert %x into %t[%i]`, `%t2 = insert %y into %t1[%k]`, ..., yielded) at
-indices that do not depend on the state: the forward loop caches the element each
-insert overwrites (a scalar), and the reverse loop carries the state, starting from
-the forward loop's result, and puts the overwritten elements back, last insert first,
-which gives the state each iteration started from (the undo log of Enzyme and
-Tapenade for arrays overwritten in place). A triangular solve or a Cholesky
-factorization writes one element per iteration and reads the matrix it writes:
-cached whole, its reverse stacked an n x n state for each of the n^2/2 iterations
-of its inner loop (n^4/2 floats: 3.6 s for the gradient of a 256 x 256 Cholesky).
+(`%t1 = insert %x into %t[%i]`, `%t2 = insert %y into %t1[%k]`, ..., yielded), some of
+them inside the branches of an `scf.if` (a scatter's bounds check: one branch inserts,
+the other passes the state on), at indices and conditions that do not depend on the
+state: the forward loop caches the element each insert overwrites (a scalar; the `scf.if`
+returns those of its branches as extra results), and the reverse loop carries the state,
+starting from the forward loop's result, and puts the overwritten elements back, last
+insert first, which gives the state each iteration started from (the undo log of Enzyme
+and Tapenade for arrays overwritten in place). A triangular solve or a Cholesky
+factorization writes one element per iteration and reads the matrix it writes: cached
+whole, its reverse stacked an n x n state for each of the n^2/2 iterations of its inner
+loop (n^4/2 floats: 3.6 s for the gradient of a 256 x 256 Cholesky); a `segment_max`
+stacked its whole result for each of its updates.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
-from xdsl.dialects import scf, tensor
-from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects.builtin import FloatAttr
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from gradir.autodiff_pass.ir_building import clone_op
+from gradir.dialects.type_checks import is_float_tensor
 
 
-def insert_chain(forward: Block, position: int, stateful: set[SSAValue]) -> list[tensor.InsertOp] | None:
-    """The `tensor.insert`s, first to last, that make the value `forward` (an `scf.for`
-    body) yields at `position` from its iteration argument there; None when that value
-    is not such a chain, the state is not a statically shaped tensor, or an insert's
-    indices depend on the state or are computed by an op with regions."""
+@dataclass
+class _Branch:
+    """An `scf.if` of the chain: result `position` is the state, each branch's yield of it an
+    insert chain (first to last, possibly empty) from the state before the if."""
+
+    op: scf.IfOp
+    position: int
+    chains: tuple[list[tensor.InsertOp], list[tensor.InsertOp]]
+
+
+@dataclass
+class UndoLog:
+    """How iteration argument `position` of a loop body `forward` is changed: its links, first
+    to last (top-level inserts and branches), and the ops computing their indices and
+    conditions (`index_ops`, in no order)."""
+
+    forward: Block
+    position: int
+    links: list[tensor.InsertOp | _Branch]
+    index_ops: set[Operation] = field(default_factory=set)
+
+    def record(self) -> list[SSAValue]:
+        """Read in the forward body the element each insert overwrites (a branch returns its
+        branches' as extra results); the values to cache, in the order `rebuild` takes them."""
+        recorded: list[SSAValue] = []
+        for number, link in enumerate(self.links):
+            if isinstance(link, tensor.InsertOp):
+                recorded.append(_read_overwritten(link))
+                continue
+            olds = [[_read_overwritten(insert) for insert in chain] for chain in link.chains]
+            link.op = _with_extra_results(link.op, olds)
+            self.links[number] = link
+            recorded.extend(link.op.results[len(link.op.results) - len(olds[0]) - len(olds[1]) :])
+        return recorded
+
+    def rebuild(self, at: Builder, state_after: SSAValue, induction: SSAValue, cached: Sequence[SSAValue]) -> SSAValue:
+        """The state the iteration started from, built at `at` from `state_after` (what it
+        yielded): indices and conditions recomputed from `induction` (the iteration's
+        induction variable), the overwritten elements (`cached`, read from their stacks,
+        in `record`'s order) inserted back, last first."""
+        value_map: dict[SSAValue, SSAValue] = {self.forward.args[0]: induction}
+        _clone_in_order(at, self.forward, self.index_ops, value_map)
+        olds = list(cached)
+        per_link = []
+        for link in self.links:
+            count = 1 if isinstance(link, tensor.InsertOp) else len(link.chains[0]) + len(link.chains[1])
+            per_link.append(olds[:count])
+            olds = olds[count:]
+        state = state_after
+        for link, link_olds in reversed(list(zip(self.links, per_link))):
+            if isinstance(link, tensor.InsertOp):
+                state = _put_back(at, [link], link_olds, state, value_map)
+                continue
+            then_olds, else_olds = link_olds[: len(link.chains[0])], link_olds[len(link.chains[0]) :]
+            regions = []
+            for chain, chain_olds, region in zip(
+                link.chains, (then_olds, else_olds), (link.op.true_region, link.op.false_region)
+            ):
+                block = Block()
+                inside = Builder(InsertPoint.at_end(block))
+                branch_map = dict(value_map)
+                _clone_in_order(inside, region.block, self.index_ops, branch_map)
+                inside.insert(scf.YieldOp(_put_back(inside, chain, chain_olds, state, branch_map)))
+                regions.append(Region(block))
+            condition = value_map.get(link.op.cond, link.op.cond)
+            state = at.insert(scf.IfOp(condition, [state.type], regions[0], regions[1])).results[0]
+        return state
+
+
+def undo_log(forward: Block, position: int, stateful: set[SSAValue]) -> UndoLog | None:
+    """The undo log of iteration argument `position` of `forward` (an `scf.for` body): None
+    when the state is not a statically shaped float tensor changed only by inserts (top-level,
+    or in the branches of top-level `scf.if`s) at indices, and under conditions, that do
+    not depend on the state and are computed without regions."""
     state = forward.args[1 + position]
-    if not isinstance(state.type, TensorType) or not state.type.has_static_shape():
+    if not is_float_tensor(state.type) or not state.type.has_static_shape():
         return None
     terminator = forward.last_op
     assert isinstance(terminator, scf.YieldOp)
+    log = UndoLog(forward, position, [])
     value = terminator.operands[position]
-    chain: list[tensor.InsertOp] = []
     while value is not state:
-        insert = value.owner
-        if not isinstance(insert, tensor.InsertOp) or insert.parent_block() is not forward:
+        owner = value.owner
+        if isinstance(owner, tensor.InsertOp) and owner.parent_block() is forward:
+            if not _computable(list(owner.indices), stateful, forward, (forward,), log.index_ops):
+                return None
+            log.links.append(owner)
+            value = owner.dest
+        elif isinstance(owner, scf.IfOp) and owner.parent_block() is forward and owner.false_region.blocks:
+            branch = _branch(owner, value.index, stateful, forward, log.index_ops)
+            if branch is None:
+                return None
+            log.links.append(branch[0])
+            value = branch[1]
+        else:
             return None
-        if _index_ops(forward, list(insert.indices), stateful) is None:
-            return None
-        chain.append(insert)
-        value = insert.dest
-    return chain[::-1]
+    log.links.reverse()
+    return log
 
 
-def _index_ops(forward: Block, indices: list[SSAValue], stateful: set[SSAValue]) -> list[Operation] | None:
-    """The ops of `forward` that compute `indices`, in block order; None when one of them
-    depends on the state or has regions."""
-    found: set[Operation] = set()
-    pending = list(indices)
+def _branch(
+    op: scf.IfOp, position: int, stateful: set[SSAValue], forward: Block, index_ops: set[Operation]
+) -> tuple[_Branch, SSAValue] | None:
+    """`op` as a link (each branch's yield at `position` an insert chain from one value
+    defined before `op`) and that value; None when it is not one."""
+    if not _computable([op.cond], stateful, forward, (forward,), index_ops):
+        return None
+    chains, starts = [], []
+    for region in (op.true_region, op.false_region):
+        block = region.block
+        value = block.last_op.operands[position]
+        chain = []
+        while isinstance(value.owner, tensor.InsertOp) and value.owner.parent_block() is block:
+            insert = value.owner
+            if not _computable(list(insert.indices), stateful, forward, (forward, block), index_ops):
+                return None
+            chain.append(insert)
+            value = insert.dest
+        chains.append(chain[::-1])
+        starts.append(value)
+    start = starts[0]
+    defined_inside = isinstance(start, BlockArgument) and start.block is not forward
+    defined_inside |= not isinstance(start, BlockArgument) and op.is_ancestor(start.owner)
+    if starts[1] is not start or defined_inside:
+        return None
+    return _Branch(op, position, (chains[0], chains[1])), start
+
+
+def _computable(
+    values: list[SSAValue], stateful: set[SSAValue], forward: Block, blocks: tuple[Block, ...], found: set[Operation]
+) -> bool:
+    """Whether `values` are computed, from the induction variable and values defined outside
+    the loop, by ops without regions in `blocks` that do not depend on the state; adds
+    those ops to `found`."""
+    pending = list(values)
     while pending:
         value = pending.pop()
         if value in stateful:
-            return None
-        owner = value.owner
-        if isinstance(value, BlockArgument) or owner.parent_block() is not forward or owner in found:
+            return False
+        if isinstance(value, BlockArgument):
+            if value.block is forward and value.index > 0:
+                return False  # another iteration argument (not in `stateful` when inactive)
+            if value.block not in blocks and forward.parent_op().is_ancestor(value.block.parent_op()):
+                return False
             continue
-        if owner.regions:
-            return None
-        found.add(owner)
-        pending.extend(owner.operands)
-    return [op for op in forward.ops if op in found]
+        owner = value.owner
+        if owner in found:
+            continue
+        if owner.parent_block() in blocks:
+            if owner.regions:
+                return False
+            found.add(owner)
+            pending.extend(owner.operands)
+        elif forward.parent_op().is_ancestor(owner):
+            return False  # defined inside another op of the body
+    return True
 
 
-def log_overwritten(chain: list[tensor.InsertOp]) -> list[SSAValue]:
-    """Read, in the forward body, the element each insert of `chain` overwrites; the
-    values to cache."""
-    olds = []
-    for insert in chain:
-        old = tensor.ExtractOp(insert.dest, list(insert.indices), insert.scalar.type)
-        Builder(InsertPoint.before(insert)).insert(old)
-        olds.append(old.result)
-    return olds
+def _read_overwritten(insert: tensor.InsertOp) -> SSAValue:
+    """`tensor.extract` of the element `insert` overwrites, just before it."""
+    old = tensor.ExtractOp(insert.dest, list(insert.indices), insert.scalar.type)
+    Builder(InsertPoint.before(insert)).insert(old)
+    return old.result
 
 
-def undo(
-    at: Builder,
-    forward: Block,
-    chain: list[tensor.InsertOp],
-    state_after: SSAValue,
-    induction: SSAValue,
-    cached_olds: Callable[[Builder], list[SSAValue]],
-) -> SSAValue:
-    """The state the iteration of `chain` started from, built at `at` from `state_after`
-    (what it yielded): the indices recomputed from `induction` (the iteration's induction
-    variable), the overwritten elements (`cached_olds`, read from their stacks) inserted
-    back, last first."""
-    value_map: dict[SSAValue, SSAValue] = {forward.args[0]: induction}
-    index_ops = {op for insert in chain for op in _index_ops(forward, list(insert.indices), set()) or []}
-    for op in forward.ops:
-        if op in index_ops:
+def _with_extra_results(op: scf.IfOp, olds: list[list[SSAValue]]) -> scf.IfOp:
+    """`op` returning also `olds[0]` (read in its `then` branch) and `olds[1]` (its `else`
+    branch's), each branch a zero for the other's."""
+    types = [value.type for value in (*olds[0], *olds[1])]
+    for number, region in enumerate((op.true_region, op.false_region)):
+        terminator = region.block.last_op
+        at = Builder(InsertPoint.before(terminator))
+        extra = []
+        for side, values in enumerate(olds):
+            for value in values:
+                extra.append(value if side == number else at.insert(arith.ConstantOp(FloatAttr(0.0, value.type))).result)
+        Rewriter.replace_op(terminator, scf.YieldOp(*terminator.operands, *extra))
+    count = len(op.results)
+    then_region, else_region = op.true_region, op.false_region
+    rebuilt = scf.IfOp(op.cond, [*op.result_types, *types], op.detach_region(then_region), op.detach_region(else_region))
+    rebuilt.location = op.location
+    Rewriter.replace_op(op, rebuilt, list(rebuilt.results[:count]))
+    return rebuilt
+
+
+def _clone_in_order(at: Builder, block: Block, ops: set[Operation], value_map: dict[SSAValue, SSAValue]) -> None:
+    for op in block.ops:
+        if op in ops:
             at.insert(clone_op(op, value_map))
-    state = state_after
-    for insert, old in reversed(list(zip(chain, cached_olds(at)))):
+
+
+def _put_back(
+    at: Builder, chain: list[tensor.InsertOp], olds: list[SSAValue], state: SSAValue, value_map: dict[SSAValue, SSAValue]
+) -> SSAValue:
+    """`state` with each insert of `chain` undone, last first."""
+    for insert, old in reversed(list(zip(chain, olds))):
         indices = [value_map.get(index, index) for index in insert.indices]
         state = at.insert(tensor.InsertOp(old, state, indices)).result
     return state

@@ -48,7 +48,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from gradir.autodiff_pass.activity import carries_derivative, op_inputs
 from gradir.autodiff_pass.ir_building import dynamic_sizes, erase_dead_code
 from gradir.autodiff_pass.rules.interface import ForwardContext, ReverseContext, WalkRule
-from gradir.autodiff_pass.rules.loop_undo import insert_chain, log_overwritten, undo
+from gradir.autodiff_pass.rules.loop_undo import undo_log
 from gradir.autodiff_pass.rules.loop_cache import (
     Capacity,
     add,
@@ -287,16 +287,14 @@ def _cached(
     for argument, value in reads.items():
         if value.owner.parent_block() is not reverse_body:  # type: ignore[union-attr]
             continue  # nothing read it: erased above
-        chain = insert_chain(forward, argument.index - 1, stateful)
-        if chain is None:
+        log = undo_log(forward, argument.index - 1, stateful)
+        if log is None:
             continue
-        olds = log_overwritten(chain)
+        recorded = log.record()
         state_after = reverse_body.insert_arg(argument.type, len(reverse_body.args))
         at = Builder(InsertPoint.after(value.owner))  # type: ignore[arg-type]
-        iteration_start = undo(
-            at, forward, chain, state_after, as_index(at, add(at, mul(at, position, step), lower)),
-            lambda at, olds=olds: [cached_read(old, at) for old in olds],
-        )  # fmt: skip
+        iteration = as_index(at, add(at, mul(at, position, step), lower))
+        iteration_start = log.rebuild(at, state_after, iteration, [cached_read(old, at) for old in recorded])
         value.replace_all_uses_with(iteration_start)
         Rewriter.erase_op(value.owner)  # type: ignore[arg-type]
         undone.append((argument.index - 1, iteration_start))

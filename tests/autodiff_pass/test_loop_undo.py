@@ -112,6 +112,59 @@ func.func @index_from_state(%x: tensor<{N}xf64>, %w: tensor<{N}xf64>) -> tensor<
 """
 
 
+# Inserts inside the branches of an scf.if, as the scatter loops of `from_jax` write them: an
+# index read from an input, a bounds check choosing between writing (the larger of the
+# current element and the update: segment_max) and passing the state on, and a second
+# branch writing in both arms (twice in one, at an index computed inside the other). The body reads the whole state (its squared norm).
+BRANCHES = f"""
+func.func @branches(%x: tensor<{N}xf64>, %u: tensor<{N}xf64>, %ids: tensor<{N}xi64>) -> tensor<f64> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %last = arith.constant {N - 1} : index
+  %n = arith.constant {N} : index
+  %y = scf.for %i = %c0 to %n step %c1 iter_args(%s = %x) -> (tensor<{N}xf64>) {{
+    %raw = tensor.extract %ids[%i] : tensor<{N}xi64>
+    %j = arith.index_cast %raw : i64 to index
+    %inside = arith.cmpi ule, %j, %last : index
+    %ui = tensor.extract %u[%i] : tensor<{N}xf64>
+    %sq = arith.mulf %s, %s : tensor<{N}xf64>
+    %norm = autodiff.sum %sq : tensor<{N}xf64> -> tensor<f64>
+    %nt = tensor.extract %norm[] : tensor<f64>
+    %v = arith.mulf %ui, %nt : f64
+    %s1 = scf.if %inside -> (tensor<{N}xf64>) {{
+      %current = tensor.extract %s[%j] : tensor<{N}xf64>
+      %m = arith.maximumf %current, %v : f64
+      %w = tensor.insert %m into %s[%j] : tensor<{N}xf64>
+      scf.yield %w : tensor<{N}xf64>
+    }} else {{
+      scf.yield %s : tensor<{N}xf64>
+    }}
+    %odd = arith.remui %i, %c2 : index
+    %is_odd = arith.cmpi eq, %odd, %c1 : index
+    %s2 = scf.if %is_odd -> (tensor<{N}xf64>) {{
+      %a = tensor.extract %s1[%i] : tensor<{N}xf64>
+      %t = math.tanh %a : f64
+      %w1 = tensor.insert %t into %s1[%i] : tensor<{N}xf64>
+      %w2 = tensor.insert %v into %w1[%c0] : tensor<{N}xf64>
+      scf.yield %w2 : tensor<{N}xf64>
+    }} else {{
+      %b = tensor.extract %s1[%c1] : tensor<{N}xf64>
+      %e = math.sin %b : f64
+      %k = arith.subi %last, %i : index
+      %w3 = tensor.insert %e into %s1[%k] : tensor<{N}xf64>
+      scf.yield %w3 : tensor<{N}xf64>
+    }}
+    scf.yield %s2 : tensor<{N}xf64>
+  }}
+  %z = arith.mulf %y, %y : tensor<{N}xf64>
+  %r = autodiff.sum %z : tensor<{N}xf64> -> tensor<f64>
+  return %r : tensor<f64>
+}}
+"""
+IDS = np.array([2, 7, 2, 0, 4], dtype=np.int64)  # 7 is out of bounds: that update is skipped
+
+
 def grad_entry(source: str, name: str, types: list[str], wrt: list[int]) -> str:
     arguments = ", ".join(f"%a{k}: {t}" for k, t in enumerate(types))
     results = ", ".join(types[k] for k in wrt)
@@ -189,3 +242,19 @@ def test_an_index_read_from_the_state_caches_the_state(checkpoint_every):
     if not checkpoint_every:
         found = caches(grad_entry(INDEX_FROM_STATE, "index_from_state", [f"tensor<{N}xf64>"] * 2, [0, 1]))
         assert any(size >= N * N * 8 for _, size in found), found
+
+
+@pytest.mark.parametrize("checkpoint_every", [0, 2])
+def test_inserts_in_branches_gradient(checkpoint_every):
+    inputs = [np.array([0.3, -0.2, 0.5, 0.1, -0.4]), np.array([0.6, 0.2, 0.9, 0.4, 0.7]), IDS]
+    result = gradir.gradcheck(BRANCHES, "branches", inputs=inputs, wrt=[0, 1], checkpoint_every=checkpoint_every)
+    assert result.ok, result.report()
+    assert_exercised(result)
+
+
+def test_inserts_in_branches_cache_scalars():
+    """The two branches return the elements they overwrite as extra results: three scalars
+    an iteration for the state, not the state."""
+    types = [f"tensor<{N}xf64>", f"tensor<{N}xf64>", f"tensor<{N}xi64>"]
+    found = caches(grad_entry(BRANCHES, "branches", types, [0, 1]))
+    assert len(found) == 1 and found[0][1] == found[0][0] * N * 8, found
