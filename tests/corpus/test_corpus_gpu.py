@@ -1,5 +1,5 @@
 """Corpus programs through the GPU pipeline (gpu_sweep.py; in CI the programs named below and
-a twenty-fourth of the others, `run_corpus.sweep_sample`): its vjp, and the vmap of
+a thirty-sixth of the others, `run_corpus.sweep_sample`): its vjp, and the vmap of
 its vjp, with the kernels emulated on the CPU, against the CPU pipeline, in f64.
 
 A result the GPU computes differently is never expected. A program must run, or be refused

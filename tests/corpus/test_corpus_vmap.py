@@ -1,5 +1,5 @@
 """Per-example gradients of corpus programs (vmap_sweep.py; in CI the programs named below
-and a quarter of the others, `run_corpus.sweep_sample`): `autodiff.vmap` of the
+and a twelfth of the others, `run_corpus.sweep_sample`): `autodiff.vmap` of the
 program's vjp against a loop of the same compiled vjp over the examples, and, where its
 results are small, `autodiff.jacobian` against the vjp at one-hot cotangents.
 
