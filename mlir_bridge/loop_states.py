@@ -183,20 +183,18 @@ def _inner_loop_updates(value: ir.Value, argument: ir.Value) -> bool:
         return False
     loop = value.owner
     initial = loop.operands[_initial_position(loop, value.result_number)]
-    if _read_after(initial, loop):
-        return False
     # The state with elements written into it first is its buffer too, when nothing reads
     # the state after a write (reverse mode's gradient of a state, zeroed at the element the
     # forward body wrote, before an inner loop adds to it): stored back at the yield, the
     # whole state was copied every iteration (the gradient of a Cholesky factorization).
+    writes = [(initial, loop)]  # (a value, the op that writes in its buffer)
     while initial != argument:
-        if not isinstance(initial, ir.OpResult) or initial.owner.name != "tensor.insert":
+        owner = initial.owner if isinstance(initial, ir.OpResult) else None
+        if owner is None or owner.name != "tensor.insert" or owner.operation.block != loop.operation.block:
             return False
-        insert = initial.owner
-        initial = insert.operands[1]
-        if _read_after(initial, insert):
-            return False
-    return True
+        initial = owner.operands[1]
+        writes.append((initial, owner))
+    return not any(_read_after(value, writer) for value, writer in writes)
 
 
 def _copy_state_read_after_inner_loop(value: ir.Value, argument: ir.Value) -> None:
@@ -222,7 +220,9 @@ def _read_after(value: ir.Value, op: ir.OpView) -> bool:
         seen = seen or other.operation == op.operation
     for use in value.uses:
         user = use.owner.operation if hasattr(use.owner, "operation") else use.owner
-        while user is not None and user.block != op.operation.block:
+        # Up to the op in `op`'s block holding the use; none for a use outside that block's
+        # ops (the top-level op has no block: MLIR's bindings abort the process on asking).
+        while user is not None and (user.parent is None or user.block != op.operation.block):
             parent = user.parent
             user = parent.operation if parent is not None else None
         if user is not None and user in later:
