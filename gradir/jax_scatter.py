@@ -5,8 +5,8 @@ for `x.at[i].add(v)`, `.at[i].set(v)`, `.at[i].mul/min/max`, `jax.ops.segment_su
 gradient of every gather a program differentiates inside itself. StableHLO's rule (its spec,
 "scatter") is a loop over the update elements: each finds its place in the operand from the
 scatter indices and its window offset, and the update computation combines the value there
-with it. That loop is what is written here, on tensors, in MLIR 22: one `scf.for` per update
-dimension carrying the result, `tensor.extract` of the current value and the update, the update
+with it. That loop is what is written here, on tensors, in MLIR 22: one `scf.for` over the update
+elements carrying the result (each element's coordinates recomputed from its flat index), `tensor.extract` of the current value and the update, the update
 computation (the scatter's own region, moved into a private function that `inline` puts back)
 on them as 0-d tensors (`jax_regions`), `tensor.insert` of its result. gradir differentiates that loop like
 any other (an insert at a data index: its reverse mode reads the cotangent back there).
@@ -20,6 +20,7 @@ anything else is a located `SourceError`.
 
 from __future__ import annotations
 
+import math
 import re
 
 from gradir.errors import SourceError
@@ -137,11 +138,19 @@ def _loop_text(name: str, numbers: dict, operand, indices, updates, combiner: st
         add(f"  %n{d} = arith.constant {extent} : index")
     for d in range(len(shape)):
         add(f"  %last{d} = arith.constant {shape[d] - window_size[d]} : index")
-    state = "%operand"
-    for d in range(len(loops)):
-        add(f"  {'  ' * d}%r{d} = scf.for %u{d} = %c0 to %n{d} step %c1 iter_args(%a{d} = {state}) -> ({kind}) {{")
-        state = f"%a{d}"
-    pad = "  " * (len(loops) + 1)
+    # One loop over every update element, its coordinates recomputed from the flat index: the
+    # reverse rebuilds the operand from the elements the loop overwrote (`loop_undo`), where a
+    # nest of loops cached the whole operand per iteration of every loop but the innermost.
+    add(f"  %total = arith.constant {math.prod(loops)} : index")
+    add(f"  %result = scf.for %flat = %c0 to %total step %c1 iter_args(%state = %operand) -> ({kind}) {{")
+    state = "%state"
+    pad = "    "
+    stride = 1
+    for d in reversed(range(len(loops))):
+        add(f"{pad}%stride{d} = arith.constant {stride} : index")
+        add(f"{pad}%q{d} = arith.divui %flat, %stride{d} : index")
+        add(f"{pad}%u{d} = arith.remui %q{d}, %n{d} : index")
+        stride *= loops[d]
     start = {}
     valid = []
     for component, operand_dim in enumerate(to_operand):
@@ -206,10 +215,7 @@ def _loop_text(name: str, numbers: dict, operand, indices, updates, combiner: st
     add(f"{pad}  scf.yield {state} : {kind}")
     add(f"{pad}}}")
     add(f"{pad}scf.yield %next : {kind}")
-    for d in reversed(range(len(loops))):
-        add(f"  {'  ' * d}}}")
-        if d > 0:
-            add(f"  {'  ' * d}scf.yield %r{d} : {kind}")
-    add(f"  return %r0 : {kind}")
+    add("  }")
+    add(f"  return %result : {kind}")
     add("}")
     return "\n".join(lines) + "\n"

@@ -32,6 +32,7 @@
 #map5 = affine_map<(d0, d1) -> ()>
 func.func @jraph_gat_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: tensor<3xf32>, %arg3: tensor<6x4xf32>, %arg4: tensor<9xi32>, %arg5: tensor<9xi32>) -> tensor<f32> {
   %cst = arith.constant dense<0.00999999977> : tensor<f32>
+  %c27 = arith.constant 27 : index
   %c3 = arith.constant 3 : index
   %c9 = arith.constant 9 : index
   %c1 = arith.constant 1 : index
@@ -160,21 +161,22 @@ func.func @jraph_gat_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: t
     linalg.yield %in : i32
   } -> tensor<9x1xi32>
   %32 = scf.for %arg6 = %c0 to %c9 step %c1 iter_args(%arg7 = %30) -> (tensor<6xf32>) {
-    %extracted = tensor.extract %31[%arg6, %c0] : tensor<9x1xi32>
-    %56 = arith.index_cast %extracted : i32 to index
-    %57 = arith.cmpi sge, %56, %c0 : index
-    %58 = arith.cmpi sle, %56, %c5 : index
-    %59 = arith.andi %57, %58 : i1
-    %60 = scf.if %59 -> (tensor<6xf32>) {
-      %extracted_6 = tensor.extract %arg7[%56] : tensor<6xf32>
-      %extracted_7 = tensor.extract %28[%arg6] : tensor<9xf32>
-      %61 = arith.maximumf %extracted_6, %extracted_7 : f32
-      %inserted = tensor.insert %61 into %arg7[%56] : tensor<6xf32>
+    %56 = arith.remui %arg6, %c9 : index
+    %extracted = tensor.extract %31[%56, %c0] : tensor<9x1xi32>
+    %57 = arith.index_cast %extracted : i32 to index
+    %58 = arith.cmpi sge, %57, %c0 : index
+    %59 = arith.cmpi sle, %57, %c5 : index
+    %60 = arith.andi %58, %59 : i1
+    %61 = scf.if %60 -> (tensor<6xf32>) {
+      %extracted_6 = tensor.extract %arg7[%57] : tensor<6xf32>
+      %extracted_7 = tensor.extract %28[%56] : tensor<9xf32>
+      %62 = arith.maximumf %extracted_6, %extracted_7 : f32
+      %inserted = tensor.insert %62 into %arg7[%57] : tensor<6xf32>
       scf.yield %inserted : tensor<6xf32>
     } else {
       scf.yield %arg7 : tensor<6xf32>
     }
-    scf.yield %60 : tensor<6xf32>
+    scf.yield %61 : tensor<6xf32>
   }
   %33 = linalg.generic {indexing_maps = [#map1], iterator_types = ["parallel"]} outs(%19 : tensor<9xf32>) {
   ^bb0(%out: f32):
@@ -201,21 +203,22 @@ func.func @jraph_gat_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: t
     linalg.yield %in : f32
   } -> tensor<6xf32>
   %37 = scf.for %arg6 = %c0 to %c9 step %c1 iter_args(%arg7 = %36) -> (tensor<6xf32>) {
-    %extracted = tensor.extract %31[%arg6, %c0] : tensor<9x1xi32>
-    %56 = arith.index_cast %extracted : i32 to index
-    %57 = arith.cmpi sge, %56, %c0 : index
-    %58 = arith.cmpi sle, %56, %c5 : index
-    %59 = arith.andi %57, %58 : i1
-    %60 = scf.if %59 -> (tensor<6xf32>) {
-      %extracted_6 = tensor.extract %arg7[%56] : tensor<6xf32>
-      %extracted_7 = tensor.extract %35[%arg6] : tensor<9xf32>
-      %61 = arith.addf %extracted_6, %extracted_7 : f32
-      %inserted = tensor.insert %61 into %arg7[%56] : tensor<6xf32>
+    %56 = arith.remui %arg6, %c9 : index
+    %extracted = tensor.extract %31[%56, %c0] : tensor<9x1xi32>
+    %57 = arith.index_cast %extracted : i32 to index
+    %58 = arith.cmpi sge, %57, %c0 : index
+    %59 = arith.cmpi sle, %57, %c5 : index
+    %60 = arith.andi %58, %59 : i1
+    %61 = scf.if %60 -> (tensor<6xf32>) {
+      %extracted_6 = tensor.extract %arg7[%57] : tensor<6xf32>
+      %extracted_7 = tensor.extract %35[%56] : tensor<9xf32>
+      %62 = arith.addf %extracted_6, %extracted_7 : f32
+      %inserted = tensor.insert %62 into %arg7[%57] : tensor<6xf32>
       scf.yield %inserted : tensor<6xf32>
     } else {
       scf.yield %arg7 : tensor<6xf32>
     }
-    scf.yield %60 : tensor<6xf32>
+    scf.yield %61 : tensor<6xf32>
   }
   %38 = linalg.generic {indexing_maps = [#map1], iterator_types = ["parallel"]} outs(%19 : tensor<9xf32>) {
   ^bb0(%out: f32):
@@ -250,25 +253,25 @@ func.func @jraph_gat_loss(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: t
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x3xf32>
-  %45 = scf.for %arg6 = %c0 to %c9 step %c1 iter_args(%arg7 = %44) -> (tensor<6x3xf32>) {
-    %56 = scf.for %arg8 = %c0 to %c3 step %c1 iter_args(%arg9 = %arg7) -> (tensor<6x3xf32>) {
-      %extracted = tensor.extract %31[%arg6, %c0] : tensor<9x1xi32>
-      %57 = arith.index_cast %extracted : i32 to index
-      %58 = arith.cmpi sge, %57, %c0 : index
-      %59 = arith.cmpi sle, %57, %c5 : index
-      %60 = arith.andi %58, %59 : i1
-      %61 = scf.if %60 -> (tensor<6x3xf32>) {
-        %extracted_6 = tensor.extract %arg9[%57, %arg8] : tensor<6x3xf32>
-        %extracted_7 = tensor.extract %43[%arg6, %arg8] : tensor<9x3xf32>
-        %62 = arith.addf %extracted_6, %extracted_7 : f32
-        %inserted = tensor.insert %62 into %arg9[%57, %arg8] : tensor<6x3xf32>
-        scf.yield %inserted : tensor<6x3xf32>
-      } else {
-        scf.yield %arg9 : tensor<6x3xf32>
-      }
-      scf.yield %61 : tensor<6x3xf32>
+  %45 = scf.for %arg6 = %c0 to %c27 step %c1 iter_args(%arg7 = %44) -> (tensor<6x3xf32>) {
+    %56 = arith.remui %arg6, %c3 : index
+    %57 = arith.divui %arg6, %c3 : index
+    %58 = arith.remui %57, %c9 : index
+    %extracted = tensor.extract %31[%58, %c0] : tensor<9x1xi32>
+    %59 = arith.index_cast %extracted : i32 to index
+    %60 = arith.cmpi sge, %59, %c0 : index
+    %61 = arith.cmpi sle, %59, %c5 : index
+    %62 = arith.andi %60, %61 : i1
+    %63 = scf.if %62 -> (tensor<6x3xf32>) {
+      %extracted_6 = tensor.extract %arg7[%59, %56] : tensor<6x3xf32>
+      %extracted_7 = tensor.extract %43[%58, %56] : tensor<9x3xf32>
+      %64 = arith.addf %extracted_6, %extracted_7 : f32
+      %inserted = tensor.insert %64 into %arg7[%59, %56] : tensor<6x3xf32>
+      scf.yield %inserted : tensor<6x3xf32>
+    } else {
+      scf.yield %arg7 : tensor<6x3xf32>
     }
-    scf.yield %56 : tensor<6x3xf32>
+    scf.yield %63 : tensor<6x3xf32>
   }
   %46 = tensor.empty() : tensor<6x3xi1>
   %47 = linalg.generic {indexing_maps = [#map3, #map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%45, %44 : tensor<6x3xf32>, tensor<6x3xf32>) outs(%46 : tensor<6x3xi1>) {

@@ -36,8 +36,10 @@
 #map5 = affine_map<(d0, d1) -> ()>
 #map6 = affine_map<() -> ()>
 func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>, %arg2: tensor<6x4xf32>, %arg3: tensor<9xi32>, %arg4: tensor<9xi32>) -> tensor<f32> {
+  %c18 = arith.constant 18 : index
   %c2 = arith.constant 2 : index
   %c9 = arith.constant 9 : index
+  %c75 = arith.constant 75 : index
   %c15 = arith.constant 15 : index
   %c1 = arith.constant 1 : index
   %cst = arith.constant 0xFF800000 : f32
@@ -77,42 +79,44 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
     linalg.yield %in : i32
   } -> tensor<15x1xi32>
   %10 = scf.for %arg5 = %c0 to %c15 step %c1 iter_args(%arg6 = %7) -> (tensor<6xi32>) {
-    %extracted = tensor.extract %9[%arg5, %c0] : tensor<15x1xi32>
-    %91 = arith.index_cast %extracted : i32 to index
-    %92 = arith.cmpi sge, %91, %c0 : index
-    %93 = arith.cmpi sle, %91, %c5 : index
-    %94 = arith.andi %92, %93 : i1
-    %95 = scf.if %94 -> (tensor<6xi32>) {
-      %extracted_10 = tensor.extract %arg6[%91] : tensor<6xi32>
-      %extracted_11 = tensor.extract %6[%arg5] : tensor<15xi32>
-      %96 = arith.addi %extracted_10, %extracted_11 : i32
-      %inserted = tensor.insert %96 into %arg6[%91] : tensor<6xi32>
+    %91 = arith.remui %arg5, %c15 : index
+    %extracted = tensor.extract %9[%91, %c0] : tensor<15x1xi32>
+    %92 = arith.index_cast %extracted : i32 to index
+    %93 = arith.cmpi sge, %92, %c0 : index
+    %94 = arith.cmpi sle, %92, %c5 : index
+    %95 = arith.andi %93, %94 : i1
+    %96 = scf.if %95 -> (tensor<6xi32>) {
+      %extracted_10 = tensor.extract %arg6[%92] : tensor<6xi32>
+      %extracted_11 = tensor.extract %6[%91] : tensor<15xi32>
+      %97 = arith.addi %extracted_10, %extracted_11 : i32
+      %inserted = tensor.insert %97 into %arg6[%92] : tensor<6xi32>
       scf.yield %inserted : tensor<6xi32>
     } else {
       scf.yield %arg6 : tensor<6xi32>
     }
-    scf.yield %95 : tensor<6xi32>
+    scf.yield %96 : tensor<6xi32>
   }
   %11 = linalg.generic {indexing_maps = [#map2, #map3], iterator_types = ["parallel", "parallel"]} ins(%concat : tensor<15xi32>) outs(%8 : tensor<15x1xi32>) {
   ^bb0(%in: i32, %out: i32):
     linalg.yield %in : i32
   } -> tensor<15x1xi32>
   %12 = scf.for %arg5 = %c0 to %c15 step %c1 iter_args(%arg6 = %7) -> (tensor<6xi32>) {
-    %extracted = tensor.extract %11[%arg5, %c0] : tensor<15x1xi32>
-    %91 = arith.index_cast %extracted : i32 to index
-    %92 = arith.cmpi sge, %91, %c0 : index
-    %93 = arith.cmpi sle, %91, %c5 : index
-    %94 = arith.andi %92, %93 : i1
-    %95 = scf.if %94 -> (tensor<6xi32>) {
-      %extracted_10 = tensor.extract %arg6[%91] : tensor<6xi32>
-      %extracted_11 = tensor.extract %6[%arg5] : tensor<15xi32>
-      %96 = arith.addi %extracted_10, %extracted_11 : i32
-      %inserted = tensor.insert %96 into %arg6[%91] : tensor<6xi32>
+    %91 = arith.remui %arg5, %c15 : index
+    %extracted = tensor.extract %11[%91, %c0] : tensor<15x1xi32>
+    %92 = arith.index_cast %extracted : i32 to index
+    %93 = arith.cmpi sge, %92, %c0 : index
+    %94 = arith.cmpi sle, %92, %c5 : index
+    %95 = arith.andi %93, %94 : i1
+    %96 = scf.if %95 -> (tensor<6xi32>) {
+      %extracted_10 = tensor.extract %arg6[%92] : tensor<6xi32>
+      %extracted_11 = tensor.extract %6[%91] : tensor<15xi32>
+      %97 = arith.addi %extracted_10, %extracted_11 : i32
+      %inserted = tensor.insert %97 into %arg6[%92] : tensor<6xi32>
       scf.yield %inserted : tensor<6xi32>
     } else {
       scf.yield %arg6 : tensor<6xi32>
     }
-    scf.yield %95 : tensor<6xi32>
+    scf.yield %96 : tensor<6xi32>
   }
   %13 = tensor.empty() : tensor<6xf32>
   %14 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%10 : tensor<6xi32>) outs(%13 : tensor<6xf32>) {
@@ -192,25 +196,25 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x5xf32>
-  %32 = scf.for %arg5 = %c0 to %c15 step %c1 iter_args(%arg6 = %31) -> (tensor<6x5xf32>) {
-    %91 = scf.for %arg7 = %c0 to %c5 step %c1 iter_args(%arg8 = %arg6) -> (tensor<6x5xf32>) {
-      %extracted = tensor.extract %11[%arg5, %c0] : tensor<15x1xi32>
-      %92 = arith.index_cast %extracted : i32 to index
-      %93 = arith.cmpi sge, %92, %c0 : index
-      %94 = arith.cmpi sle, %92, %c5 : index
-      %95 = arith.andi %93, %94 : i1
-      %96 = scf.if %95 -> (tensor<6x5xf32>) {
-        %extracted_10 = tensor.extract %arg8[%92, %arg7] : tensor<6x5xf32>
-        %extracted_11 = tensor.extract %30[%arg5, %arg7] : tensor<15x5xf32>
-        %97 = arith.addf %extracted_10, %extracted_11 : f32
-        %inserted = tensor.insert %97 into %arg8[%92, %arg7] : tensor<6x5xf32>
-        scf.yield %inserted : tensor<6x5xf32>
-      } else {
-        scf.yield %arg8 : tensor<6x5xf32>
-      }
-      scf.yield %96 : tensor<6x5xf32>
+  %32 = scf.for %arg5 = %c0 to %c75 step %c1 iter_args(%arg6 = %31) -> (tensor<6x5xf32>) {
+    %91 = arith.remui %arg5, %c5 : index
+    %92 = arith.divui %arg5, %c5 : index
+    %93 = arith.remui %92, %c15 : index
+    %extracted = tensor.extract %11[%93, %c0] : tensor<15x1xi32>
+    %94 = arith.index_cast %extracted : i32 to index
+    %95 = arith.cmpi sge, %94, %c0 : index
+    %96 = arith.cmpi sle, %94, %c5 : index
+    %97 = arith.andi %95, %96 : i1
+    %98 = scf.if %97 -> (tensor<6x5xf32>) {
+      %extracted_10 = tensor.extract %arg6[%94, %91] : tensor<6x5xf32>
+      %extracted_11 = tensor.extract %30[%93, %91] : tensor<15x5xf32>
+      %99 = arith.addf %extracted_10, %extracted_11 : f32
+      %inserted = tensor.insert %99 into %arg6[%94, %91] : tensor<6x5xf32>
+      scf.yield %inserted : tensor<6x5xf32>
+    } else {
+      scf.yield %arg6 : tensor<6x5xf32>
     }
-    scf.yield %91 : tensor<6x5xf32>
+    scf.yield %98 : tensor<6x5xf32>
   }
   %33 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%12 : tensor<6xi32>) outs(%13 : tensor<6xf32>) {
   ^bb0(%in: i32, %out: f32):
@@ -259,42 +263,44 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
     linalg.yield %in : i32
   } -> tensor<9x1xi32>
   %47 = scf.for %arg5 = %c0 to %c9 step %c1 iter_args(%arg6 = %7) -> (tensor<6xi32>) {
-    %extracted = tensor.extract %46[%arg5, %c0] : tensor<9x1xi32>
-    %91 = arith.index_cast %extracted : i32 to index
-    %92 = arith.cmpi sge, %91, %c0 : index
-    %93 = arith.cmpi sle, %91, %c5 : index
-    %94 = arith.andi %92, %93 : i1
-    %95 = scf.if %94 -> (tensor<6xi32>) {
-      %extracted_10 = tensor.extract %arg6[%91] : tensor<6xi32>
-      %extracted_11 = tensor.extract %44[%arg5] : tensor<9xi32>
-      %96 = arith.addi %extracted_10, %extracted_11 : i32
-      %inserted = tensor.insert %96 into %arg6[%91] : tensor<6xi32>
+    %91 = arith.remui %arg5, %c9 : index
+    %extracted = tensor.extract %46[%91, %c0] : tensor<9x1xi32>
+    %92 = arith.index_cast %extracted : i32 to index
+    %93 = arith.cmpi sge, %92, %c0 : index
+    %94 = arith.cmpi sle, %92, %c5 : index
+    %95 = arith.andi %93, %94 : i1
+    %96 = scf.if %95 -> (tensor<6xi32>) {
+      %extracted_10 = tensor.extract %arg6[%92] : tensor<6xi32>
+      %extracted_11 = tensor.extract %44[%91] : tensor<9xi32>
+      %97 = arith.addi %extracted_10, %extracted_11 : i32
+      %inserted = tensor.insert %97 into %arg6[%92] : tensor<6xi32>
       scf.yield %inserted : tensor<6xi32>
     } else {
       scf.yield %arg6 : tensor<6xi32>
     }
-    scf.yield %95 : tensor<6xi32>
+    scf.yield %96 : tensor<6xi32>
   }
   %48 = linalg.generic {indexing_maps = [#map2, #map3], iterator_types = ["parallel", "parallel"]} ins(%arg4 : tensor<9xi32>) outs(%45 : tensor<9x1xi32>) {
   ^bb0(%in: i32, %out: i32):
     linalg.yield %in : i32
   } -> tensor<9x1xi32>
   %49 = scf.for %arg5 = %c0 to %c9 step %c1 iter_args(%arg6 = %7) -> (tensor<6xi32>) {
-    %extracted = tensor.extract %48[%arg5, %c0] : tensor<9x1xi32>
-    %91 = arith.index_cast %extracted : i32 to index
-    %92 = arith.cmpi sge, %91, %c0 : index
-    %93 = arith.cmpi sle, %91, %c5 : index
-    %94 = arith.andi %92, %93 : i1
-    %95 = scf.if %94 -> (tensor<6xi32>) {
-      %extracted_10 = tensor.extract %arg6[%91] : tensor<6xi32>
-      %extracted_11 = tensor.extract %44[%arg5] : tensor<9xi32>
-      %96 = arith.addi %extracted_10, %extracted_11 : i32
-      %inserted = tensor.insert %96 into %arg6[%91] : tensor<6xi32>
+    %91 = arith.remui %arg5, %c9 : index
+    %extracted = tensor.extract %48[%91, %c0] : tensor<9x1xi32>
+    %92 = arith.index_cast %extracted : i32 to index
+    %93 = arith.cmpi sge, %92, %c0 : index
+    %94 = arith.cmpi sle, %92, %c5 : index
+    %95 = arith.andi %93, %94 : i1
+    %96 = scf.if %95 -> (tensor<6xi32>) {
+      %extracted_10 = tensor.extract %arg6[%92] : tensor<6xi32>
+      %extracted_11 = tensor.extract %44[%91] : tensor<9xi32>
+      %97 = arith.addi %extracted_10, %extracted_11 : i32
+      %inserted = tensor.insert %97 into %arg6[%92] : tensor<6xi32>
       scf.yield %inserted : tensor<6xi32>
     } else {
       scf.yield %arg6 : tensor<6xi32>
     }
-    scf.yield %95 : tensor<6xi32>
+    scf.yield %96 : tensor<6xi32>
   }
   %50 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%47 : tensor<6xi32>) outs(%13 : tensor<6xf32>) {
   ^bb0(%in: i32, %out: f32):
@@ -368,25 +374,25 @@ func.func @jraph_karate_club_loss(%arg0: tensor<4x5xf32>, %arg1: tensor<5x2xf32>
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   } -> tensor<6x2xf32>
-  %66 = scf.for %arg5 = %c0 to %c9 step %c1 iter_args(%arg6 = %65) -> (tensor<6x2xf32>) {
-    %91 = scf.for %arg7 = %c0 to %c2 step %c1 iter_args(%arg8 = %arg6) -> (tensor<6x2xf32>) {
-      %extracted = tensor.extract %48[%arg5, %c0] : tensor<9x1xi32>
-      %92 = arith.index_cast %extracted : i32 to index
-      %93 = arith.cmpi sge, %92, %c0 : index
-      %94 = arith.cmpi sle, %92, %c5 : index
-      %95 = arith.andi %93, %94 : i1
-      %96 = scf.if %95 -> (tensor<6x2xf32>) {
-        %extracted_10 = tensor.extract %arg8[%92, %arg7] : tensor<6x2xf32>
-        %extracted_11 = tensor.extract %64[%arg5, %arg7] : tensor<9x2xf32>
-        %97 = arith.addf %extracted_10, %extracted_11 : f32
-        %inserted = tensor.insert %97 into %arg8[%92, %arg7] : tensor<6x2xf32>
-        scf.yield %inserted : tensor<6x2xf32>
-      } else {
-        scf.yield %arg8 : tensor<6x2xf32>
-      }
-      scf.yield %96 : tensor<6x2xf32>
+  %66 = scf.for %arg5 = %c0 to %c18 step %c1 iter_args(%arg6 = %65) -> (tensor<6x2xf32>) {
+    %91 = arith.remui %arg5, %c2 : index
+    %92 = arith.divui %arg5, %c2 : index
+    %93 = arith.remui %92, %c9 : index
+    %extracted = tensor.extract %48[%93, %c0] : tensor<9x1xi32>
+    %94 = arith.index_cast %extracted : i32 to index
+    %95 = arith.cmpi sge, %94, %c0 : index
+    %96 = arith.cmpi sle, %94, %c5 : index
+    %97 = arith.andi %95, %96 : i1
+    %98 = scf.if %97 -> (tensor<6x2xf32>) {
+      %extracted_10 = tensor.extract %arg6[%94, %91] : tensor<6x2xf32>
+      %extracted_11 = tensor.extract %64[%93, %91] : tensor<9x2xf32>
+      %99 = arith.addf %extracted_10, %extracted_11 : f32
+      %inserted = tensor.insert %99 into %arg6[%94, %91] : tensor<6x2xf32>
+      scf.yield %inserted : tensor<6x2xf32>
+    } else {
+      scf.yield %arg6 : tensor<6x2xf32>
     }
-    scf.yield %91 : tensor<6x2xf32>
+    scf.yield %98 : tensor<6x2xf32>
   }
   %67 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%49 : tensor<6xi32>) outs(%13 : tensor<6xf32>) {
   ^bb0(%in: i32, %out: f32):
