@@ -15,19 +15,19 @@ whole, its reverse stacked an n x n state for each of the n^2/2 iterations of it
 loop (n^4/2 floats: 3.6 s for the gradient of a 256 x 256 Cholesky); a `segment_max`
 stacked its whole result for each of its updates.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from gradir.autodiff_pass.ir_building import clone_op
+from gradir.dialects.type_checks import is_float_tensor
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import FloatAttr
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from gradir.autodiff_pass.ir_building import clone_op
-from gradir.dialects.type_checks import is_float_tensor
 
 
 @dataclass
@@ -205,11 +205,15 @@ def _with_extra_results(op: scf.IfOp, olds: list[list[SSAValue]]) -> scf.IfOp:
         extra = []
         for side, values in enumerate(olds):
             for value in values:
-                extra.append(value if side == number else at.insert(arith.ConstantOp(FloatAttr(0.0, value.type))).result)
+                extra.append(
+                    value if side == number else at.insert(arith.ConstantOp(FloatAttr(0.0, value.type))).result
+                )
         Rewriter.replace_op(terminator, scf.YieldOp(*terminator.operands, *extra))
     count = len(op.results)
     then_region, else_region = op.true_region, op.false_region
-    rebuilt = scf.IfOp(op.cond, [*op.result_types, *types], op.detach_region(then_region), op.detach_region(else_region))
+    rebuilt = scf.IfOp(
+        op.cond, [*op.result_types, *types], op.detach_region(then_region), op.detach_region(else_region)
+    )
     rebuilt.location = op.location
     Rewriter.replace_op(op, rebuilt, list(rebuilt.results[:count]))
     return rebuilt
@@ -222,7 +226,11 @@ def _clone_in_order(at: Builder, block: Block, ops: set[Operation], value_map: d
 
 
 def _put_back(
-    at: Builder, chain: list[tensor.InsertOp], olds: list[SSAValue], state: SSAValue, value_map: dict[SSAValue, SSAValue]
+    at: Builder,
+    chain: list[tensor.InsertOp],
+    olds: list[SSAValue],
+    state: SSAValue,
+    value_map: dict[SSAValue, SSAValue],
 ) -> SSAValue:
     """`state` with each insert of `chain` undone, last first."""
     for insert, old in reversed(list(zip(chain, olds))):

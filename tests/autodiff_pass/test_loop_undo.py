@@ -5,12 +5,13 @@ Each program is gradchecked (vjp and jvp, float64 central differences, through t
 pipeline), with and without checkpointing, and the caches are measured: one scalar per
 insert where the undo log applies, the whole state where it must not (an insert index
 read from the state itself)."""
+
 import numpy as np
 import pytest
-
-import gradir
 from exercised import assert_exercised
 from gradir.autodiff_pass.rules.loop_cache import CACHE_ATTRIBUTE
+
+import gradir
 from gradir.compilation import lower_to_linalg
 
 N = 5
@@ -234,9 +235,7 @@ def test_two_inserts_cache_two_scalars_an_iteration():
 def test_an_index_read_from_the_state_caches_the_state(checkpoint_every):
     rng = np.random.default_rng(2)
     inputs = [np.array([1.6, 0.7, -0.9, 1.2, 0.4]), rng.uniform(0.5, 1.5, N)]
-    result = gradir.gradcheck(
-        INDEX_FROM_STATE, "index_from_state", inputs=inputs, checkpoint_every=checkpoint_every
-    )
+    result = gradir.gradcheck(INDEX_FROM_STATE, "index_from_state", inputs=inputs, checkpoint_every=checkpoint_every)
     assert result.ok, result.report()
     assert_exercised(result)
     if not checkpoint_every:
