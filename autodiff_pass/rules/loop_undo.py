@@ -32,11 +32,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 @dataclass
 class _Branch:
-    """An `scf.if` of the chain: result `position` is the state, each branch's yield of it an
-    insert chain (first to last, possibly empty) from the state before the if."""
+    """An `scf.if` of the chain: each branch's yield of the state is an insert chain (first to
+    last, possibly empty) from the state before the if."""
 
     op: scf.IfOp
-    position: int
     chains: tuple[list[tensor.InsertOp], list[tensor.InsertOp]]
 
 
@@ -55,15 +54,18 @@ class UndoLog:
         """Read in the forward body the element each insert overwrites (a branch returns its
         branches' as extra results); the values to cache, in the order `rebuild` takes them."""
         recorded: list[SSAValue] = []
-        for number, link in enumerate(self.links):
+        for link in self.links:
             if isinstance(link, tensor.InsertOp):
                 recorded.append(_read_overwritten(link))
                 continue
             olds = [[_read_overwritten(insert) for insert in chain] for chain in link.chains]
             link.op = _with_extra_results(link.op, olds)
-            self.links[number] = link
             recorded.extend(link.op.results[len(link.op.results) - len(olds[0]) - len(olds[1]) :])
         return recorded
+
+    def branches(self) -> list[scf.IfOp]:
+        """The `scf.if`s of the chain (`record` replaces each by one with more results)."""
+        return [link.op for link in self.links if isinstance(link, _Branch)]
 
     def rebuild(self, at: Builder, state_after: SSAValue, induction: SSAValue, cached: Sequence[SSAValue]) -> SSAValue:
         """The state the iteration started from, built at `at` from `state_after` (what it
@@ -155,7 +157,7 @@ def _branch(
     defined_inside |= not isinstance(start, BlockArgument) and op.is_ancestor(start.owner)
     if starts[1] is not start or defined_inside:
         return None
-    return _Branch(op, position, (chains[0], chains[1])), start
+    return _Branch(op, (chains[0], chains[1])), start
 
 
 def _computable(

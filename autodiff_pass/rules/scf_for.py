@@ -284,13 +284,15 @@ def _cached(
     # A tensor state the body writes element by element is rebuilt in the reverse loop from
     # the elements its inserts overwrote, not cached whole (`loop_undo`).
     undone: list[tuple[int, SSAValue]] = []
+    rebuilt_branches: set[Operation] = set()
     for argument, value in reads.items():
         if value.owner.parent_block() is not reverse_body:  # type: ignore[union-attr]
             continue  # nothing read it: erased above
         log = undo_log(forward, argument.index - 1, stateful)
-        if log is None:
-            continue
+        if log is None or rebuilt_branches.intersection(log.branches()):
+            continue  # (a branch writing two states: the first log's cached values are its results)
         recorded = log.record()
+        rebuilt_branches.update(log.branches())
         state_after = reverse_body.insert_arg(argument.type, len(reverse_body.args))
         at = Builder(InsertPoint.after(value.owner))  # type: ignore[arg-type]
         iteration = as_index(at, add(at, mul(at, position, step), lower))

@@ -272,3 +272,46 @@ def test_batched_reverse_loops_rebuild_each_examples_state():
     for by_reverse, by_forward in zip(reverse, forward, strict=True):
         assert np.abs(by_forward).max() > 1e-2
         np.testing.assert_allclose(by_reverse, by_forward, rtol=1e-10, atol=1e-12)
+
+
+# One scf.if writes two states: the first state's undo log caches the branch's extra
+# results, so the second state is cached whole (rebuilding the branch again for it left the
+# first log's cached values the results of an erased op).
+TWO_STATES_ONE_BRANCH = f"""
+func.func @two_states(%x: tensor<{N}xf64>, %y: tensor<{N}xf64>) -> tensor<f64> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = arith.constant {N} : index
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %x, %t = %y) -> (tensor<{N}xf64>, tensor<{N}xf64>) {{
+    %st = arith.mulf %s, %t : tensor<{N}xf64>
+    %dot = autodiff.sum %st : tensor<{N}xf64> -> tensor<f64>
+    %d = tensor.extract %dot[] : tensor<f64>
+    %e = math.sin %d : f64
+    %odd = arith.remui %i, %c2 : index
+    %is_odd = arith.cmpi eq, %odd, %c1 : index
+    %s1, %t1 = scf.if %is_odd -> (tensor<{N}xf64>, tensor<{N}xf64>) {{
+      %w = tensor.insert %e into %s[%i] : tensor<{N}xf64>
+      %v = tensor.insert %d into %t[%c0] : tensor<{N}xf64>
+      scf.yield %w, %v : tensor<{N}xf64>, tensor<{N}xf64>
+    }} else {{
+      %u = tensor.insert %e into %t[%i] : tensor<{N}xf64>
+      scf.yield %s, %u : tensor<{N}xf64>, tensor<{N}xf64>
+    }}
+    scf.yield %s1, %t1 : tensor<{N}xf64>, tensor<{N}xf64>
+  }}
+  %z = arith.mulf %r#0, %r#1 : tensor<{N}xf64>
+  %q = autodiff.sum %z : tensor<{N}xf64> -> tensor<f64>
+  return %q : tensor<f64>
+}}
+"""
+
+
+@pytest.mark.parametrize("checkpoint_every", [0, 2])
+def test_one_branch_writing_two_states(checkpoint_every):
+    inputs = [np.array([0.3, -0.2, 0.5, 0.1, -0.4]), np.array([0.6, 0.2, 0.9, 0.4, 0.7])]
+    result = gradir.gradcheck(TWO_STATES_ONE_BRANCH, "two_states", inputs=inputs, checkpoint_every=checkpoint_every)
+    assert result.ok, result.report()
+    assert_exercised(result)
+    found = caches(grad_entry(TWO_STATES_ONE_BRANCH, "two_states", [f"tensor<{N}xf64>"] * 2, [0, 1]))
+    assert len(found) == 1 and found[0][1] > N * N * 8, found  # one state undone, one cached whole
