@@ -44,6 +44,9 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from timing import write_section  # bench/timing.py, beside this script
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 PAGE = RESULTS.parent / "RESULTS.md"
@@ -193,18 +196,6 @@ def stage_table(stages: list[dict[str, float]], cold_off: float) -> str:
     return "\n".join(lines)
 
 
-def write_section(page: pathlib.Path, text: str) -> None:
-    """Replace this script's section of `page` (between the SECTION markers) by `text`, or append it."""
-    begin, end = SECTION
-    old = page.read_text() if page.exists() else ""
-    block = f"{begin}\n{text.strip()}\n{end}\n"
-    if begin in old and end in old:
-        new = old[: old.index(begin)] + block + old[old.index(end) + len(end) :].lstrip("\n")
-    else:
-        new = old.rstrip("\n") + "\n\n" + block
-    page.write_text(new)
-
-
 def measure(repeats: int) -> dict:
     """Every system cold and warm (and gradir with the cache off), `repeats` rounds, alternating:
     what compile_latency.json holds."""
@@ -279,7 +270,7 @@ def publish(data: dict) -> None:
     body = conditions + table + "\n\nWhere the cache-off compile goes (`gradir.timing()`):\n\n" + stage_lines + "\n"
     (RESULTS / "compile_latency.md").write_text("# Compile latency: the MLP gradient of examples/mlp.mlir\n\n" + body)
     notes = RESULTS / "compile_latency_analysis.md"
-    write_section(PAGE, (
+    write_section(PAGE, section=SECTION, text=(
         "# Compile latency: the MLP gradient of examples/mlp.mlir (`bench/compile_latency.py`)\n\n" + body
         + (("\n## Analysis\n\n" + notes.read_text()) if notes.exists() else "")
     ))

@@ -23,11 +23,13 @@ import json
 import os
 import pathlib
 import platform
-import subprocess
 import sys
 import time
 
 import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from timing import minimum_seconds, run_worker, write_section  # bench/timing.py, beside this script
 
 RESULTS = pathlib.Path(__file__).resolve().parent / "results"
 PAGE = RESULTS.parent / "RESULTS.md"
@@ -120,19 +122,6 @@ def matmul_source(m: int, k: int, n: int, a_transposed: bool, b_transposed: bool
         f"  %c = autodiff.matmul {left}, {right} : (tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32>\n"
         f"  return %c : tensor<{m}x{n}xf32>\n}}\n"
     )
-
-
-def minimum_seconds(functions: dict, repeats: int) -> dict:
-    """Each function's fastest call: one warm-up each, then `repeats` rounds calling them in turn."""
-    for function in functions.values():
-        function()
-    best = {name: float("inf") for name in functions}
-    for _ in range(repeats):
-        for name, function in functions.items():
-            start = time.perf_counter()
-            function()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
 
 
 def peak_call():
@@ -289,19 +278,6 @@ def worker(threads: int, repeats: int, quick: bool) -> dict:
     return {"threads": threads, "torch_threads": torch.get_num_threads(), "rows": rows, "matmuls": matmuls}
 
 
-def run_worker(threads: int, repeats: int, quick: bool) -> dict:
-    env = dict(os.environ, **{name: str(threads) for name in (
-        "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "GRADIR_NUM_THREADS")})  # fmt: skip
-    if threads == 1:  # XLA has no thread-count flag; this keeps its CPU ops on one thread
-        env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false").strip()
-    command = [sys.executable, __file__, "--worker", str(threads), "--repeats", str(repeats)] + (["--quick"] if quick else [])
-    completed = subprocess.run(command, capture_output=True, text=True, env=env)
-    for line in completed.stdout.splitlines():
-        if line.startswith("RESULT "):
-            return json.loads(line[len("RESULT "):])
-    raise SystemExit(f"bench/cpu.py: the {threads}-thread worker failed:\n{completed.stderr[-3000:]}")
-
-
 def tables(results: list[dict]) -> str:
     """The three Markdown tables: tools side by side, MLP scaling, the three matmuls."""
     shape = "x".join(map(str, PEAK_SHAPE))
@@ -381,18 +357,6 @@ def plot(results: list[dict], path: pathlib.Path) -> None:
     plt.close(figure)
 
 
-def write_section(page: pathlib.Path, text: str) -> None:
-    """Replace this script's section of `page` (between the SECTION markers) by `text`, or append it."""
-    begin, end = SECTION
-    old = page.read_text() if page.exists() else ""
-    block = f"{begin}\n{text.strip()}\n{end}\n"
-    if begin in old and end in old:
-        new = old[: old.index(begin)] + block + old[old.index(end) + len(end) :].lstrip("\n")
-    else:
-        new = old.rstrip("\n") + "\n\n" + block
-    page.write_text(new)
-
-
 def publish(results: list[dict], meta: dict) -> None:
     """cpu.json, cpu.md, the plot and this script's section of bench/RESULTS.md."""
     text = tables(results)
@@ -406,7 +370,7 @@ def publish(results: list[dict], meta: dict) -> None:
     (RESULTS / "cpu.md").write_text("# CPU gradients: gradir against PyTorch eager, torch.compile and JAX\n\n" + header + text)
     plot(results, RESULTS / "cpu_scaling.png")
     notes = RESULTS / "cpu_analysis.md"
-    write_section(PAGE, (
+    write_section(PAGE, section=SECTION, text=(
         "# CPU gradients: gradir against PyTorch eager, torch.compile and JAX (`bench/cpu.py`)\n\n" + header
         + "![MLP gradient GFLOP/s against the batch](results/cpu_scaling.png)\n\n"
         + text.replace("\n## ", "\n### ")
@@ -430,7 +394,7 @@ def main() -> None:
         publish(recorded["results"], recorded["meta"])
         return
     settings = sorted({1, os.cpu_count() or 1})
-    results = [run_worker(threads, args.repeats, args.quick) for threads in settings]
+    results = [run_worker(__file__, threads, args.repeats, args.quick) for threads in settings]
     print(tables(results))
     if args.quick:
         return

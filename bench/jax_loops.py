@@ -27,11 +27,13 @@ import json
 import os
 import pathlib
 import platform
-import subprocess
 import sys
 import time
 
 import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from timing import minimum_seconds, run_worker  # bench/timing.py, beside this script
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
@@ -108,19 +110,6 @@ def cases(quick: bool) -> list[dict]:
     ]  # fmt: skip
 
 
-def minimum_seconds(functions: dict, repeats: int) -> dict:
-    """Each function's fastest call: one warm-up each, then `repeats` rounds calling them in turn."""
-    for function in functions.values():
-        function()
-    best = {name: float("inf") for name in functions}
-    for _ in range(repeats):
-        for name, function in functions.items():
-            start = time.perf_counter()
-            function()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
-
-
 def gradient_wrapper(text: str, count: int) -> str:
     """`text` (one exported function `@loss`) with `@grad_loss` of all its arguments."""
     import re
@@ -188,21 +177,6 @@ def worker(threads: int, repeats: int, quick: bool) -> dict:
     return {"threads": threads, "rows": [row(case, repeats) for case in cases(quick)]}
 
 
-def run_worker(threads: int, repeats: int, quick: bool) -> dict:
-    env = dict(os.environ, **{name: str(threads) for name in (
-        "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "GRADIR_NUM_THREADS")})  # fmt: skip
-    if threads == 1:
-        env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false").strip()
-    command = [sys.executable, __file__, "--worker", str(threads), "--repeats", str(repeats)] + (
-        ["--quick"] if quick else []
-    )
-    completed = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    for line in completed.stdout.splitlines():
-        if line.startswith("RESULT "):
-            return json.loads(line[len("RESULT ") :])
-    raise SystemExit(f"bench/jax_loops.py: the {threads}-thread worker failed:\n{completed.stderr[-3000:]}")
-
-
 def table(results: list[dict]) -> str:
     lines = [
         "| benchmark | threads | " + " | ".join(f"{TOOL_NAMES[t]} ms" for t in TOOLS)
@@ -229,7 +203,7 @@ def main() -> None:
     if args.worker is not None:
         print("RESULT " + json.dumps(worker(args.worker, args.repeats, args.quick)))
         return
-    results = [run_worker(threads, args.repeats, args.quick) for threads in sorted({1, os.cpu_count() or 1})]
+    results = [run_worker(__file__, threads, args.repeats, args.quick) for threads in sorted({1, os.cpu_count() or 1})]
     text = table(results)
     print(text)
     if args.quick:

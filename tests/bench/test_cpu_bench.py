@@ -67,8 +67,8 @@ def test_the_results_page_section_is_replaced_and_survives_the_gmm_page_regenera
     spec.loader.exec_module(plot_gmm)
     page = tmp_path / "RESULTS.md"
     page.write_text("# ADBench GMM\n\ntable\n")
-    bench.write_section(page, "CPU, first run")
-    bench.write_section(page, "CPU, second run")
+    bench.write_section(page, "CPU, first run", bench.SECTION)
+    bench.write_section(page, "CPU, second run", bench.SECTION)
     text = page.read_text()
     assert "first run" not in text and text.count("CPU, second run") == 1 and text.startswith("# ADBench GMM\n\ntable\n")
     # plot_gmm.py rewrites the page from its JSON: the CPU section is carried over.
