@@ -114,6 +114,7 @@ from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
 from gradir.mlir_bridge.written_arguments import (
     copy_written_arguments,
     copy_written_loop_states,
+    copy_yielded_slices,
     materialize_into_arguments_as_values,
 )
 from gradir.mlir_bridge.tensor_stage import (
@@ -160,12 +161,15 @@ def bufferize(module: ir.Module) -> None:
     `BUFFER_PIPELINE`): the pass is not run. A `tensor.insert` into a loop's
     state inside an `scf.if` of its body meets the same refusal (reverse mode
     of the same suite's seed 626762); an explicit copy
-    (`copy_written_loop_states`) bufferizes it. The copy costs time, so it is
-    made only where the first attempt failed.
+    (`copy_written_loop_states`) bufferizes it. A slice returned from a branch
+    while its source is written after it (a batched undo log) is refused too;
+    the third attempt copies those slices as well (`copy_yielded_slices`). The
+    copies cost time, so each is made only where the attempts before failed.
     """
     attempts = (
         (BUFFER_PIPELINE, None),
         (BUFFER_PIPELINE, copy_written_loop_states),
+        (BUFFER_PIPELINE, _copy_written_states_and_yielded_slices),
     )
     before = module.operation.clone()
     try:
@@ -182,6 +186,11 @@ def bufferize(module: ir.Module) -> None:
                     raise
     finally:
         before.erase()
+
+
+def _copy_written_states_and_yielded_slices(module: ir.Module) -> None:
+    copy_written_loop_states(module)
+    copy_yielded_slices(module)
 
 
 def _restore(module: ir.Module, before: ir.Operation) -> None:

@@ -79,3 +79,28 @@ def materialize_into_arguments_as_values(module: ir.Module) -> int:
         op.erase()
         replaced += 1
     return replaced
+
+
+def copy_yielded_slices(module: ir.Module) -> int:
+    """Give each `tensor.extract_slice` that an `scf.yield` of a branch returns a copy of
+    its own; in place. Returns how many slices were copied.
+
+    A slice is a view of its source. Returned from an `scf.if` (a batched undo log returns
+    the slice of the state each branch overwrites) while the source is written after the
+    branch, the view must be a copy, and MLIR 22 refused to make one ("'tensor.extract_slice'
+    op not bufferizable under the given constraints: cannot avoid RaW conflict": the Hessian
+    of tests/autodiff_pass/test_loop_undo.py's BRANCHES). Like `copy_written_loop_states`, a
+    fallback that `cpu_pipeline.bufferize` takes only when bufferization has failed."""
+    copied = 0
+    for op in walk_ops(module, {"scf.yield"}):
+        parent = op.parent
+        if parent is None or parent.name != "scf.if":
+            continue
+        for index, value in enumerate(op.operands):
+            if not isinstance(value, ir.OpResult) or value.owner.name != "tensor.extract_slice":
+                continue
+            with ir.InsertionPoint(op), op.location:
+                copy = bufferization.AllocTensorOp(value.type, [], copy=value)
+            op.operands[index] = copy.result
+            copied += 1
+    return copied
