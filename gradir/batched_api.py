@@ -20,7 +20,7 @@ from gradir.api_arguments import checked_choices, checked_indices, checked_integ
 from gradir.autodiff_pass.batched_functions import referenced_functions
 from gradir.dialects.batching_ops import HessianOp, JacobianOp, VmapOp, with_batch_dim
 from gradir.dialects.type_checks import is_differentiable_tensor, is_float_tensor
-from gradir.errors import ArgumentError, reports_internal_errors
+from gradir.errors import ArgumentError, GradirError, reports_internal_errors
 from gradir.source import load_module
 
 WRAPPER = "__gradir_batched_entry"
@@ -71,11 +71,15 @@ def _unpack(results: tuple):
 
 
 def _call(executable, what: str, arguments):
-    """Call the wrapper; an argument error names `what`, not the wrapper."""
+    """Call the wrapper; an error (a bad argument, a NaN that `check_numerics` stopped at)
+    names `what`, not the wrapper."""
     try:
         return _unpack(executable.call(WRAPPER, *arguments))
-    except ArgumentError as error:
-        raise ArgumentError(error.message.replace(WRAPPER, what), error.location) from None
+    except GradirError as error:
+        if WRAPPER not in error.message:
+            raise
+        message = error.message.replace(f"@{WRAPPER}", what).replace(WRAPPER, what)
+        raise type(error)(message, error.location) from None
 
 
 def _checked_wrt(function: FuncOp, wrt: object) -> list[int]:
@@ -99,7 +103,8 @@ def _checked_wrt(function: FuncOp, wrt: object) -> list[int]:
 class BatchedFunction:
     """`gradir.vmap(source, name, in_axes, out_axes)`: call it on a batch."""
 
-    def __init__(self, source, name: str, in_axes, out_axes, target: str = "cpu"):
+    def __init__(self, source, name: str, in_axes, out_axes, target: str = "cpu", options: dict | None = None):
+        self._options = _checked_compile_options(target, dict(options or {}))
         self._source = load_module(source)
         self._name = checked_name("function", name)
         self._function = _function(self._source, name)
@@ -192,16 +197,17 @@ class BatchedFunction:
             outputs,
             lambda args: VmapOp(self._name, args, outputs, in_axes, out_axes, size),
         )
-        return compile(module, target=self._target)
+        return compile(module, target=self._target, **self._options)
 
 
 @reports_internal_errors
-def vmap(source, function: str, in_axes=0, out_axes=0) -> BatchedFunction:
+def vmap(source, function: str, in_axes=0, out_axes=0, **options) -> BatchedFunction:
     """`function` of `source` mapped over a batch (like `torch.func.vmap`):
     `in_axes` per argument an axis (negative from the end) or None (not
     batched), or one for all; `out_axes` likewise per result. Returns a callable;
-    one result comes back as the array itself, several as a tuple."""
-    return BatchedFunction(source, function, in_axes, out_axes)
+    one result comes back as the array itself, several as a tuple. `options` are
+    `gradir.compile`'s for the CPU (`opt_level`, `num_threads`, `checkpoint_every`, ...)."""
+    return BatchedFunction(source, function, in_axes, out_axes, options=options)
 
 
 class _CompiledWrapper:
@@ -216,12 +222,15 @@ class _CompiledWrapper:
 
 
 @reports_internal_errors
-def jacobian(source, function: str, wrt: Sequence[int] | None = None, mode: str | None = None):
+def jacobian(source, function: str, wrt: Sequence[int] | None = None, mode: str | None = None, **options):
     """The whole Jacobian of `function` (like `torch.autograd.functional.jacobian`):
     a callable returning, for each result `r` and `wrt` argument `a` (result-major),
     an array of shape `shape(r) + shape(a)`. `mode`: "rev" (vmap of vjp), "fwd"
-    (vmap of jvp), or None (forward when the inputs have fewer elements)."""
+    (vmap of jvp), or None (forward when the inputs have fewer elements). `options` are
+    `gradir.compile`'s for the CPU (`opt_level`, `num_threads`, `checkpoint_every`, ...)."""
     from gradir.compilation import compile
+
+    _checked_compile_options("cpu", options)
 
     if mode is not None:
         mode = checked_choices("mode", mode, ("rev", "fwd"))[0]
@@ -237,15 +246,18 @@ def jacobian(source, function: str, wrt: Sequence[int] | None = None, mode: str 
     module = _with_wrapper(
         module, inputs, results, lambda args: JacobianOp(function, args, results, indices, mode)
     )
-    return _CompiledWrapper(compile(module), f"jacobian of @{function}")
+    return _CompiledWrapper(compile(module, **options), f"jacobian of @{function}")
 
 
 @reports_internal_errors
-def hessian(source, function: str, wrt: Sequence[int] | None = None):
+def hessian(source, function: str, wrt: Sequence[int] | None = None, **options):
     """The Hessian of a loss (`function` returns one 0-d float tensor), forward
     over reverse: a callable returning, for each pair (`a_i`, `a_j`) of `wrt`
-    arguments (row-major), an array of shape `shape(a_i) + shape(a_j)`."""
+    arguments (row-major), an array of shape `shape(a_i) + shape(a_j)`. `options` are
+    `gradir.compile`'s for the CPU (`opt_level`, `num_threads`, `checkpoint_every`, ...)."""
     from gradir.compilation import compile
+
+    _checked_compile_options("cpu", options)
 
     module = load_module(source)
     callee = _function(module, checked_name("function", function))
@@ -258,7 +270,21 @@ def hessian(source, function: str, wrt: Sequence[int] | None = None):
     module = _with_wrapper(
         module, inputs, results, lambda args: HessianOp(function, args, results, indices)
     )
-    return _CompiledWrapper(compile(module), f"hessian of @{function}")
+    return _CompiledWrapper(compile(module, **options), f"hessian of @{function}")
+
+
+def _checked_compile_options(target: str, options: dict) -> dict:
+    """`options` themselves, or the `ArgumentError` `gradir.compile` would raise for them, now:
+    a vmap compiles at its first call, too late to say that the call that made it erred."""
+    from gradir.compilation import checked_options
+
+    keywords = {"checkpoint_every", "check_numerics"}
+    checked_options(target, options.get("checkpoint_every", 0), {k: v for k, v in options.items() if k not in keywords})
+    if target == "cpu" and "opt_level" in options:
+        from gradir.cpu_backend.cpu_runtime import checked_opt_level
+
+        checked_opt_level(options["opt_level"])
+    return options
 
 
 def _joined(a: Attribute, b: Attribute) -> TensorType:
