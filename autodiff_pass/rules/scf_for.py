@@ -251,6 +251,14 @@ def _cached(
             stateful.update(op.results)
     copy_set = set(copies)
     needed: set[Operation] = set()
+    # The states between the inserts of a state that has an undo log are recomputed from the
+    # state it rebuilds: cached, a Cholesky column's state after its diagonal insert was n x n
+    # floats an iteration.
+    undo_chains: set[SSAValue] = set()
+    for argument in forward.args[1:]:
+        log = undo_log(forward, argument.index - 1, stateful)
+        if log is not None:
+            undo_chains |= log.chain_values()
 
     def top_level(op: Operation) -> Operation | None:
         while op.parent_block() is not reverse_body:
@@ -267,6 +275,7 @@ def _cached(
         cacheable = (
             any(result in stateful for result in origin[copy].results)
             and not copy.regions
+            and not any(result in undo_chains for result in origin[copy].results)
             and all(carries_derivative(result) and not dynamic_dims(result.type) for result in copy.results)
         )
         if cacheable:
@@ -289,10 +298,10 @@ def _cached(
         if value.owner.parent_block() is not reverse_body:  # type: ignore[union-attr]
             continue  # nothing read it: erased above
         log = undo_log(forward, argument.index - 1, stateful)
-        if log is None or rebuilt_branches.intersection(log.branches()):
-            continue  # (a branch writing two states: the first log's cached values are its results)
+        if log is None or rebuilt_branches.intersection(log.rebuilt_ops()):
+            continue  # (a branch or loop writing two states: the first log's cached values are its results)
         recorded = log.record()
-        rebuilt_branches.update(log.branches())
+        rebuilt_branches.update(log.rebuilt_ops())
         state_after = reverse_body.insert_arg(argument.type, len(reverse_body.args))
         at = Builder(InsertPoint.after(value.owner))  # type: ignore[arg-type]
         iteration = as_index(at, add(at, mul(at, position, step), lower))

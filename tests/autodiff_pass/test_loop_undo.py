@@ -337,3 +337,140 @@ def test_hessian_through_the_batched_undo_log():
             block = hessian[2 * i + j]
             assert np.abs(block).max() > 1e-2
             np.testing.assert_allclose(block, np.stack(columns, axis=-1), rtol=1e-6, atol=1e-8)
+
+
+# A Cholesky factorization written as LAPACK's potrf is by `from_jax` (`jax_linalg`): for each
+# column j, the diagonal element (one top-level insert), then an inner loop writing the
+# elements below it, one an iteration. The outer state is changed by that inner loop.
+CHOLESKY = f"""
+func.func @chol(%a0: tensor<{N}x{N}xf64>) -> tensor<f64> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant {N} : index
+  %zero = arith.constant 0.0 : f64
+  %l = scf.for %j = %c0 to %n step %c1 iter_args(%s = %a0) -> (tensor<{N}x{N}xf64>) {{
+    %sq = scf.for %k = %c0 to %j step %c1 iter_args(%acc = %zero) -> (f64) {{
+      %ljk = tensor.extract %s[%j, %k] : tensor<{N}x{N}xf64>
+      %p = arith.mulf %ljk, %ljk : f64
+      %a = arith.addf %acc, %p : f64
+      scf.yield %a : f64
+    }}
+    %ajj = tensor.extract %s[%j, %j] : tensor<{N}x{N}xf64>
+    %pivot = arith.subf %ajj, %sq : f64
+    %ljj = math.sqrt %pivot : f64
+    %withdiag = tensor.insert %ljj into %s[%j, %j] : tensor<{N}x{N}xf64>
+    %below = arith.addi %j, %c1 : index
+    %col = scf.for %i = %below to %n step %c1 iter_args(%t = %withdiag) -> (tensor<{N}x{N}xf64>) {{
+      %dot = scf.for %k = %c0 to %j step %c1 iter_args(%acc = %zero) -> (f64) {{
+        %lik = tensor.extract %t[%i, %k] : tensor<{N}x{N}xf64>
+        %ljk = tensor.extract %t[%j, %k] : tensor<{N}x{N}xf64>
+        %p = arith.mulf %lik, %ljk : f64
+        %a = arith.addf %acc, %p : f64
+        scf.yield %a : f64
+      }}
+      %aij = tensor.extract %t[%i, %j] : tensor<{N}x{N}xf64>
+      %rest = arith.subf %aij, %dot : f64
+      %lij = arith.divf %rest, %ljj : f64
+      %w = tensor.insert %lij into %t[%i, %j] : tensor<{N}x{N}xf64>
+      scf.yield %w : tensor<{N}x{N}xf64>
+    }}
+    scf.yield %col : tensor<{N}x{N}xf64>
+  }}
+  %w = arith.constant dense<[[1.0, 0.5, 0.25, 0.2, 0.1], [0.3, 1.1, 0.7, 0.2, 0.9], [0.4, 0.6, 1.3, 0.8, 0.5], [0.2, 0.9, 0.1, 1.7, 0.3], [0.5, 0.4, 0.6, 0.2, 1.9]]> : tensor<{N}x{N}xf64>
+  %lw = arith.mulf %l, %w : tensor<{N}x{N}xf64>
+  %sin = math.sin %lw : tensor<{N}x{N}xf64>
+  %r = autodiff.sum %sin : tensor<{N}x{N}xf64> -> tensor<f64>
+  return %r : tensor<f64>
+}}
+"""
+
+# An inner loop (3 iterations) that writes the same element in each of its iterations (and
+# reads others): putting the overwritten elements back, last iteration first, gives the state
+# it started from.
+INNER_REWRITES = f"""
+func.func @rewrites(%x: tensor<{N}xf64>, %w: tensor<{N}xf64>) -> tensor<f64> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %n = arith.constant {N} : index
+  %y = scf.for %j = %c0 to %n step %c1 iter_args(%s = %x) -> (tensor<{N}xf64>) {{
+    %start = LOWER
+    %inner = scf.for %i = %start to %c3 step %c1 iter_args(%t = %s) -> (tensor<{N}xf64>) {{
+      %e = tensor.extract %t[%j] : tensor<{N}xf64>
+      %wi = tensor.extract %w[%i] : tensor<{N}xf64>
+      %ti = tensor.extract %t[%i] : tensor<{N}xf64>
+      %sin = math.sin %ti : f64
+      %p = arith.mulf %e, %wi : f64
+      %q = arith.addf %p, %sin : f64
+      %written = tensor.insert %q into %t[%j] : tensor<{N}xf64>
+      scf.yield %written : tensor<{N}xf64>
+    }}
+    scf.yield %inner : tensor<{N}xf64>
+  }}
+  %z = arith.mulf %y, %y : tensor<{N}xf64>
+  %r = autodiff.sum %z : tensor<{N}xf64> -> tensor<f64>
+  return %r : tensor<f64>
+}}
+"""
+STARTS_AT_ZERO = INNER_REWRITES.replace("%start = LOWER", "%start = arith.addi %c0, %c0 : index")
+# j - 1 may be negative (it is, at j = 0: the inner loop is then one iteration longer): the
+# induction variable cannot index the log, so the state is cached whole.
+STARTS_BEFORE_J = (
+    INNER_REWRITES.replace("%start = LOWER", "%start = arith.subi %j, %c1 : index")
+    .replace("%wi = tensor.extract %w[%i]", "%ii = arith.maxsi %i, %c0 : index\n      %wi = tensor.extract %w[%ii]")
+    .replace("%ti = tensor.extract %t[%i]", "%ti = tensor.extract %t[%ii]")
+)
+
+
+def positive_definite(seed: int = 0) -> np.ndarray:
+    m = np.random.default_rng(seed).uniform(-0.5, 0.5, (N, N))
+    return m @ m.T + 0.5 * N * np.eye(N)
+
+
+@pytest.mark.parametrize("checkpoint_every", [0, 2])
+def test_cholesky_gradient(checkpoint_every):
+    result = gradir.gradcheck(CHOLESKY, "chol", inputs=[positive_definite()], checkpoint_every=checkpoint_every)
+    assert result.ok, result.report()
+    assert_exercised(result)
+
+
+def test_cholesky_caches_a_column_not_the_matrix():
+    """Per column: the overwritten diagonal element, its square root and the N-element log
+    of what the inner loop overwrote. The state was cached whole twice a column (before
+    and after the diagonal insert): n^3 floats for an n x n Cholesky, now n^2."""
+    found = caches(grad_entry(CHOLESKY, "chol", [f"tensor<{N}x{N}xf64>"], [0]))
+    outer = [entry for entry in found if entry[0] == 3]
+    assert outer == [(3, N * (8 + 8 + N * 8))], found
+
+
+@pytest.mark.parametrize("source", [STARTS_AT_ZERO, STARTS_BEFORE_J], ids=["starts_at_zero", "starts_before_j"])
+@pytest.mark.parametrize("checkpoint_every", [0, 2])
+def test_an_inner_loop_rewriting_one_element_gradient(source, checkpoint_every):
+    rng = np.random.default_rng(3)
+    inputs = [rng.uniform(0.3, 0.9, N), rng.uniform(0.4, 0.8, N)]
+    result = gradir.gradcheck(source, "rewrites", inputs=inputs, checkpoint_every=checkpoint_every)
+    assert result.ok, result.report()
+    assert_exercised(result)
+
+
+def test_an_inner_loop_is_logged_only_when_its_induction_variable_indexes_the_log():
+    types = [f"tensor<{N}xf64>"] * 2
+    # The outer loop's cache: N logs of the inner loop's 3 iterations, not N states of N.
+    logged = caches(grad_entry(STARTS_AT_ZERO, "rewrites", types, [0, 1]))
+    assert max(size for _, size in logged) == N * 3 * 8, logged
+    whole = caches(grad_entry(STARTS_BEFORE_J, "rewrites", types, [0, 1]))
+    assert max(size for _, size in whole) == N * N * 8, whole
+
+
+def test_batched_reverse_cholesky_matches_forward_mode():
+    """The Jacobian of the factor by reverse mode (the inner loops' logs and their reverse,
+    batched) is the one by forward mode."""
+    source = CHOLESKY.replace("-> tensor<f64> {", f"-> tensor<{N}x{N}xf64> {{", 1).replace(
+        f"  %r = autodiff.sum %sin : tensor<{N}x{N}xf64> -> tensor<f64>\n  return %r : tensor<f64>",
+        f"  return %sin : tensor<{N}x{N}xf64>",
+    )
+    a = positive_definite(1)
+    reverse = gradir.jacobian(source, "chol", mode="rev", opt_level=0)(a)
+    forward = gradir.jacobian(source, "chol", mode="fwd", opt_level=0)(a)
+    assert np.abs(forward).max() > 1e-2
+    np.testing.assert_allclose(reverse, forward, rtol=1e-10, atol=1e-12)
