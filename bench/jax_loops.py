@@ -17,7 +17,8 @@ calls (`index_add_`, `scatter_reduce`, `torch.sort`, `torch.linalg.cholesky`,
 at import: OMP/MKL/OPENBLAS/GRADIR_NUM_THREADS, and XLA's
 `--xla_cpu_multi_thread_eigen=false` for one thread). Times: minimum over `--repeats`
 rounds after a warm-up, the tools alternating. Writes bench/results/jax_loops.json and
-jax_loops.md (`--quick`: small sizes, nothing written).
+jax_loops.md, with jax_loops_analysis.md (hand-written) appended (`--quick`: small sizes,
+nothing written).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from timing import minimum_seconds, run_worker  # bench/timing.py, beside this s
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
+ANALYSIS = RESULTS / "jax_loops_analysis.md"
+"""Hand-written: earlier runs' tables and what the figures mean; appended to jax_loops.md."""
 TOOLS = ("gradir", "jax", "torch_eager", "torch_compile")
 TOOL_NAMES = {
     "gradir": "gradir",
@@ -222,6 +225,7 @@ def main() -> None:
         f"the ratios. Measured {meta['date']}, {meta['cpu_count']} cores, load {meta['load_average_1_5_15_min']}.\n\n"
         + text
         + "\n"
+        + (("\n" + ANALYSIS.read_text()) if ANALYSIS.exists() else "")
     )
 
 

@@ -47,3 +47,15 @@ def test_the_gradient_entry_differentiates_every_argument():
     gx, gy = gradir.compile(BENCH.gradient_wrapper(text, 2), opt_level=0).grad_loss(x, y)
     np.testing.assert_array_equal(gx, y)
     np.testing.assert_array_equal(gy, x)
+
+
+def test_the_results_page_is_the_table_and_the_hand_written_analysis():
+    """jax_loops.md is regenerated whole by each run: the analysis lives in its own file,
+    appended, so that a run cannot drop it; the committed page holds the committed JSON's
+    table."""
+    import json
+
+    page = (ROOT / "bench" / "results" / "jax_loops.md").read_text()
+    assert page.endswith("\n" + BENCH.ANALYSIS.read_text())
+    results = json.loads((ROOT / "bench" / "results" / "jax_loops.json").read_text())["results"]
+    assert BENCH.table(results) in page
