@@ -110,7 +110,7 @@ from gradir.mlir_bridge.host_execution import (
     keep_function_names_off_the_c_library,
     restore_c_interface_names,
 )
-from gradir.mlir_bridge.loop_states import yield_loop_states_in_place
+from gradir.mlir_bridge.loop_states import drop_in_place_states, yield_loop_states_in_place
 from gradir.mlir_bridge.written_arguments import (
     copy_written_arguments,
     copy_written_loop_states,
@@ -148,6 +148,13 @@ random (see `bufferize`). Without it a value is computed in a buffer of its own 
 to its destination: one copy more."""
 
 
+LOOSE_BUFFER_PIPELINE = BUFFER_PIPELINE.replace(
+    "one-shot-bufferize{", "one-shot-bufferize{allow-return-allocs-from-loops ", 1
+)
+"""`BUFFER_PIPELINE` letting a loop yield a buffer other than its argument's: for the last
+attempt of `bufferize`, whose loop states are not forced in place (`drop_in_place_states`)."""
+
+
 def bufferize(module: ir.Module) -> None:
     """`BUFFER_PIPELINE` on `module` in place; where it fails, the stage reruns
     from a copy of the module taken before it with the writes into loop states
@@ -164,14 +171,19 @@ def bufferize(module: ir.Module) -> None:
     (`copy_written_loop_states`) bufferizes it. A slice returned from a branch
     while its source is written after it (a batched undo log) is refused too;
     the third attempt copies those slices as well (`copy_yielded_slices`). The
-    copies cost time, so each is made only where the attempts before failed.
+    last does not force loop states in place (`drop_in_place_states`) and lets
+    bufferization allocate a loop's new state where it must. The copies cost
+    time, so each is made only where the attempts before failed; where all
+    fail, the error is the first attempt's.
     """
     attempts = (
         (BUFFER_PIPELINE, None),
         (BUFFER_PIPELINE, copy_written_loop_states),
         (BUFFER_PIPELINE, _copy_written_states_and_yielded_slices),
+        (LOOSE_BUFFER_PIPELINE, _states_not_in_place),
     )
     before = module.operation.clone()
+    first_error = None
     try:
         for number, (pipeline, prepare) in enumerate(attempts):
             if number:
@@ -181,9 +193,10 @@ def bufferize(module: ir.Module) -> None:
             try:
                 run_pipeline(module, pipeline, "cpu-bufferize")
                 return
-            except PipelineError:
+            except PipelineError as error:
+                first_error = first_error or error
                 if number == len(attempts) - 1:
-                    raise
+                    raise first_error from None
     finally:
         before.erase()
 
@@ -191,6 +204,11 @@ def bufferize(module: ir.Module) -> None:
 def _copy_written_states_and_yielded_slices(module: ir.Module) -> None:
     copy_written_loop_states(module)
     copy_yielded_slices(module)
+
+
+def _states_not_in_place(module: ir.Module) -> None:
+    _copy_written_states_and_yielded_slices(module)
+    drop_in_place_states(module)
 
 
 def _restore(module: ir.Module, before: ir.Operation) -> None:

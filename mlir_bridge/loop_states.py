@@ -262,3 +262,30 @@ def _states_written_through(value: ir.Value, states: list[ir.Value]) -> list[ir.
             return []
         value = op.operands[position]
     return [state for state in states if value == state]
+
+
+def drop_in_place_states(module: ir.Module) -> int:
+    """Undo `yield_loop_states_in_place`'s writes: each `bufferization.materialize_in_destination`
+    (tensor form) into an `scf.for`/`scf.while` region's argument is replaced by the value it
+    wrote; in place. Returns how many.
+
+    Forced in place, a loop's state must be its initial value's buffer all along; where that
+    buffer is read after the loop writes it (a reversed inner loop accumulating into the
+    gradients its outer reversed loop carries, read again after it: tests/property's seed
+    918032), one-shot bufferization refused the loop ("'scf.for' op not bufferizable under
+    the given constraints: cannot avoid RaW conflict"). Without the writes, and with
+    `allow-return-allocs-from-loops`, it allocates and copies where it must: the last of
+    `cpu_pipeline.bufferize`'s attempts, taken only after the others failed."""
+    dropped = 0
+    for op in walk_ops(module, {"bufferization.materialize_in_destination"}):
+        if len(op.results) != 1:
+            continue
+        destination = op.operands[1]
+        if not isinstance(destination, ir.BlockArgument) or destination.owner.owner is None:
+            continue
+        if destination.owner.owner.operation.name not in ("scf.for", "scf.while"):
+            continue
+        op.results[0].replace_all_uses_with(op.operands[0])
+        op.erase()
+        dropped += 1
+    return dropped

@@ -335,6 +335,21 @@ def test_seed_626762_is_gradchecked():
     assert_exercised(result)
 
 
+def test_seed_918032_is_gradchecked():
+    """Fuzz run of 2026-11-30: a reversed inner loop accumulates into gradients its reversed
+    outer loop carries and reads again after it; forced in place, that loop's state met
+    "'scf.for' op not bufferizable under the given constraints: cannot avoid RaW conflict"
+    (vjp only, with or without checkpointing) until `cpu_pipeline.bufferize` learned a last
+    attempt with the loop states not forced in place (`loop_states.drop_in_place_states`).
+    Not cut down: hand-written loops of the same shape bufferize at the first attempt."""
+    from standard_programs import generate
+
+    program = generate(918032)
+    for checkpoint_every in (0, 2):
+        result = gradir.gradcheck(program.text, "program_918032", allow_vacuous=True, checkpoint_every=checkpoint_every)
+        assert_exercised(result)
+
+
 def test_seed_626941_reference_holds_the_f32_constants_of_the_program():
     """Not a gradir bug, a generator one: its NumPy reference evaluated `0.003906 : f32` as
     0.003906, where the program (and gradir, promoting it to f64) holds the nearest f32,
