@@ -30,7 +30,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gradir.autodiff_pass.ir_building import clone_op
-from gradir.autodiff_pass.rules.loop_cache import constant_index
+from gradir.autodiff_pass.rules.loop_cache import (
+    add,
+    as_index,
+    constant_index,
+    mul,
+    sub,
+    trip_count,
+)
 from gradir.dialects.type_checks import is_float_tensor
 from gradir.lowering.standard_ops import index_constant
 from xdsl.builder import Builder
@@ -390,20 +397,14 @@ def _undo_inner_loop(
     its iterations backwards putting back the elements `logs` hold."""
     op = link.op
     lower, upper, step = (value_map.get(v, v) for v in (op.lb, op.ub, op.step))
-    zero, one = index_constant(at, 0), index_constant(at, 1)
-    span = at.insert(arith.SubiOp(upper, lower)).result
-    rounded = at.insert(arith.AddiOp(span, at.insert(arith.SubiOp(step, one)).result)).result
-    trips = at.insert(arith.DivSIOp(rounded, step)).result
-    nonempty = at.insert(arith.CmpiOp(upper, lower, "sgt")).result
-    trips = at.insert(arith.SelectOp(nonempty, trips, zero)).result
-    last = at.insert(arith.SubiOp(trips, one)).result
+    trips = as_index(at, trip_count(at, lower, upper, step))
+    last = sub(at, trips, 1)
     block = Block(arg_types=[IndexType(), state.type])
     inside = Builder(InsertPoint.at_end(block))
-    back = inside.insert(arith.SubiOp(last, block.args[0])).result
-    induction = inside.insert(arith.AddiOp(lower, inside.insert(arith.MuliOp(back, step)).result)).result
+    induction = as_index(inside, add(inside, lower, mul(inside, sub(inside, last, block.args[0]), step)))
     inner_map = dict(value_map)
     inner_map[op.body.block.args[0]] = induction
     _clone_in_order(inside, op.body.block, link.index_ops, inner_map)
     olds = [inside.insert(tensor.ExtractOp(log, [induction], log.type.element_type)).result for log in logs]
     inside.insert(scf.YieldOp(_put_back(inside, link.chain, olds, block.args[1], inner_map)))
-    return at.insert(scf.ForOp(zero, trips, one, [state], Region(block))).results[0]
+    return at.insert(scf.ForOp(index_constant(at, 0), trips, index_constant(at, 1), [state], Region(block))).results[0]
