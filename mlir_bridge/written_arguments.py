@@ -50,11 +50,17 @@ def _copy_nested_writes(module: ir.Module, owners: set[str]) -> int:
         owner = destination.owner.owner  # the op whose region's block takes the argument
         if owner is None or owner.operation.name not in owners or op.parent.operation == owner.operation:
             continue
-        with ir.InsertionPoint(op), op.location:
-            copy = bufferization.AllocTensorOp(destination.type, [], copy=destination)
-        op.operands[_DESTINATION] = copy.result
+        _copy_operand(op, _DESTINATION)
         copied += 1
     return copied
+
+
+def _copy_operand(op: ir.Operation, index: int) -> None:
+    """Make `op` take a copy of its operand `index` (`bufferization.alloc_tensor ... copy`),
+    made right before it."""
+    value = op.operands[index]
+    with ir.InsertionPoint(op), op.location:
+        op.operands[index] = bufferization.AllocTensorOp(value.type, [], copy=value).result
 
 
 def materialize_into_arguments_as_values(module: ir.Module) -> int:
@@ -99,8 +105,6 @@ def copy_yielded_slices(module: ir.Module) -> int:
         for index, value in enumerate(op.operands):
             if not isinstance(value, ir.OpResult) or value.owner.name != "tensor.extract_slice":
                 continue
-            with ir.InsertionPoint(op), op.location:
-                copy = bufferization.AllocTensorOp(value.type, [], copy=value)
-            op.operands[index] = copy.result
+            _copy_operand(op, index)
             copied += 1
     return copied
