@@ -92,6 +92,7 @@ from gradir.cpu_backend.run_time_checks import add_run_time_checks, check_tensor
 from gradir.cpu_backend.parallel_loops import run_loops_on_threads
 from gradir.cpu_backend.pooling_taps import pooling_windows_unrolled
 from gradir.cpu_backend.thread_runtime import thread_count
+from gradir.cpu_backend.tight_windows import tighten_windowed_inputs
 from gradir.cpu_backend.specialize_generics import specialize_pure_generics
 from gradir.mlir_bridge import (
     apply_schedule,
@@ -457,6 +458,7 @@ def fuse_tensors(module: ir.Module) -> None:
         run_pipeline(module, ELEMENTWISE_FUSION_PIPELINE, "cpu-tensor")
         specialize_pure_generics(module)
         run_pipeline(module, "canonicalize, cse, inline, symbol-dce, canonicalize, cse", "cpu-tensor")
+        tighten_windowed_inputs(module)  # else the fold below can leave a window that does not verify
         run_pipeline(module, "linalg-fold-unit-extent-dims, canonicalize", "cpu-tensor")
         collapse_contiguous_loops(module)
         run_pipeline(module, "canonicalize, cse", "cpu-tensor")
