@@ -1,7 +1,8 @@
 """Random standard-MLIR programs (`standard_programs.py`) through the GPU pipeline, kernels
 emulated on the CPU (`CudaProgram.emulate`), against the CPU pipeline: the program, its vjp
 and its jvp (the gradcheck wrappers), in f64. `python tests/property/standard_gpu.py FIRST
-COUNT` prints each seed's outcome: ok, refused (the one-line error) or wrong."""
+COUNT [named]` prints each seed's outcome: ok, refused (the one-line error) or wrong (`named`:
+the programs of `named_programs.py`)."""
 from __future__ import annotations
 
 import sys
@@ -28,11 +29,12 @@ def gradient_module_text(program: Program) -> tuple[str, tuple[int, ...]]:
     return text[: text.rstrip().rfind("}")] + _wrapper_functions(callee, wrt) + "}\n", wrt
 
 
-def check_on_gpu(seed: int) -> tuple[str, str]:
-    """(outcome, detail): `ok`, `refused` (the GPU pipeline's one-line error) or `wrong`."""
+def check_on_gpu(seed: int, generator=generate) -> tuple[str, str]:
+    """(outcome, detail) for the program `generator` (`standard_programs.generate` unless
+    given) draws for `seed`: `ok`, `refused` (the GPU pipeline's one-line error) or `wrong`."""
     import gradir
 
-    program = generate(seed)
+    program = generator(seed)
     text, wrt = gradient_module_text(program)
     try:
         gpu = gradir.compile(text, target="cuda")
@@ -58,6 +60,10 @@ def check_on_gpu(seed: int) -> tuple[str, str]:
 
 if __name__ == "__main__":
     first, count = int(sys.argv[1]), int(sys.argv[2])
+    if sys.argv[3:] == ["named"]:
+        from named_programs import generate as generator
+    else:
+        generator = generate
     for seed in range(first, first + count):
-        outcome, detail = check_on_gpu(seed)
+        outcome, detail = check_on_gpu(seed, generator)
         print(f"{seed:6d} {outcome:8s} {detail[:150]}", flush=True)

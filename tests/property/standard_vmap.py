@@ -168,12 +168,16 @@ def _compiled(programs):
     return gradir.compile(module_text(programs), target="cpu", opt_level=0)
 
 
-def check_batch(seeds: list[int]) -> list[dict]:
+def check_batch(seeds: list[int], generator=None) -> list[dict]:
+    """The programs of `seeds` from `generator` (a module with `generate` and `examples`;
+    `standard_programs` unless given) checked batched."""
     from gradir.autodiff_pass.batch_builder import VmapError
     from gradir.tools.cli import one_line_message
-    from standard_programs import examples, generate
 
-    programs = [generate(seed) for seed in seeds]
+    if generator is None:
+        import standard_programs as generator
+
+    programs = [generator.generate(seed) for seed in seeds]
     try:
         shared = _compiled(programs)
         per_program = {p.name: shared for p in programs}
@@ -193,7 +197,7 @@ def check_batch(seeds: list[int]) -> list[dict]:
             outcome = {"status": "error", "report": f"{type(compiled).__name__}: {compiled}"}
         else:
             try:
-                outcome = check_program(compiled, program, examples(program.seed, SIZE))
+                outcome = check_program(compiled, program, generator.examples(program.seed, SIZE))
             except Exception as error:  # noqa: BLE001 - reported per program, as a status
                 outcome = {"status": "error", "report": "".join(traceback.format_exception(error))[-3000:]}
         outcome.update(seed=program.seed, features=sorted(program.features))
