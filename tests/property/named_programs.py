@@ -91,15 +91,35 @@ def _gap_of_top_two(values: np.ndarray, axis) -> float:
     return float(np.min(flat[..., -1] - flat[..., -2]))
 
 
-def _window_view(x: np.ndarray, kh: int, kw: int, stride: int) -> np.ndarray:
+def _window_view(x: np.ndarray, window: Window) -> np.ndarray:
     """[N, OH, OW, KH, KW, C]: each output position's window of an NHWC input."""
-    n, h, w, c = x.shape
-    oh, ow = (h - kh) // stride + 1, (w - kw) // stride + 1
+    n, _, _, c = x.shape
+    (kh, kw), stride, dilation = window.size, window.stride, window.dilation
+    oh, ow = window.output(x.shape[1:3])
     windows = np.empty((n, oh, ow, kh, kw, c))
     for i in range(oh):
         for j in range(ow):
-            windows[:, i, j] = x[:, i * stride : i * stride + kh, j * stride : j * stride + kw, :]
+            rows = slice(i * stride, i * stride + (kh - 1) * dilation + 1, dilation)
+            columns = slice(j * stride, j * stride + (kw - 1) * dilation + 1, dilation)
+            windows[:, i, j] = x[:, rows, columns, :]
     return windows
+
+
+@dataclass
+class Window:
+    """A convolution's or pooling's window: its size, and the stride and dilation of both
+    spatial dimensions."""
+
+    size: tuple[int, int]
+    stride: int
+    dilation: int
+
+    def output(self, spatial: tuple[int, int]) -> tuple[int, int]:
+        return tuple((extent - (k - 1) * self.dilation - 1) // self.stride + 1 for extent, k in zip(spatial, self.size))
+
+    def attributes(self) -> str:
+        return (f"{{dilations = dense<{self.dilation}> : tensor<2xi64>, "
+                f"strides = dense<{self.stride}> : tensor<2xi64>}}")  # fmt: skip
 
 
 UNARY = {
@@ -129,8 +149,6 @@ ELEMENTWISE_KINDS = {kind: kind for kind in (*UNARY, "add", "sub", "mul", "div")
 }
 """Each op's `linalg.elementwise kind=#linalg.elementwise_kind<...>` (on floats, `max_signed`
 is `arith.maximumf`)."""
-
-WINDOW_ATTRIBUTES = "{{dilations = dense<1> : tensor<2xi64>, strides = dense<{stride}> : tensor<2xi64>}}"
 
 
 OP_WEIGHTS = {
@@ -314,6 +332,20 @@ class NamedProgramBuilder:
         spatial = slice(2, 4) if channels_first else slice(1, 3)
         return self.operand_of_rank([4], fits=lambda v: min(v.shape[spatial]) >= 2)
 
+    def window(self, h: int, w: int, smallest: int) -> Window:
+        """A window of 1 (`smallest`) to 3 columns that fits an h x w image: stride 1 or 2,
+        dilation 1 or, where the image is large enough, 2."""
+        rng = self.rng
+        dilation = 2 if rng.random() < 0.25 and min(h, w) >= 3 else 1
+        reach = lambda extent: max(1, min(3, (extent - 1) // dilation + 1))
+        size = (rng.randint(1, reach(h)), rng.randint(min(smallest, reach(w)), reach(w)))
+        window = Window(size, rng.choice([1, 1, 2]), dilation)
+        if window.stride == 2:
+            self.features.add("window.stride_2")
+        if dilation == 2:
+            self.features.add("window.dilation_2")
+        return window
+
     def convolution(self) -> Value:
         """`conv_2d_nhwc_hwcf`, `conv_2d_nchw_fchw` (torch-mlir's) or `depthwise_conv_2d_nhwc_hwc`;
         evaluated in NHWC."""
@@ -322,9 +354,8 @@ class NamedProgramBuilder:
         channels_first = layout == "nchw_fchw"
         x = self.window_input(channels_first)
         n, h, w, c = (x.shape[0], *x.shape[2:], x.shape[1]) if channels_first else x.shape
-        kh, kw = rng.randint(1, min(3, h)), rng.randint(1, min(3, w))
-        stride = rng.choice([1, 1, 2])
-        oh, ow = (h - kh) // stride + 1, (w - kw) // stride + 1
+        window = self.window(h, w, smallest=1)
+        (kh, kw), (oh, ow) = window.size, window.output((h, w))
         filters = c if layout == "depthwise" else rng.choice((1, 2, 3))
         filter_shape = {"nhwc_hwcf": (kh, kw, c, filters), "nchw_fchw": (filters, c, kh, kw), "depthwise": (kh, kw, c)}
         f = self.operand(filter_shape[layout])
@@ -338,7 +369,7 @@ class NamedProgramBuilder:
             inputs, weights = env[x.name], env[f.name]
             if channels_first:
                 inputs, weights = inputs.transpose(0, 2, 3, 1), weights.transpose(2, 3, 1, 0)
-            windows = _window_view(inputs, kh, kw, stride)
+            windows = _window_view(inputs, window)
             if layout == "depthwise":
                 result = np.einsum("nijhwc,hwc->nijc", windows, weights)
             else:
@@ -347,13 +378,11 @@ class NamedProgramBuilder:
 
         op = "depthwise_conv_2d_nhwc_hwc" if layout == "depthwise" else f"conv_2d_{layout}"
         self.emit(
-            f"%{name} = linalg.{op} {WINDOW_ATTRIBUTES.format(stride=stride)} "
+            f"%{name} = linalg.{op} {window.attributes()} "
             f"ins(%{x.name}, %{f.name} : {x.type}, {f.type}) outs(%{init.name} : {mlir_type(out)}) -> {mlir_type(out)}",
             step,
         )
         self.features.add(f"linalg.{op}")
-        if stride == 2:
-            self.features.add("window.stride_2")
         return self.value(name, out, (init.lo + terms * product[0], init.hi + terms * product[1]), [x, f, init])
 
     def pooling(self, kind: str) -> Value:
@@ -362,19 +391,19 @@ class NamedProgramBuilder:
         channels_first = rng.random() < 0.4
         x = self.window_input(channels_first)
         n, h, w, c = (x.shape[0], *x.shape[2:], x.shape[1]) if channels_first else x.shape
-        kh, kw, stride = rng.randint(1, min(3, h)), rng.randint(2, min(3, w)), rng.choice([1, 1, 2])
-        oh, ow = (h - kh) // stride + 1, (w - kw) // stride + 1
+        window = self.window(h, w, smallest=2)
+        (kh, kw), (oh, ow) = window.size, window.output((h, w))
         out = (n, c, oh, ow) if channels_first else (n, oh, ow, c)
         if kind == "sum":
             init = self.accumulator(out)
             interval = (init.lo + kh * kw * x.lo, init.hi + kh * kw * x.hi)
         else:
             init, interval = self.fill(x.lo - 1.0, out), (x.lo, x.hi)
-        window, name = self.empty((kh, kw)), self.name()
+        window_tensor, name = self.empty((kh, kw)), self.name()
 
         def step(env, margins):
             inputs = env[x.name].transpose(0, 2, 3, 1) if channels_first else env[x.name]
-            windows = _window_view(inputs, kh, kw, stride)
+            windows = _window_view(inputs, window)
             if kind == "sum":
                 pooled = windows.sum(axis=(3, 4))
             else:
@@ -385,8 +414,8 @@ class NamedProgramBuilder:
 
         op = f"pooling_{'nchw' if channels_first else 'nhwc'}_{kind}"
         self.emit(
-            f"%{name} = linalg.{op} {WINDOW_ATTRIBUTES.format(stride=stride)} "
-            f"ins(%{x.name}, %{window} : {x.type}, {mlir_type((kh, kw))}) "
+            f"%{name} = linalg.{op} {window.attributes()} "
+            f"ins(%{x.name}, %{window_tensor} : {x.type}, {mlir_type((kh, kw))}) "
             f"outs(%{init.name} : {mlir_type(out)}) -> {mlir_type(out)}",
             step,
         )

@@ -77,7 +77,7 @@ FEATURES = {
     "linalg.vecmat", "linalg.dot", "init.active", "init.shared_fill",
     "linalg.conv_2d_nhwc_hwcf", "linalg.conv_2d_nchw_fchw", "linalg.depthwise_conv_2d_nhwc_hwc",
     "linalg.pooling_nhwc_sum", "linalg.pooling_nhwc_max", "linalg.pooling_nchw_sum", "linalg.pooling_nchw_max",
-    "window.stride_2",
+    "window.stride_2", "window.dilation_2",
     "linalg.transpose", "linalg.broadcast", "linalg.reduce.addf", "linalg.reduce.maximumf",
     "linalg.reduce.sines", "linalg.softmax", "linalg.map", "linalg.fill.active_scalar",
     "linalg.add", "linalg.sub", "linalg.mul", "linalg.div", "linalg.max", "linalg.min",
