@@ -488,9 +488,9 @@ class NamedProgramBuilder:
         self.features.add(f"linalg.reduce.{kind}")
         return self.value(name, out, interval, [x, init])
 
-    def softmax(self) -> Value:
-        x = self.operand_of_rank([1, 2, 3])
-        axis = self.rng.randrange(len(x.shape))
+    def softmax(self, x: Value | None = None, axis: int | None = None) -> Value:
+        x = x or self.operand_of_rank([1, 2, 3])
+        axis = self.rng.randrange(len(x.shape)) if axis is None else axis
         empty, name = self.empty(x.shape), self.name()
 
         def step(env, margins):
@@ -765,20 +765,7 @@ class NamedProgramBuilder:
             return self.bounded(self.value(name, state.shape, (init.lo + k * product[0], init.hi + k * product[1]),
                                            [state, weight, init]))  # fmt: skip
         if choice == "softmax":
-            empty, name = self.empty(state.shape), self.name()
-            axis = len(state.shape) - 1
-
-            def step(env, margins):
-                shifted = np.exp(env[state.name] - env[state.name].max(axis=axis, keepdims=True))
-                env[name] = shifted / shifted.sum(axis=axis, keepdims=True)
-
-            self.emit(
-                f"%{name} = linalg.softmax dimension({axis}) ins(%{state.name} : {state.type}) "
-                f"outs(%{empty} : {state.type}) -> {state.type}",
-                step,
-            )
-            self.features.add("linalg.softmax")
-            return self.value(name, state.shape, (0.0, 1.0), [state])
+            return self.softmax(state, len(state.shape) - 1)
         if choice == "unary":
             return self.elementwise_unary(state)
         return self.bounded(self.elementwise_binary(a=state, kind=self.rng.choice(["add", "mul", "sub", "max"])))

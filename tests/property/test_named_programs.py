@@ -26,8 +26,7 @@ import named_programs
 import named_vmap
 import pytest
 from named_programs import generate
-from property_support import child_timeout
-from standard_gradcheck import run_batch_in_child
+from property_support import batch_failures
 from test_standard_programs import batches
 
 CI_PROGRAMS = 32
@@ -38,15 +37,7 @@ CI_VMAP_PROGRAMS = 8
     "seeds", batches("GRADIR_NAMED_PROGRAMS", CI_PROGRAMS), ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}"
 )
 def test_random_named_op_programs_match_finite_differences(seeds):
-    results, crash = run_batch_in_child(
-        seeds, cpu_seconds=max(child_timeout(), 30 * len(seeds)), script=named_gradcheck.__file__
-    )
-    failures = [
-        f"seed {r['seed']}: {r['status']}\n{r['report']}\n{generate(r['seed']).text}"
-        for r in results if r["status"] != "ok"
-    ]  # fmt: skip
-    if crash:
-        failures.append(crash)
+    failures = batch_failures(seeds, named_gradcheck.__file__, generate)
     assert not failures, "\n\n".join(failures)
 
 
@@ -54,15 +45,10 @@ def test_random_named_op_programs_match_finite_differences(seeds):
     "seeds", batches("GRADIR_NAMED_VMAP_PROGRAMS", CI_VMAP_PROGRAMS), ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}"
 )
 def test_random_named_op_programs_batch_as_a_loop_over_their_examples(seeds):
-    results, crash = run_batch_in_child(
-        seeds, cpu_seconds=max(child_timeout(), 30 * len(seeds)), script=named_vmap.__file__
+    # Examples that are copies of one input would not show lanes mixed up: a failure here.
+    failures = batch_failures(
+        seeds, named_vmap.__file__, generate, failed=lambda r: r["status"] != "ok" or "copies" in r["report"]
     )
-    failures = [
-        f"seed {r['seed']}: {r['status']}\n{r['report']}\n{generate(r['seed']).text}"
-        for r in results if r["status"] != "ok" or "copies" in r["report"]
-    ]  # fmt: skip
-    if crash:
-        failures.append(crash)
     assert not failures, "\n\n".join(failures)
 
 

@@ -31,9 +31,8 @@ import os
 import random
 
 import pytest
-
-from property_support import budget, child_timeout
-from standard_gradcheck import run_batch_in_child
+import standard_gradcheck
+from property_support import batch_failures, budget
 from standard_programs import generate
 
 CI_PROGRAMS = 32
@@ -56,13 +55,7 @@ def batches(variable: str = "GRADIR_STANDARD_PROGRAMS", default: int = CI_PROGRA
 
 @pytest.mark.parametrize("seeds", batches(), ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}")
 def test_random_standard_programs_match_finite_differences(seeds):
-    results, crash = run_batch_in_child(seeds, cpu_seconds=max(child_timeout(), 30 * len(seeds)))
-    failures = [
-        f"seed {r['seed']}: {r['status']}\n{r['report']}\n{generate(r['seed']).text}"
-        for r in results if r["status"] != "ok"
-    ]  # fmt: skip
-    if crash:
-        failures.append(crash)
+    failures = batch_failures(seeds, standard_gradcheck.__file__, generate)
     assert not failures, "\n\n".join(failures)
 
 

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import pytest
 import standard_vmap
-from property_support import child_timeout
-from standard_gradcheck import run_batch_in_child
+from property_support import batch_failures
 from standard_programs import generate
 from test_standard_programs import batches
 
@@ -28,15 +27,7 @@ CI_PROGRAMS = 8
 
 @pytest.mark.parametrize("seeds", batches("GRADIR_VMAP_PROGRAMS", CI_PROGRAMS), ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}")
 def test_random_programs_batch_as_a_loop_over_their_examples(seeds):
-    results, crash = run_batch_in_child(
-        seeds, cpu_seconds=max(child_timeout(), 30 * len(seeds)), script=standard_vmap.__file__
-    )
-    failures = [
-        f"seed {r['seed']}: {r['status']}\n{r['report']}\n{generate(r['seed']).text}"
-        for r in results if r["status"] != "ok"
-    ]  # fmt: skip
-    if crash:
-        failures.append(crash)
+    failures = batch_failures(seeds, standard_vmap.__file__, generate)
     assert not failures, "\n\n".join(failures)
 
 
