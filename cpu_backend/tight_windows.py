@@ -48,6 +48,15 @@ def _reach(expr: ir.AffineExpr, extents: dict[int, int]) -> int | None:
     return None
 
 
+def _tight_size(expr: ir.AffineExpr, size: int, extents: dict[int, int]) -> int:
+    """The extent of an input dimension read at `expr` that its indices reach: `size` itself
+    for a plain loop dimension or an expression `_reach` cannot bound."""
+    if isinstance(expr, ir.AffineDimExpr):
+        return size
+    reach = _reach(expr, extents)
+    return size if reach is None else min(size, reach + 1)
+
+
 def tighten_generic(generic: ir.Operation) -> bool:
     """Slice the windowed inputs of one generic on static tensors; False when none is wider
     than its windows reach."""
@@ -62,12 +71,7 @@ def tighten_generic(generic: ir.Operation) -> bool:
     changed = False
     for index in range(len(generic.opview.inputs)):
         shape = shapes[index]
-        reached = [
-            size if isinstance(expr, ir.AffineDimExpr) else _reach(expr, extents)
-            for expr, size in zip(maps[index].results, shape)
-        ]
-        tight = [size if r is None or isinstance(expr, ir.AffineDimExpr) else min(size, r + 1)
-                 for expr, size, r in zip(maps[index].results, shape, reached)]  # fmt: skip
+        tight = [_tight_size(expr, size, extents) for expr, size in zip(maps[index].results, shape)]
         if tight == shape or any(size < 1 for size in tight):
             continue
         source = operands[index]
