@@ -8,21 +8,27 @@ columns unread, width 3 with a window of 2 and stride 2) the folded op does not 
 ("inferred input/output operand #1 has shape's dimension #0 to be 3, but found 2") and a
 valid program was refused. Slicing each windowed input to the extent its indices reach
 first changes no value (the elements cut off are never read) and keeps the fold valid.
+With a dynamic batch (torch-mlir's `tensor<?x3x3x4xf32>`) the folded op cannot be checked
+when compiled and the run-time checks refused the call instead: only the windowed
+dimensions need static loop extents, so the other dimensions are sliced whole, at their
+`tensor.dim`.
 """
 
 from __future__ import annotations
 
 from gradir.mlir_bridge import walk_ops
 from mlir import ir
-from mlir.dialects import tensor
+from mlir.dialects import arith, tensor
+
+DYNAMIC = ir.ShapedType.get_dynamic_size()
 
 
 def _loop_extents(maps: list[ir.AffineMap], shapes: list[list[int]]) -> dict[int, int]:
-    """Each loop's extent, read from an operand that walks it as a plain dimension."""
+    """Each loop's extent, read from an operand that walks it as a plain static dimension."""
     extents = {}
     for amap, shape in zip(maps, shapes):
         for expr, size in zip(amap.results, shape):
-            if isinstance(expr, ir.AffineDimExpr):
+            if isinstance(expr, ir.AffineDimExpr) and size != DYNAMIC:
                 extents[ir.AffineDimExpr(expr).position] = size
     return extents
 
@@ -50,20 +56,21 @@ def _reach(expr: ir.AffineExpr, extents: dict[int, int]) -> int | None:
 
 def _tight_size(expr: ir.AffineExpr, size: int, extents: dict[int, int]) -> int:
     """The extent of an input dimension read at `expr` that its indices reach: `size` itself
-    for a plain loop dimension or an expression `_reach` cannot bound."""
+    (static or `DYNAMIC`) for a plain loop dimension or an expression `_reach` cannot bound."""
     if isinstance(expr, ir.AffineDimExpr):
         return size
     reach = _reach(expr, extents)
-    return size if reach is None else min(size, reach + 1)
+    if reach is None:
+        return size
+    return reach + 1 if size == DYNAMIC else min(size, reach + 1)
 
 
 def tighten_generic(generic: ir.Operation) -> bool:
-    """Slice the windowed inputs of one generic on static tensors; False when none is wider
-    than its windows reach."""
+    """Slice the windowed inputs of one generic on tensors; False when none is wider than its
+    windows reach (or might be: a dynamic dimension read through a window is sliced to the
+    window's reach)."""
     operands = list(generic.operands)
-    if not all(
-        isinstance(v.type, ir.RankedTensorType) and ir.RankedTensorType(v.type).has_static_shape for v in operands
-    ):
+    if not all(isinstance(v.type, ir.RankedTensorType) for v in operands):
         return False
     maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(generic.attributes["indexing_maps"])]
     shapes = [list(ir.RankedTensorType(v.type).shape) for v in operands]
@@ -72,13 +79,15 @@ def tighten_generic(generic: ir.Operation) -> bool:
     for index in range(len(generic.opview.inputs)):
         shape = shapes[index]
         tight = [_tight_size(expr, size, extents) for expr, size in zip(maps[index].results, shape)]
-        if tight == shape or any(size < 1 for size in tight):
+        if tight == shape or any(size < 1 for size in tight if size != DYNAMIC):
             continue
         source = operands[index]
         element = ir.RankedTensorType(source.type).element_type
         with generic.context, generic.location, ir.InsertionPoint(generic):
+            whole = [tensor.DimOp(source, arith.ConstantOp(ir.IndexType.get(), d)).result
+                     for d, size in enumerate(tight) if size == DYNAMIC]  # fmt: skip
             sliced = tensor.ExtractSliceOp(
-                ir.RankedTensorType.get(tight, element), source, [], [], [],
+                ir.RankedTensorType.get(tight, element), source, [], whole, [],
                 [0] * len(tight), tight, [1] * len(tight),
             )  # fmt: skip
         generic.operands[index] = sliced.result
