@@ -18,7 +18,12 @@ user's process either way. On the buffers, before the loops are made:
   asserts it is positive where the loop would run (a zero step never ends);
 - a `vector.load`/`store` written in the program asserts its lanes fall inside the
   buffer, and a `vector.transfer_read`/`write` checks its lanes (its `in_bounds` claims
-  are dropped).
+  are dropped);
+- a `memref.expand_shape` that makes two or more dynamic sizes of one dimension (`?` into
+  `?x?`, the backward of a collapse of two dynamic sizes) asserts that they multiply to
+  the dimension's size, and becomes the strided view it stands for: MLIR 22's
+  `generate-runtime-verification` fails an internal assertion on such an expansion,
+  which ended the user's process.
 
 Each assertion then calls `FAILURE_FUNCTION` with its number, negated and less one,
 when it fails; `checked_allocations` defines that function to jump back to the guarded
@@ -27,6 +32,7 @@ with the assertion's message, kept in order in the module's `MESSAGES_ATTRIBUTE`
 The cost is a compare and a branch where a check stays (per iteration at most, for
 a slice or a read at a computed index in a loop); none where nothing can fail.
 """
+
 from __future__ import annotations
 
 import math
@@ -62,6 +68,7 @@ def add_run_time_checks(module: ir.Module) -> list[tuple[str, str]]:
         _check_divisions(module)
         _check_loop_steps(module)
         _check_vector_accesses(module)
+        _check_dynamic_expansions(module)
         run_pipeline(module, "generate-runtime-verification, canonicalize, cse", "cpu-checks")
         return _assertions_to_calls(module)
 
@@ -220,6 +227,56 @@ def _check_vector_accesses(module: ir.Module) -> None:
         op.attributes["in_bounds"] = ir.ArrayAttr.get([ir.BoolAttr.get(False) for _ in claims])
 
 
+def _expansion_sizes(op: ir.Operation) -> list[ir.Value]:
+    """The sizes of an expand_shape's result, as index values (constants where static)."""
+    dynamic = iter(op.opview.output_shape)
+    static = ir.DenseI64ArrayAttr(op.attributes["static_output_shape"])
+    index = ir.IndexType.get()
+    return [next(dynamic) if size == ir.ShapedType.get_dynamic_size() else _constant(index, size) for size in static]
+
+
+def _check_dynamic_expansions(module: ir.Module) -> None:
+    """Each `memref.expand_shape` with a group of two or more dynamic sizes: an assertion that
+    the group's sizes multiply to its source dimension, and the op rewritten as what it
+    means, `reinterpret_cast` of the source's base at its offset, the sizes given and each
+    group's strides (the source dimension's stride times the sizes after it in the group),
+    cast back to the expansion's type. `generate-runtime-verification` cannot check these
+    (it asserts "more than one dynamic dim found in reassoc group" and aborts)."""
+    dynamic, index = ir.ShapedType.get_dynamic_size(), ir.IndexType.get()
+    for op in walk_ops(module, {"memref.expand_shape"}):
+        result_type = ir.MemRefType(op.results[0].type)
+        groups = [
+            [ir.IntegerAttr(d).value for d in ir.ArrayAttr(g)] for g in ir.ArrayAttr(op.attributes["reassociation"])
+        ]
+        if all(sum(result_type.is_dynamic_dim(d) for d in group) < 2 for group in groups):
+            continue
+        source, rank = op.operands[0], result_type.rank
+        with ir.InsertionPoint(op), op.location:
+            sizes = _expansion_sizes(op)
+            metadata = memref.ExtractStridedMetadataOp(source).results
+            source_rank = len(groups)
+            base, offset = metadata[0], metadata[1]
+            source_sizes, source_strides = metadata[2 : 2 + source_rank], metadata[2 + source_rank :]
+            strides: list[ir.Value] = [None] * rank  # type: ignore[list-item]
+            for position, group in enumerate(groups):
+                stride = source_strides[position]
+                for dimension in reversed(group):
+                    strides[dimension] = stride
+                    stride = arith.MulIOp(stride, sizes[dimension]).result
+                product = _constant(index, 1)
+                for dimension in group:
+                    product = arith.MulIOp(product, sizes[dimension]).result
+                equal = arith.CmpIOp(arith.CmpIPredicate.eq, product, source_sizes[position]).result
+                _assert(equal, f"sizes that do not multiply to the dimension they expand ({op.name})")
+            layout = ir.StridedLayoutAttr.get(dynamic, [dynamic] * rank)
+            view_type = ir.MemRefType.get(result_type.shape, result_type.element_type, layout, result_type.memory_space)
+            view = memref.ReinterpretCastOp(
+                view_type, base, [offset], sizes, strides, [dynamic], [dynamic] * rank, [dynamic] * rank
+            ).result
+            op.results[0].replace_all_uses_with(memref.CastOp(result_type, view).result)
+        op.erase()
+
+
 _REASONS = {"out-of-bounds access": "an index out of bounds"}
 """`generate-runtime-verification`'s words, where shorter ones say more to a user."""
 
@@ -289,4 +346,3 @@ def failure_function(module: ir.Module) -> str | None:
     if FAILURE_FUNCTION_ATTRIBUTE not in module.operation.attributes:
         return None
     return ir.FlatSymbolRefAttr(module.operation.attributes[FAILURE_FUNCTION_ATTRIBUTE]).value
-

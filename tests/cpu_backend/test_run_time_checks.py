@@ -5,6 +5,7 @@ anywhere (a wrong number, or a segmentation fault), and an integer division by a
 read from them ended the process with SIGFPE. The calls that could crash run in a
 child process, so that a regression fails these tests instead of ending the session.
 """
+
 import textwrap
 
 import numpy as np
@@ -188,9 +189,9 @@ def test_a_division_of_vectors_is_checked_lane_by_lane(tmp_path):
     """A vector division written in the program (the pipeline's own vectorisation comes
     after the checks): one zero lane, or one MIN / -1 lane, ended the process with SIGFPE."""
     a = "np.array([[7, 8], [9, 10]], np.int32)"
-    assert _in_child(tmp_path, VECTOR_DIVIDE, f"exe.call('f', {a}, np.array([[1, 2], [3, 4]], np.int32))[0].tolist()") == (
-        "[[7, 4], [3, 2]]"
-    )
+    assert _in_child(
+        tmp_path, VECTOR_DIVIDE, f"exe.call('f', {a}, np.array([[1, 2], [3, 4]], np.int32))[0].tolist()"
+    ) == ("[[7, 4], [3, 2]]")
     zero = _in_child(tmp_path, VECTOR_DIVIDE, f"exe.call('f', {a}, np.array([[1, 2], [3, 0]], np.int32))")
     assert zero.startswith("RunTimeCheckError error: cpu-run: @f: an integer division by zero (arith.divsi)"), zero
     smallest = "np.array([[1, 1], [-2**31, 1]], np.int32)"
@@ -198,7 +199,9 @@ def test_a_division_of_vectors_is_checked_lane_by_lane(tmp_path):
     assert "an integer division overflow, the smallest i32 by -1 (arith.divsi)" in overflow, overflow
 
 
-FILLED = FILL_READ + """
+FILLED = (
+    FILL_READ
+    + """
 func.func @g(%i: index, %x: f64) -> tensor<3xf64> {
   %t = tensor.generate {
   ^bb0(%j: index):
@@ -209,6 +212,7 @@ func.func @g(%i: index, %x: f64) -> tensor<3xf64> {
   return %r : tensor<3xf64>
 }
 """
+)
 
 
 def test_an_index_into_a_filled_or_generated_tensor_is_checked_before_it_folds(tmp_path):
@@ -272,3 +276,49 @@ def test_the_failure_function_keeps_off_a_user_symbol():
     with pytest.raises(gradir.RunTimeCheckError, match="an index out of bounds"):
         exe.f(np.arange(4.0), 4)
     assert exe.f(np.arange(4.0), 1) == 1.0
+
+
+EXPANSIONS = """
+func.func @rows(%x: tensor<?xf64>, %a: index, %b: index) -> tensor<?x?xf64> {
+  %e = tensor.expand_shape %x [[0, 1]] output_shape [%a, %b] : tensor<?xf64> into tensor<?x?xf64>
+  return %e : tensor<?x?xf64>
+}
+func.func @column(%m: tensor<?x?xf64>, %a: index, %b: index) -> tensor<?x?x?xf64> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %m, %c0 : tensor<?x?xf64>
+  %col = tensor.extract_slice %m[0, 1] [%n, 1] [1, 1] : tensor<?x?xf64> to tensor<?xf64>
+  %e = tensor.expand_shape %col [[0, 1, 2]] output_shape [%a, %b, 1] : tensor<?xf64> into tensor<?x?x?xf64>
+  return %e : tensor<?x?x?xf64>
+}
+func.func @flat(%x: tensor<?x?xf64>) -> tensor<?xf64> {
+  %c = tensor.collapse_shape %x [[0, 1]] : tensor<?x?xf64> into tensor<?xf64>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %c, %c0 : tensor<?xf64>
+  %e = tensor.empty(%n) : tensor<?xf64>
+  %s = linalg.square ins(%c : tensor<?xf64>) outs(%e : tensor<?xf64>) -> tensor<?xf64>
+  return %s : tensor<?xf64>
+}
+"""
+
+
+def test_an_expansion_into_several_dynamic_sizes_runs_and_checks_its_sizes(tmp_path):
+    """`?` into `?x?`: MLIR 22's run-time verification of such a `memref.expand_shape` failed
+    an internal assertion, which ended the process (named_programs.py's dynamic seed 19,
+    through the backward of a collapse); a strided source (a column) expands too. Compiled
+    in a child first: were the assertion back, it would end this process."""
+    output = _in_child(tmp_path, EXPANSIONS, "exe.rows(np.arange(6.0), 2, 3).tolist()")
+    assert output == "[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]", output
+    exe = gradir.compile(EXPANSIONS)
+    np.testing.assert_array_equal(exe.rows(np.arange(6.0), 2, 3), np.arange(6.0).reshape(2, 3))
+    m = np.arange(18.0).reshape(6, 3)
+    np.testing.assert_array_equal(exe.column(m, 3, 2), m[:, 1].reshape(3, 2, 1))
+    with pytest.raises(gradir.RunTimeCheckError, match=r"@rows: sizes that do not multiply to the dimension"):
+        exe.rows(np.arange(6.0), 2, 4)
+    np.testing.assert_array_equal(exe.rows(np.arange(8.0), 2, 4), np.arange(8.0).reshape(2, 4))
+
+
+def test_the_gradient_of_a_collapse_of_dynamic_sizes_matches_central_differences(tmp_path):
+    """Its backward expands `?` into `?x?` (in a child, as above)."""
+    check = 'gradir.gradcheck(exe.source, "flat", [np.random.default_rng(3).uniform(-1, 1, (3, 4))]).report()'
+    output = _in_child(tmp_path, EXPANSIONS, check.replace("exe.source", repr(EXPANSIONS)))
+    assert "vjp gradient of argument 0: ok" in output and "jvp tangent of result 0: ok" in output, output
