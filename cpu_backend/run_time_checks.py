@@ -269,7 +269,7 @@ def _check_dynamic_expansions(module: ir.Module) -> None:
                 equal = arith.CmpIOp(arith.CmpIPredicate.eq, product, source_sizes[position]).result
                 _assert(equal, f"sizes that do not multiply to the dimension they expand ({op.name})")
             layout = ir.StridedLayoutAttr.get(dynamic, [dynamic] * rank)
-            view_type = ir.MemRefType.get(result_type.shape, result_type.element_type, layout, result_type.memory_space)
+            view_type = ir.MemRefType.get([dynamic] * rank, result_type.element_type, layout, result_type.memory_space)
             view = memref.ReinterpretCastOp(
                 view_type, base, [offset], sizes, strides, [dynamic], [dynamic] * rank, [dynamic] * rank
             ).result

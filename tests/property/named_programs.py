@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from standard_programs import Program
-from standard_values import float_literal, mlir_type
+from standard_values import float_literal
 
 MARGIN = 1e-3
 INPUT_ATTEMPTS = 30
@@ -51,9 +51,32 @@ MEDIUM_SHARE = 0.3
 backend's paths for larger ops (a convolution of 4096 products or more as a gather and a
 matmul, vectorised loops with remainders) are taken."""
 
+DYNAMIC_WEIGHTS = {"cast": 1.0}
+"""Ops drawn only in programs with dynamic sizes (`tensor.cast` between `?` and a static size)."""
+DYNAMIC_SHARE = 0.4
+"""How often a size drawn in a dynamic program is its batch size `B`."""
+
 Step = Callable[[dict, list], None]
 """Evaluates one op in NumPy: reads and writes the environment (name -> array), appends the
 margins of its kinks and ties."""
+
+
+class DynamicSize(int):
+    """A size a program's types spell `?` (torch-mlir's dynamic batch): the NumPy evaluation
+    reads its value, and it equals only itself, so that a tensor of `?x4` and one of `3x4`
+    are different shapes to the generator, as they are different types to MLIR."""
+
+    def __eq__(self, other) -> bool:
+        return self is other
+
+    def __ne__(self, other) -> bool:
+        return self is not other
+
+    __hash__ = object.__hash__
+
+
+def mlir_type(shape: tuple) -> str:
+    return "tensor<" + "".join(f"{'?' if isinstance(d, DynamicSize) else d}x" for d in shape) + "f32>"
 
 
 @dataclass(eq=False)
@@ -164,7 +187,7 @@ OP_WEIGHTS = {
 class NamedProgramBuilder:
     """Emits a function's lines and, alongside, NumPy steps computing the same values."""
 
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: random.Random, dynamic: bool = False):
         self.rng = rng
         self.dims = MEDIUM_DIMS if rng.random() < MEDIUM_SHARE else DIMS
         self.counter = 0
@@ -174,6 +197,13 @@ class NamedProgramBuilder:
         self.steps: list[list[Step]] = [[]]
         self.zero_fills: dict[tuple, Value] = {}
         self.features: set[str] = {"sizes.medium"} if self.dims == MEDIUM_DIMS else set()
+        self.op_weights = OP_WEIGHTS | (DYNAMIC_WEIGHTS if dynamic else {})
+        self.batch: DynamicSize | None = None
+        if dynamic:
+            # The batch size `B`, and a first argument `?xN` that holds it: every `tensor.empty`
+            # of a shape with `B` can read it with `tensor.dim`.
+            self.batch = DynamicSize(rng.choice(DIMS))
+            self.argument((self.batch, self.size()))
 
     # ---- emission ---------------------------------------------------------------------------
     def name(self, prefix: str = "v") -> str:
@@ -197,9 +227,33 @@ class NamedProgramBuilder:
         return [v for scope in self.scopes for v in scope]
 
     def empty(self, shape) -> str:
+        sizes = ", ".join(f"%{self.dynamic_size(d)}" for d in shape if isinstance(d, DynamicSize))
         name = self.name("e")
-        self.emit(f"%{name} = tensor.empty() : {mlir_type(tuple(shape))}")
+        self.emit(f"%{name} = tensor.empty({sizes}) : {mlir_type(tuple(shape))}")
         return name
+
+    def dynamic_size(self, size: DynamicSize) -> str:
+        """An index SSA value holding `size`: `tensor.dim` of a value in scope whose type has it."""
+        for value in reversed(self.visible()):
+            if size in value.shape:
+                position, constant, name = value.shape.index(size), self.name("c"), self.name("d")
+                self.emit(f"%{constant} = arith.constant {position} : index")
+                self.emit(f"%{name} = tensor.dim %{value.name}, %{constant} : {value.type}")
+                self.features.add("tensor.dim")
+                return name
+        raise AssertionError(f"no value in scope has the dynamic size {int(size)}")
+
+    def size(self) -> int:
+        """A size from `self.dims`; in a dynamic program, the batch size `B` at times."""
+        if self.batch is not None and self.rng.random() < DYNAMIC_SHARE:
+            return self.batch
+        return self.rng.choice(self.dims)
+
+    def broadcast_size(self) -> int:
+        """The size of a dimension `linalg.broadcast` adds: small, or `B` at times."""
+        if self.batch is not None and self.rng.random() < DYNAMIC_SHARE:
+            return self.batch
+        return self.rng.choice(DIMS)
 
     # ---- operands ---------------------------------------------------------------------------
     def argument(self, shape, positive: bool = False) -> Value:
@@ -220,11 +274,12 @@ class NamedProgramBuilder:
         """Sizes from `self.dims`; a rank-3 tensor has a small batch first, a rank-4 one (an
         image, NHWC or NCHW) a small batch and small channels."""
         rng, dims = self.rng, self.dims
+        batch = self.batch if self.batch is not None and self.batch <= 4 and rng.random() < DYNAMIC_SHARE else None
         if rank == 3:
-            return rng.choice(DIMS), rng.choice(dims), rng.choice(dims)
+            return batch or rng.choice(DIMS), rng.choice(dims), rng.choice(dims)
         if rank == 4:
-            return rng.choice((1, 2)), rng.choice(dims), rng.choice(dims), rng.choice((2, 3, 4))
-        return tuple(rng.choice(dims) for _ in range(rank))
+            return batch or rng.choice((1, 2)), rng.choice(dims), rng.choice(dims), rng.choice((2, 3, 4))
+        return tuple(self.size() for _ in range(rank))
 
     def operand(self, shape, fits=lambda v: True, positive: bool = False) -> Value:
         """A value of `shape` (within `fits` once scaled into LIMIT): one in scope, else a new
@@ -290,12 +345,12 @@ class NamedProgramBuilder:
         rng = self.rng
         if kind in ("matmul", "matmul_transposed_b"):
             a = self.operand_of_rank([2])
-            (m, k), n = a.shape, rng.choice(self.dims)
+            (m, k), n = a.shape, self.size()
             b = self.operand((n, k) if kind == "matmul_transposed_b" else (k, n))
             out, einsum = (m, n), ("mk,nk->mn" if kind == "matmul_transposed_b" else "mk,kn->mn")
         elif kind == "batch_matmul":
             a = self.operand_of_rank([3])
-            (bt, m, k), n = a.shape, rng.choice(self.dims)
+            (bt, m, k), n = a.shape, self.size()
             b, out, einsum = self.operand((bt, k, n)), (bt, m, n), "bmk,bkn->bmn"
         elif kind == "matvec":
             a = self.operand_of_rank([2])
@@ -303,7 +358,7 @@ class NamedProgramBuilder:
             b, out, einsum = self.operand((k,)), (m,), "mk,k->m"
         elif kind == "vecmat":
             a = self.operand_of_rank([1])
-            (m,), n = a.shape, rng.choice(self.dims)
+            (m,), n = a.shape, self.size()
             b, out, einsum = self.operand((m, n)), (n,), "m,mn->n"
         else:  # dot
             a = self.operand_of_rank([1])
@@ -440,7 +495,7 @@ class NamedProgramBuilder:
     def broadcast(self) -> Value:
         x = self.operand_of_rank([0, 1, 2])
         position = self.rng.randint(0, len(x.shape))
-        out = (*x.shape[:position], self.rng.choice(DIMS), *x.shape[position:])
+        out = (*x.shape[:position], self.broadcast_size(), *x.shape[position:])
         empty, name = self.empty(out), self.name()
         self.emit(
             f"%{name} = linalg.broadcast ins(%{x.name} : {x.type}) outs(%{empty} : {mlir_type(out)}) "
@@ -625,7 +680,7 @@ class NamedProgramBuilder:
             [len(a.shape)], fits=lambda v: all(d == e for i, (d, e) in enumerate(zip(v.shape, a.shape)) if i != axis)
         )
         if len(b.shape) != len(a.shape) or any(d != e for i, (d, e) in enumerate(zip(b.shape, a.shape)) if i != axis):
-            b = self.operand(tuple(self.rng.choice(self.dims) if i == axis else d for i, d in enumerate(a.shape)))
+            b = self.operand(tuple(self.size() if i == axis else d for i, d in enumerate(a.shape)))
         out = tuple(d + (b.shape[axis] if i == axis else 0) for i, d in enumerate(a.shape))
         name = self.name()
         self.emit(
@@ -642,7 +697,7 @@ class NamedProgramBuilder:
         rank, name = len(x.shape), self.name()
         if rank >= 2 and (rank > 2 or self.rng.random() < 0.5):
             groups = [[0, 1]] if rank == 2 else [[0], list(range(1, rank))]
-            out = tuple(int(np.prod([x.shape[i] for i in g])) for g in groups)
+            out = tuple(self.collapsed([x.shape[i] for i in g]) for g in groups)
             self.emit(f"%{name} = tensor.collapse_shape %{x.name} {groups} : {x.type} into {mlir_type(out)}")
             self.features.add("tensor.collapse_shape")
         else:
@@ -650,12 +705,37 @@ class NamedProgramBuilder:
                 out, groups = (1, x.shape[0]), [[0, 1]]
             else:
                 out, groups = (1, *x.shape, 1), [[0, 1], [2, 3]]
+            sizes = [f"%{self.dynamic_size(d)}" if isinstance(d, DynamicSize) else str(d) for d in out]
             self.emit(
-                f"%{name} = tensor.expand_shape %{x.name} {groups} output_shape [{', '.join(map(str, out))}] "
+                f"%{name} = tensor.expand_shape %{x.name} {groups} output_shape [{', '.join(sizes)}] "
                 f": {x.type} into {mlir_type(out)}"
             )
             self.features.add("tensor.expand_shape")
         self.steps[-1].append(lambda env, margins: env.__setitem__(name, env[x.name].reshape(out)))
+        return self.value(name, out, (x.lo, x.hi), [x])
+
+    @staticmethod
+    def collapsed(sizes: list[int]) -> int:
+        """The size of dimensions collapsed into one: dynamic when one of them is."""
+        product = int(np.prod(sizes))
+        return DynamicSize(product) if any(isinstance(d, DynamicSize) for d in sizes) else product
+
+    def cast(self) -> Value:
+        """`tensor.cast` of one dimension from `?` to its size, or from a size to `?` (what
+        torch-mlir emits between its static and dynamic views of a tensor)."""
+        x = self.operand_of_rank([1, 2, 3])
+        position = self.rng.randrange(len(x.shape))
+        size = x.shape[position]
+        dynamic = not isinstance(size, DynamicSize)
+        out = tuple(
+            (DynamicSize(size) if dynamic else int(size)) if i == position else d for i, d in enumerate(x.shape)
+        )
+        name = self.name()
+        self.emit(
+            f"%{name} = tensor.cast %{x.name} : {x.type} to {mlir_type(out)}",
+            lambda env, margins: env.__setitem__(name, env[x.name]),
+        )
+        self.features.add("tensor.cast.to_dynamic" if dynamic else "tensor.cast.to_static")
         return self.value(name, out, (x.lo, x.hi), [x])
 
     def extract_slice(self) -> Value:
@@ -789,7 +869,7 @@ class NamedProgramBuilder:
 
     # ---- the function -----------------------------------------------------------------------
     def random_op(self) -> Value:
-        kind = self.rng.choices(list(OP_WEIGHTS), list(OP_WEIGHTS.values()))[0]
+        kind = self.rng.choices(list(self.op_weights), list(self.op_weights.values()))[0]
         if kind in ("matmul", "matmul_transposed_b", "batch_matmul", "matvec", "vecmat", "dot"):
             return self.contraction(kind)
         if kind == "conv":
@@ -842,11 +922,20 @@ def _responds(builder: NamedProgramBuilder, results, inputs, rng) -> bool:
     return any(np.max(np.abs(p - m), initial=0.0) / (2 * step) > 1e-2 for p, m in zip(plus, minus))
 
 
-def generate(seed: int) -> Program:
+def generate(seed: int, dynamic: bool = False) -> Program:
     """The program of `seed` (the same on every machine) and inputs at which every kink and
-    tie is at least MARGIN away."""
-    _, builder, text, _, inputs, outputs = _drawn(seed)
-    return Program(seed, f"named_{seed}", text, inputs, outputs, frozenset(builder.features))
+    tie is at least MARGIN away. `dynamic`: another program, whose batch size `B` (and sizes
+    cast to `?`) its types spell `?`, read back with `tensor.dim` (torch-mlir's form)."""
+    _, builder, text, _, inputs, outputs = _drawn(seed, dynamic)
+    return Program(seed, _name(seed, dynamic), text, inputs, outputs, frozenset(builder.features))
+
+
+def generate_dynamic(seed: int) -> Program:
+    return generate(seed, dynamic=True)
+
+
+def _name(seed: int, dynamic: bool) -> str:
+    return f"named_dynamic_{seed}" if dynamic else f"named_{seed}"
 
 
 def _safe_inputs(builder: NamedProgramBuilder, results: list[Value], rng):
@@ -859,11 +948,12 @@ def _safe_inputs(builder: NamedProgramBuilder, results: list[Value], rng):
     return (inputs, outputs) if min(margins, default=1.0) >= MARGIN else None
 
 
-def _drawn(seed: int):
-    """(attempt, builder, text, results, inputs, outputs) of `generate(seed)`."""
+def _drawn(seed: int, dynamic: bool = False):
+    """(attempt, builder, text, results, inputs, outputs) of `generate(seed, dynamic)`."""
     for attempt in range(100):
-        builder = NamedProgramBuilder(random.Random(f"named-program-{seed}-{attempt}"))
-        text, results = builder.function(f"named_{seed}")
+        kind = "named-dynamic-program" if dynamic else "named-program"
+        builder = NamedProgramBuilder(random.Random(f"{kind}-{seed}-{attempt}"), dynamic)
+        text, results = builder.function(_name(seed, dynamic))
         for inputs_seed in range(INPUT_ATTEMPTS):
             rng = np.random.default_rng([seed, attempt, inputs_seed])
             drawn = _safe_inputs(builder, results, rng)
@@ -875,10 +965,10 @@ def _drawn(seed: int):
     raise RuntimeError(f"no named-op program with safe inputs for seed {seed}")
 
 
-def examples(seed: int, count: int) -> list[tuple[list, list]]:
+def examples(seed: int, count: int, dynamic: bool = False) -> list[tuple[list, list]]:
     """`count` (inputs, outputs) pairs for the program of `seed`, each with every margin met
     (the program's own inputs first): a batch for `standard_vmap.check_batch`."""
-    attempt, builder, _, results, inputs, outputs = _drawn(seed)
+    attempt, builder, _, results, inputs, outputs = _drawn(seed, dynamic)
     found = [(inputs, outputs)]
     for inputs_seed in range(1000, 1000 + 100 * count):
         if len(found) == count:
@@ -890,5 +980,7 @@ def examples(seed: int, count: int) -> list[tuple[list, list]]:
 
 
 if __name__ == "__main__":
+    dynamic = "--dynamic" in sys.argv
     for argument in sys.argv[1:]:
-        print(generate(int(argument)).text)
+        if argument != "--dynamic":
+            print(generate(int(argument), dynamic).text)

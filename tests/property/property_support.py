@@ -11,6 +11,7 @@ Budgets (see `scripts/fuzz` for the long run):
                              child process (slow: every attempt compiles)
   GRADIR_PROPERTY_TIMEOUT    CPU seconds one child-process check may take (default 120)
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -66,13 +67,17 @@ def child_timeout() -> float:
     return float(budget("GRADIR_PROPERTY_TIMEOUT", 120))
 
 
-def batch_failures(seeds: list[int], script: str, generate, failed=lambda result: result["status"] != "ok") -> list[str]:
+def batch_failures(
+    seeds: list[int], script: str, generate, failed=lambda result: result["status"] != "ok", options=()
+) -> list[str]:
     """Checks the programs of `seeds` with `script` (`standard_gradcheck.py`, `named_vmap.py`,
-    ...) in a child process: a message with the program's text for each result `failed`
-    says is one, and one for a crash."""
+    ...; given `options`) in a child process: a message with the program's text for each
+    result `failed` says is one, and one for a crash."""
     from standard_gradcheck import run_batch_in_child
 
-    results, crash = run_batch_in_child(seeds, cpu_seconds=max(child_timeout(), 30 * len(seeds)), script=script)
+    results, crash = run_batch_in_child(
+        seeds, cpu_seconds=max(child_timeout(), 30 * len(seeds)), script=script, options=tuple(options)
+    )
     failures = [
         f"seed {r['seed']}: {r['status']}\n{r['report']}\n{generate(r['seed']).text}" for r in results if failed(r)
     ]

@@ -15,6 +15,7 @@ the culprit) and prints one `RESULT {json}` line per program. Per program:
 - the check is not vacuous: the vjp gradient of some argument and the jvp
   tangent of some result are not all zero (zero against zero proves nothing).
 """
+
 from __future__ import annotations
 
 import json
@@ -47,9 +48,9 @@ def check_program(checker, program) -> dict:
     # of random signs (ones could cancel two results' contributions).
     rng = np.random.default_rng(program.seed)
     cotangents = [rng.choice([-1.0, 1.0], np.shape(o)) * rng.uniform(0.5, 1.5, np.shape(o)) for o in outputs]
-    gradients = exe.call(f"__gradcheck_vjp_{name}", *program.inputs, *cotangents)[len(outputs):]
+    gradients = exe.call(f"__gradcheck_vjp_{name}", *program.inputs, *cotangents)[len(outputs) :]
     tangents = [rng.standard_normal(np.shape(program.inputs[i])) for i in checker.wrt[name]]
-    derivatives = exe.call(f"__gradcheck_jvp_{name}", *program.inputs, *tangents)[len(outputs):]
+    derivatives = exe.call(f"__gradcheck_jvp_{name}", *program.inputs, *tangents)[len(outputs) :]
     gradient_sizes = [float(np.max(np.abs(g), initial=0.0)) for g in gradients]
     tangent_sizes = [float(np.max(np.abs(t), initial=0.0)) for t in derivatives]
     nonzero_gradients = sum(size > NONZERO for size in gradient_sizes)
@@ -148,24 +149,28 @@ def check_programs(programs) -> list[dict]:
     return results
 
 
-def run_batch_in_child(seeds: list[int], cpu_seconds: float, script: str = __file__) -> tuple[list[dict], str]:
-    """`check_batch(seeds)` of `script` (this file's, or `standard_vmap.py`'s) in a child
-    process: its results, and what went wrong when it crashed or ran out of time (empty
-    when it finished)."""
+def run_batch_in_child(
+    seeds: list[int], cpu_seconds: float, script: str = __file__, options: tuple[str, ...] = ()
+) -> tuple[list[dict], str]:
+    """`check_batch(seeds)` of `script` (this file's, or `standard_vmap.py`'s, given
+    `options` such as `--dynamic`) in a child process: its results, and what went wrong
+    when it crashed or ran out of time (empty when it finished)."""
     import resource
     import subprocess
 
     def limit_cpu_time() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_seconds), int(cpu_seconds) + 5))
 
-    command = [sys.executable, script, *map(str, seeds)]
+    command = [sys.executable, script, *options, *map(str, seeds)]
     try:
         completed = subprocess.run(
             command, capture_output=True, text=True, timeout=5 * cpu_seconds, preexec_fn=limit_cpu_time
         )
     except subprocess.TimeoutExpired:
         return [], f"no result after {5 * cpu_seconds:.0f} s (a hang?)"
-    results = [json.loads(line[len("RESULT "):]) for line in completed.stdout.splitlines() if line.startswith("RESULT ")]
+    results = [
+        json.loads(line[len("RESULT ") :]) for line in completed.stdout.splitlines() if line.startswith("RESULT ")
+    ]
     if completed.returncode != 0 or len(results) != len(seeds):
         return results, (
             f"the batch crashed (exit status {completed.returncode}; a negative one is a signal) "

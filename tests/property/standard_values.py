@@ -9,6 +9,7 @@ comparison (`cmpf`, `maximumf`, `absf`, max reductions, `fptosi`) at the
 chosen inputs, so that inputs within `MARGIN` of a kink, a tie or a jump are
 never used: central differences across one are wrong, not the program.
 """
+
 from __future__ import annotations
 
 import math
@@ -39,7 +40,12 @@ def mlir_type(shape: Shape | None, element: str = "f32") -> str:
 
 
 def float_literal(value: float) -> str:
+    """MLIR's spelling of `value`, exact: six decimals where they are (0.25), more where
+    not (2^-8 is 0.00390625: printed 0.003906, the program computed another number than
+    its NumPy evaluation, 6e-5 apart)."""
     text = f"{value:.6f}".rstrip("0")
+    if float(text) != value:
+        text = f"{value:.20f}".rstrip("0")
     return text + "0" if text.endswith(".") else text
 
 

@@ -9,6 +9,11 @@ not vacuous. CI checks the seeds 0..CI_PROGRAMS-1; more locally:
     GRADIR_STANDARD_CHECKPOINT=2 ...   # loops reversed with checkpoint-every=2
     GRADIR_NAMED_VMAP_PROGRAMS=200 ...  # batched (named_vmap.py)
 
+Programs with dynamic sizes (`generate(seed, dynamic=True)`, `--dynamic` to the scripts,
+`GRADIR_NAMED_DYNAMIC_PROGRAMS`, `GRADIR_NAMED_DYNAMIC_VMAP_PROGRAMS`) are torch-mlir's form
+of the same ops: a batch size spelled `?`, read back with `tensor.dim` for every
+`tensor.empty`, and `tensor.cast` between `?` and static sizes.
+
 The same programs are batched (`named_vmap.py`, `standard_vmap.check_batch`): `autodiff.vmap`
 of each and of its vjp against a loop over examples with their own inputs, which exercises
 the named ops' batching rules.
@@ -25,12 +30,14 @@ import named_gradcheck
 import named_programs
 import named_vmap
 import pytest
-from named_programs import generate
+from named_programs import generate, generate_dynamic
 from property_support import batch_failures
 from test_standard_programs import batches
 
 CI_PROGRAMS = 32
 CI_VMAP_PROGRAMS = 8
+CI_DYNAMIC_PROGRAMS = 16
+CI_DYNAMIC_VMAP_PROGRAMS = 4
 
 
 @pytest.mark.parametrize(
@@ -48,6 +55,32 @@ def test_random_named_op_programs_batch_as_a_loop_over_their_examples(seeds):
     # Examples that are copies of one input would not show lanes mixed up: a failure here.
     failures = batch_failures(
         seeds, named_vmap.__file__, generate, failed=lambda r: r["status"] != "ok" or "copies" in r["report"]
+    )
+    assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.parametrize(
+    "seeds",
+    batches("GRADIR_NAMED_DYNAMIC_PROGRAMS", CI_DYNAMIC_PROGRAMS),
+    ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}",
+)
+def test_random_named_op_programs_with_dynamic_sizes_match_finite_differences(seeds):
+    failures = batch_failures(seeds, named_gradcheck.__file__, generate_dynamic, options=["--dynamic"])
+    assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.parametrize(
+    "seeds",
+    batches("GRADIR_NAMED_DYNAMIC_VMAP_PROGRAMS", CI_DYNAMIC_VMAP_PROGRAMS),
+    ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}",
+)
+def test_random_named_op_programs_with_dynamic_sizes_batch_as_a_loop(seeds):
+    failures = batch_failures(
+        seeds,
+        named_vmap.__file__,
+        generate_dynamic,
+        failed=lambda r: r["status"] != "ok" or "copies" in r["report"],
+        options=["--dynamic"],
     )
     assert not failures, "\n\n".join(failures)
 
@@ -91,3 +124,18 @@ def test_the_first_300_seeds_hold_every_feature():
     counts = Counter(feature for seed in range(300) for feature in generate(seed).features)
     assert set(counts) == FEATURES
     assert min(counts.values()) >= 5, counts.most_common()[-3:]
+
+
+DYNAMIC_FEATURES = {"tensor.dim", "tensor.cast.to_dynamic", "tensor.cast.to_static"}
+
+
+def test_dynamic_programs_spell_their_batch_size_as_a_question_mark():
+    """Each dynamic CI program has a `?` in its signature; together they read sizes with
+    `tensor.dim` and cast both ways. The static generator emits none of it."""
+    programs = [generate_dynamic(seed) for seed in range(CI_DYNAMIC_PROGRAMS)]
+    for program in programs:
+        assert "?x" in program.text.splitlines()[0], program.text
+    covered = set().union(*(p.features for p in programs))
+    assert DYNAMIC_FEATURES <= covered
+    assert covered - DYNAMIC_FEATURES - FEATURES == set()
+    assert not any(DYNAMIC_FEATURES & generate(seed).features for seed in range(CI_PROGRAMS))
