@@ -55,6 +55,10 @@ DYNAMIC_WEIGHTS = {"cast": 1.0}
 """Ops drawn only in programs with dynamic sizes (`tensor.cast` between `?` and a static size)."""
 DYNAMIC_SHARE = 0.4
 """How often a size drawn in a dynamic program is its batch size `B`."""
+OTHER_BATCH_SIZES = (5, 7, 2, 3, 4)
+"""Batch sizes a dynamic program is also checked at, the first two whose drawing gives the
+same text (a size drawn from `B`'s value rather than its bounds, such as a padded one, may
+differ)."""
 
 Step = Callable[[dict, list], None]
 """Evaluates one op in NumPy: reads and writes the environment (name -> array), appends the
@@ -64,7 +68,16 @@ margins of its kinks and ties."""
 class DynamicSize(int):
     """A size a program's types spell `?` (torch-mlir's dynamic batch): the NumPy evaluation
     reads its value, and it equals only itself, so that a tensor of `?x4` and one of `3x4`
-    are different shapes to the generator, as they are different types to MLIR."""
+    are different shapes to the generator, as they are different types to MLIR. `least`
+    and `most` bound the values it may take when the program runs: what the generator
+    draws from them (a slice's size, an interval) holds at each, so the same text is drawn
+    at another batch size."""
+
+    def __new__(cls, value: int, least: int | None = None, most: int | None = None):
+        made = super().__new__(cls, value)
+        made.least = value if least is None else least
+        made.most = value if most is None else most
+        return made
 
     def __eq__(self, other) -> bool:
         return self is other
@@ -73,6 +86,16 @@ class DynamicSize(int):
         return self is not other
 
     __hash__ = object.__hash__
+
+
+def least(size: int) -> int:
+    """The smallest value `size` takes at run time."""
+    return size.least if isinstance(size, DynamicSize) else size
+
+
+def most(size: int) -> int:
+    """The largest value `size` takes at run time."""
+    return size.most if isinstance(size, DynamicSize) else size
 
 
 def mlir_type(shape: tuple) -> str:
@@ -187,7 +210,7 @@ OP_WEIGHTS = {
 class NamedProgramBuilder:
     """Emits a function's lines and, alongside, NumPy steps computing the same values."""
 
-    def __init__(self, rng: random.Random, dynamic: bool = False):
+    def __init__(self, rng: random.Random, dynamic: bool = False, batch_size: int | None = None):
         self.rng = rng
         self.dims = MEDIUM_DIMS if rng.random() < MEDIUM_SHARE else DIMS
         self.counter = 0
@@ -202,7 +225,8 @@ class NamedProgramBuilder:
         if dynamic:
             # The batch size `B`, and a first argument `?xN` that holds it: every `tensor.empty`
             # of a shape with `B` can read it with `tensor.dim`.
-            self.batch = DynamicSize(rng.choice(DIMS))
+            drawn = rng.choice(DIMS)
+            self.batch = DynamicSize(batch_size or drawn, min(DIMS), max(DIMS + OTHER_BATCH_SIZES))
             self.argument((self.batch, self.size()))
 
     # ---- emission ---------------------------------------------------------------------------
@@ -274,7 +298,7 @@ class NamedProgramBuilder:
         """Sizes from `self.dims`; a rank-3 tensor has a small batch first, a rank-4 one (an
         image, NHWC or NCHW) a small batch and small channels."""
         rng, dims = self.rng, self.dims
-        batch = self.batch if self.batch is not None and self.batch <= 4 and rng.random() < DYNAMIC_SHARE else None
+        batch = self.batch if self.batch is not None and rng.random() < DYNAMIC_SHARE else None
         if rank == 3:
             return batch or rng.choice(DIMS), rng.choice(dims), rng.choice(dims)
         if rank == 4:
@@ -364,8 +388,8 @@ class NamedProgramBuilder:
             a = self.operand_of_rank([1])
             b, out, einsum = self.operand(a.shape), (), "k,k->"
         init = self.accumulator(out)
-        terms = {"matmul": a.shape[-1], "matmul_transposed_b": a.shape[-1], "batch_matmul": a.shape[-1],
-                 "matvec": a.shape[-1], "vecmat": a.shape[0], "dot": a.shape[0]}[kind]  # fmt: skip
+        terms = most({"matmul": a.shape[-1], "matmul_transposed_b": a.shape[-1], "batch_matmul": a.shape[-1],
+                      "matvec": a.shape[-1], "vecmat": a.shape[0], "dot": a.shape[0]}[kind])  # fmt: skip
         product = _product((a.lo, a.hi), (b.lo, b.hi))
         interval = (init.lo + terms * product[0], init.hi + terms * product[1])
         name, op = self.name(), "matmul" if kind == "matmul_transposed_b" else kind
@@ -417,7 +441,7 @@ class NamedProgramBuilder:
         out = (n, filters, oh, ow) if channels_first else (n, oh, ow, filters)
         init = self.accumulator(out)
         product = _product((x.lo, x.hi), (f.lo, f.hi))
-        terms = kh * kw * (1 if layout == "depthwise" else c)
+        terms = kh * kw * (1 if layout == "depthwise" else most(c))
         name = self.name()
 
         def step(env, margins):
@@ -510,7 +534,7 @@ class NamedProgramBuilder:
     def reduce(self, kind: str) -> Value:
         x = self.operand_of_rank([1, 2, 3])
         axis = self.rng.randrange(len(x.shape))
-        out, size = tuple(d for i, d in enumerate(x.shape) if i != axis), x.shape[axis]
+        out, size = tuple(d for i, d in enumerate(x.shape) if i != axis), most(x.shape[axis])
         name = self.name()
         if kind == "maximumf":
             init, interval = self.fill(x.lo - 1.0, out), (x.lo, x.hi)
@@ -636,7 +660,7 @@ class NamedProgramBuilder:
     def fill_from_element(self) -> Value:
         """`linalg.fill` of an element `tensor.extract` reads from an active tensor."""
         x = self.operand_of_rank([1, 2])
-        index = tuple(self.rng.randrange(d) for d in x.shape)
+        index = tuple(self.rng.randrange(least(d)) for d in x.shape)
         constants = []
         for i in index:
             c = self.name("c")
@@ -718,7 +742,9 @@ class NamedProgramBuilder:
     def collapsed(sizes: list[int]) -> int:
         """The size of dimensions collapsed into one: dynamic when one of them is."""
         product = int(np.prod(sizes))
-        return DynamicSize(product) if any(isinstance(d, DynamicSize) for d in sizes) else product
+        if not any(isinstance(d, DynamicSize) for d in sizes):
+            return product
+        return DynamicSize(product, math.prod(map(least, sizes)), math.prod(map(most, sizes)))
 
     def cast(self) -> Value:
         """`tensor.cast` of one dimension from `?` to its size, or from a size to `?` (what
@@ -740,11 +766,11 @@ class NamedProgramBuilder:
 
     def extract_slice(self) -> Value:
         x = self.operand_of_rank([1, 2], fits=lambda v: max(v.shape) >= 2)
-        sizes = [self.rng.randint(1, d) for d in x.shape]
+        sizes = [self.rng.randint(1, least(d)) for d in x.shape]
         reducing = len(x.shape) == 2 and self.rng.random() < 0.5  # one row, as a vector
         if reducing:
             sizes[0] = 1
-        offsets = [self.rng.randint(0, d - s) for d, s in zip(x.shape, sizes)]
+        offsets = [self.rng.randint(0, least(d) - s) for d, s in zip(x.shape, sizes)]
         out = (sizes[1],) if reducing else tuple(sizes)
         if reducing:
             self.features.add("tensor.extract_slice.rank_reducing")
@@ -760,8 +786,8 @@ class NamedProgramBuilder:
 
     def insert_slice(self) -> Value:
         destination = self.operand_of_rank([1, 2], fits=lambda v: max(v.shape) >= 2)
-        sizes = [self.rng.randint(1, d) for d in destination.shape]
-        offsets = [self.rng.randint(0, d - s) for d, s in zip(destination.shape, sizes)]
+        sizes = [self.rng.randint(1, least(d)) for d in destination.shape]
+        offsets = [self.rng.randint(0, least(d) - s) for d, s in zip(destination.shape, sizes)]
         source = self.operand(tuple(sizes))
         name = self.name()
         index = tuple(slice(o, o + s) for o, s in zip(offsets, sizes))
@@ -842,7 +868,7 @@ class NamedProgramBuilder:
             )
             self.features.add("scf.for.matmul_in_body")
             product = _product((state.lo, state.hi), (weight.lo, weight.hi))
-            return self.bounded(self.value(name, state.shape, (init.lo + k * product[0], init.hi + k * product[1]),
+            return self.bounded(self.value(name, state.shape, (init.lo + most(k) * product[0], init.hi + most(k) * product[1]),
                                            [state, weight, init]))  # fmt: skip
         if choice == "softmax":
             return self.softmax(state, len(state.shape) - 1)
@@ -926,8 +952,10 @@ def generate(seed: int, dynamic: bool = False) -> Program:
     """The program of `seed` (the same on every machine) and inputs at which every kink and
     tie is at least MARGIN away. `dynamic`: another program, whose batch size `B` (and sizes
     cast to `?`) its types spell `?`, read back with `tensor.dim` (torch-mlir's form)."""
-    _, builder, text, _, inputs, outputs = _drawn(seed, dynamic)
-    return Program(seed, _name(seed, dynamic), text, inputs, outputs, frozenset(builder.features))
+    attempt, builder, text, _, inputs, outputs = _drawn(seed, dynamic)
+    other_sizes = _at_other_batch_sizes(seed, attempt, text, int(builder.batch)) if dynamic else ()
+    features = builder.features | ({"dynamic.other_batch_size"} if other_sizes else set())
+    return Program(seed, _name(seed, dynamic), text, inputs, outputs, frozenset(features), other_sizes)
 
 
 def generate_dynamic(seed: int) -> Program:
@@ -948,12 +976,35 @@ def _safe_inputs(builder: NamedProgramBuilder, results: list[Value], rng):
     return (inputs, outputs) if min(margins, default=1.0) >= MARGIN else None
 
 
+def _builder(seed: int, attempt: int, dynamic: bool, batch_size: int | None = None):
+    """(builder, text, results) of one attempt at the program of `seed`."""
+    kind = "named-dynamic-program" if dynamic else "named-program"
+    builder = NamedProgramBuilder(random.Random(f"{kind}-{seed}-{attempt}"), dynamic, batch_size)
+    return (builder, *builder.function(_name(seed, dynamic)))
+
+
+def _at_other_batch_sizes(seed: int, attempt: int, text: str, batch: int) -> tuple:
+    """(inputs, outputs) of the dynamic program `text` at up to two other batch sizes: the
+    same compiled code must be right at each."""
+    found = []
+    for size in OTHER_BATCH_SIZES:
+        if size == batch or len(found) == 2:
+            continue
+        builder, other_text, results = _builder(seed, attempt, True, size)
+        if other_text != text:
+            continue
+        for inputs_seed in range(INPUT_ATTEMPTS):
+            drawn = _safe_inputs(builder, results, np.random.default_rng([seed, attempt, size, inputs_seed]))
+            if drawn is not None:
+                found.append(drawn)
+                break
+    return tuple(found)
+
+
 def _drawn(seed: int, dynamic: bool = False):
     """(attempt, builder, text, results, inputs, outputs) of `generate(seed, dynamic)`."""
     for attempt in range(100):
-        kind = "named-dynamic-program" if dynamic else "named-program"
-        builder = NamedProgramBuilder(random.Random(f"{kind}-{seed}-{attempt}"), dynamic)
-        text, results = builder.function(_name(seed, dynamic))
+        builder, text, results = _builder(seed, attempt, dynamic)
         for inputs_seed in range(INPUT_ATTEMPTS):
             rng = np.random.default_rng([seed, attempt, inputs_seed])
             drawn = _safe_inputs(builder, results, rng)

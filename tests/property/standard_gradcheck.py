@@ -13,7 +13,8 @@ the culprit) and prints one `RESULT {json}` line per program. Per program:
 - `gradir.gradcheck`'s comparison (f64, central differences, vjp and jvp)
   passes;
 - the check is not vacuous: the vjp gradient of some argument and the jvp
-  tangent of some result are not all zero (zero against zero proves nothing).
+  tangent of some result are not all zero (zero against zero proves nothing);
+- a program with dynamic sizes does the same at its `other_sizes`.
 """
 
 from __future__ import annotations
@@ -44,6 +45,16 @@ def check_program(checker, program) -> dict:
     result = checker.check(name, program.inputs, seed=program.seed, allow_vacuous=True)
     if not result.ok:
         return {"status": "mismatch", "report": result.report()}
+    for inputs, expected in program.other_sizes:
+        # The same compiled code at another size of a dynamic dimension.
+        where = f"at input shapes {[np.shape(x) for x in inputs]}"
+        for position, (got, want) in enumerate(zip(exe.call(name, *inputs), expected)):
+            if np.shape(got) != np.shape(want) or not np.allclose(got, want, rtol=FORWARD_RTOL, atol=1e-12):
+                return {"status": "forward", "report": f"{where}, result {position}: compiled "
+                        f"{np.asarray(got).tolist()}, NumPy {np.asarray(want).tolist()}"}  # fmt: skip
+        other = checker.check(name, inputs, seed=program.seed, allow_vacuous=True)
+        if not other.ok:
+            return {"status": "mismatch", "report": f"{where}:\n{other.report()}"}
     # Cotangents away from zero (a small one would make a live gradient look dead),
     # of random signs (ones could cancel two results' contributions).
     rng = np.random.default_rng(program.seed)

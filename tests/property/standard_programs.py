@@ -24,6 +24,7 @@ magnitudes small. The generator also evaluates the program in NumPy: the
 inputs are redrawn until every comparison, kink, tie and jump is at least
 `MARGIN` away, and the test checks the compiled outputs against it.
 """
+
 from __future__ import annotations
 
 import random
@@ -61,6 +62,9 @@ class Program:
     inputs: list
     expected: list
     features: frozenset
+    other_sizes: tuple = ()
+    """(inputs, expected) pairs at other sizes of a dynamic dimension: the same compiled
+    program must be right there too (`named_programs.generate(seed, dynamic=True)`)."""
 
     def __repr__(self) -> str:
         return f"Program {self.name}:\n{self.text}"
@@ -99,7 +103,11 @@ class ProgramBuilder(ExpressionBuilder):
     def tensor_leaf(self, shape: Shape):
         def leaf(block: Block) -> Val:
             candidates = self.tensors(block, shape)
-            return self.pick(candidates, block) if candidates else self.constant(block, self.rng.choice([0.5, -0.75, 1.25]), shape)
+            return (
+                self.pick(candidates, block)
+                if candidates
+                else self.constant(block, self.rng.choice([0.5, -0.75, 1.25]), shape)
+            )
 
         return leaf
 
@@ -130,10 +138,16 @@ class ProgramBuilder(ExpressionBuilder):
         """`table[position]` of a constant i32 table: an index read from data."""
         table, entry, name = self.name("ix"), self.name("n"), self.name("i")
         values = [self.rng.randrange(size) for _ in range(4)]
-        self.emit(block, f"{table} = arith.constant dense<{values}> : tensor<4xi32>",
-                  lambda ev: ev.env.__setitem__(table, np.array(values)))
-        self.emit(block, f"{entry} = tensor.extract {table}[{position.name}] : tensor<4xi32>",
-                  lambda ev: ev.env.__setitem__(entry, ev.env[table][ev.env[position.name]]))
+        self.emit(
+            block,
+            f"{table} = arith.constant dense<{values}> : tensor<4xi32>",
+            lambda ev: ev.env.__setitem__(table, np.array(values)),
+        )
+        self.emit(
+            block,
+            f"{entry} = tensor.extract {table}[{position.name}] : tensor<4xi32>",
+            lambda ev: ev.env.__setitem__(entry, ev.env[table][ev.env[position.name]]),
+        )
         self.emit(block, f"{name} = arith.index_cast {entry} : i32 to index",
                   lambda ev: ev.env.__setitem__(name, int(ev.env[entry])))  # fmt: skip
         self.features.add("extract.at_data_index")
@@ -179,7 +193,11 @@ class ProgramBuilder(ExpressionBuilder):
             result[tuple(ev.env[i] for i in indices)] = ev.env[scalar.name]
             ev.env[name] = result
 
-        self.emit(block, f"{name} = tensor.insert {scalar.name} into {destination.name}[{', '.join(indices)}] : {destination.type}", step)
+        self.emit(
+            block,
+            f"{name} = tensor.insert {scalar.name} into {destination.name}[{', '.join(indices)}] : {destination.type}",
+            step,
+        )
         self.features.add("tensor.insert")
         return Val(name, destination.shape, min(scalar.lo, destination.lo), max(scalar.hi, destination.hi))
 

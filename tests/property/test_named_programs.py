@@ -126,7 +126,7 @@ def test_the_first_300_seeds_hold_every_feature():
     assert min(counts.values()) >= 5, counts.most_common()[-3:]
 
 
-DYNAMIC_FEATURES = {"tensor.dim", "tensor.cast.to_dynamic", "tensor.cast.to_static"}
+DYNAMIC_FEATURES = {"tensor.dim", "tensor.cast.to_dynamic", "tensor.cast.to_static", "dynamic.other_batch_size"}
 
 
 def test_dynamic_programs_spell_their_batch_size_as_a_question_mark():
@@ -139,3 +139,19 @@ def test_dynamic_programs_spell_their_batch_size_as_a_question_mark():
     assert DYNAMIC_FEATURES <= covered
     assert covered - DYNAMIC_FEATURES - FEATURES == set()
     assert not any(DYNAMIC_FEATURES & generate(seed).features for seed in range(CI_PROGRAMS))
+
+
+def test_dynamic_programs_are_checked_at_other_batch_sizes():
+    """Most dynamic programs carry inputs at other batch sizes (the same text drawn with `B`
+    of another value); the check compares the compiled code there, and says `forward` for a
+    value off by 1e-6 there alone."""
+    from standard_gradcheck import check_programs
+
+    programs = [generate_dynamic(seed) for seed in range(CI_DYNAMIC_PROGRAMS)]
+    assert sum(bool(p.other_sizes) for p in programs) >= CI_DYNAMIC_PROGRAMS // 2
+    program = next(p for p in programs if p.other_sizes and p.inputs[0].shape != p.other_sizes[0][0][0].shape)
+    (inputs, expected), *rest = program.other_sizes
+    wrong = [expected[0] + 1e-6, *expected[1:]]
+    program.other_sizes = ((inputs, wrong), *rest)
+    [outcome] = check_programs([program])
+    assert outcome["status"] == "forward" and "at input shapes" in outcome["report"], outcome
