@@ -53,6 +53,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from gradir.autodiff_pass.cse import scoped_cse
+from gradir.autodiff_pass.dynamic_elementwise import elementwise_ops_as_generics
 from gradir.autodiff_pass.hoist_branch_gathers import hoist_gathers_out_of_branches
 from gradir.autodiff_pass.inline_body_calls import inline_calls_in_generic_bodies
 from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code, unique_symbol, zero_constant
@@ -204,6 +205,7 @@ def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> 
         for region in op.regions:
             for nested in region.blocks:
                 inline_grad_of_ops(nested)
+    elementwise_ops_as_generics(block)  # after the inlining: a grad_of body may hold such ops
     terminator = block.last_op
     if not isinstance(terminator, ReturnOp):
         raise error_at(

@@ -4,7 +4,7 @@ forward mode, against central differences in f64 through the CPU pipeline, at se
 The generated functions keep the dynamic types; what the rules build takes its sizes from the
 op's own values (`tensor.dim`): a zero gradient is `autodiff.autograd_zero(%n) : tensor<?x4xf32>`,
 a generic's adjoint is as long as the loops it reads them from. Before, any dynamic shape on the
-active path was refused. Ops whose rules still take static shapes only (math on whole tensors,
+active path was refused. Ops whose rules still take static shapes only (a splat of an active scalar,
 loops) are located refusals, tested at the end.
 """
 from __future__ import annotations
@@ -472,17 +472,20 @@ def test_a_while_loop_over_a_state_of_dynamic_shape(size, trips, bound):
     _check(WHILE_LOOP, [x, w, np.int64(trips), np.float64(bound)], wrt=wrt)
 
 
-WHOLE_TENSOR_MATH = """
+ACTIVE_SPLAT = """
 func.func @f(%x: tensor<?xf64>) -> tensor<?xf64> {
-  %e = math.exp %x : tensor<?xf64>
-  return %e : tensor<?xf64>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf64>
+  %v = tensor.extract %x[%c0] : tensor<?xf64>
+  %s = tensor.splat %v[%n] : tensor<?xf64>
+  return %s : tensor<?xf64>
 }"""
 
 
 @pytest.mark.parametrize(
     "text, op",
-    [(WHOLE_TENSOR_MATH, "math.exp")],
-    ids=["math on whole tensors"],
+    [(ACTIVE_SPLAT, "tensor.splat")],
+    ids=["a splat of an active scalar"],
 )
 def test_rules_that_take_static_shapes_only_refuse_where_the_op_is(text, op):
     with pytest.raises(DifferentiationError, match=rf"<string>:\d+:\d+: error: differentiation of '{op}' on tensors "
