@@ -12,7 +12,10 @@
   abs negf square reciprocal`, also spelled `linalg.elementwise kind=...`);
 - `tensor.pad concat collapse_shape expand_shape extract_slice insert_slice` (rank-reducing
   slices too);
-- `scf.for` whose tensor state goes through some of the above each iteration.
+- `scf.for` whose tensor state goes through some of the above each iteration;
+- `linalg.generic` beside them: elementwise (an operand read as it is, broadcast or
+  transposed) or summing a product over the last dimension, which the CPU pipeline fuses
+  with the named ops around it.
 
 `standard_programs.py` draws `linalg.generic` and control flow; this draws the ops a generic
 stands for, whose derivative rules (`rules/linalg.py`, `rules/conv.py`, `rules/tensor.py`)
@@ -202,7 +205,7 @@ OP_WEIGHTS = {
     "conv": 1.5, "pool_sum": 1, "pool_max": 1, "transpose": 1, "broadcast": 1, "reduce_addf": 1.5,
     "reduce_maximumf": 1, "reduce_sines": 0.5, "softmax": 1, "unary": 3, "binary": 3, "map": 1,
     "fill_from_element": 0.5, "pad": 1, "concat": 1, "reshape": 1.5, "extract_slice": 1.5,
-    "insert_slice": 1, "loop": 1,
+    "insert_slice": 1, "loop": 1, "generic_elementwise": 1.5, "generic_reduction": 1,
 }  # fmt: skip
 """How often each op is drawn."""
 
@@ -643,6 +646,63 @@ class NamedProgramBuilder:
         )
         return self.value(name, a.shape, interval((a.lo, a.hi), (b.lo, b.hi)), [a, b])
 
+    def generic_elementwise(self) -> Value:
+        """`linalg.generic` computing `x * sin(y) + x`, `y` read as it is, broadcast along
+        one dimension, or (a matrix) transposed: what front ends write where no named op fits."""
+        x = self.operand_of_rank([1, 2, 3])
+        rank = len(x.shape)
+        loops = [f"d{i}" for i in range(rank)]
+        reads = ["same", "broadcast"] + (["transposed"] if rank == 2 else [])
+        read = self.rng.choice(reads)
+        if read == "broadcast":
+            kept = sorted(self.rng.sample(range(rank), rank - 1))
+            y = self.operand(tuple(x.shape[i] for i in kept))
+            y_map = ", ".join(loops[i] for i in kept)
+            expand = lambda v: np.expand_dims(v, [i for i in range(rank) if i not in kept])  # noqa: E731
+        elif read == "transposed":
+            y, y_map = self.operand(x.shape[::-1]), "d1, d0"
+            expand = np.transpose
+        else:
+            y, y_map, expand = self.operand(x.shape), ", ".join(loops), lambda v: v
+        identity, iterators = ", ".join(loops), ", ".join(['"parallel"'] * rank)
+        empty, name = self.empty(x.shape), self.name()
+        domain = f"({identity})"
+        self.emit(
+            f"%{name} = linalg.generic {{indexing_maps = [affine_map<{domain} -> ({identity})>, "
+            f"affine_map<{domain} -> ({y_map})>, affine_map<{domain} -> ({identity})>], "
+            f"iterator_types = [{iterators}]}}\n"
+            f"    ins(%{x.name}, %{y.name} : {x.type}, {y.type}) outs(%{empty} : {x.type}) {{\n"
+            f"  ^bb0(%a: f32, %b: f32, %o: f32):\n    %s = math.sin %b : f32\n    %p = arith.mulf %a, %s : f32\n"
+            f"    %r = arith.addf %p, %a : f32\n    linalg.yield %r : f32\n  }} -> {x.type}",
+            lambda env, margins: env.__setitem__(name, env[x.name] * np.sin(expand(env[y.name])) + env[x.name]),
+        )
+        self.features.add(f"linalg.generic.{read}")
+        product = _product((x.lo, x.hi), (-1.0, 1.0))
+        return self.value(name, x.shape, (product[0] + x.lo, product[1] + x.hi), [x, y])
+
+    def generic_reduction(self) -> Value:
+        """`linalg.generic` summing `x * y` over its last dimension into an init (zeros or active)."""
+        x = self.operand_of_rank([1, 2, 3])
+        y = self.operand(x.shape, fits=lambda v: v is not x)
+        rank = len(x.shape)
+        loops = [f"d{i}" for i in range(rank)]
+        out = x.shape[:-1]
+        init = self.accumulator(out)
+        name, domain = self.name(), f"({', '.join(loops)})"
+        iterators = ", ".join(['"parallel"'] * (rank - 1) + ['"reduction"'])
+        self.emit(
+            f"%{name} = linalg.generic {{indexing_maps = [affine_map<{domain} -> {domain}>, "
+            f"affine_map<{domain} -> {domain}>, affine_map<{domain} -> ({', '.join(loops[:-1])})>], "
+            f"iterator_types = [{iterators}]}}\n"
+            f"    ins(%{x.name}, %{y.name} : {x.type}, {y.type}) outs(%{init.name} : {mlir_type(out)}) {{\n"
+            f"  ^bb0(%a: f32, %b: f32, %acc: f32):\n    %p = arith.mulf %a, %b : f32\n"
+            f"    %r = arith.addf %acc, %p : f32\n    linalg.yield %r : f32\n  }} -> {mlir_type(out)}",
+            lambda env, margins: env.__setitem__(name, env[init.name] + (env[x.name] * env[y.name]).sum(axis=-1)),
+        )
+        self.features.add("linalg.generic.reduction")
+        product, terms = _product((x.lo, x.hi), (y.lo, y.hi)), most(x.shape[-1])
+        return self.value(name, out, (init.lo + terms * product[0], init.hi + terms * product[1]), [x, y, init])
+
     def map(self) -> Value:
         """`linalg.map` whose body is `sin(x) * y`."""
         x = self.operand_of_rank([1, 2, 3])
@@ -812,7 +872,8 @@ class NamedProgramBuilder:
 
     def loop(self) -> Value:
         """`scf.for` over 2-3 iterations whose tensor state goes through 1-3 ops each time and
-        comes back through tanh (the state stays in [-1, 1])."""
+        comes back through tanh (the state stays in [-1, 1]); in a dynamic program, half the
+        time over `B` iterations, a trip count known only at run time (`tensor.dim`)."""
         init = self.operand_of_rank([1, 2])
         if init.magnitude > 1.0:
             init = self.elementwise_unary_of("tanh", self.bounded_to(init, 2.5))
@@ -820,6 +881,9 @@ class NamedProgramBuilder:
         bounds = [self.name("c") for _ in range(3)]
         for constant, value in zip(bounds, (0, trips, 1)):
             self.emit(f"%{constant} = arith.constant {value} : index")
+        if self.batch is not None and self.rng.random() < 0.5:
+            trips, bounds[1] = int(self.batch), self.dynamic_size(self.batch)
+            self.features.add("scf.for.run_time_trips")
         state = Value(self.name("s"), init.shape, -1.0, 1.0)
         self.scopes.append([state])
         self.lines.append([])
