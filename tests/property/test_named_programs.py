@@ -40,48 +40,39 @@ CI_DYNAMIC_PROGRAMS = 16
 CI_DYNAMIC_VMAP_PROGRAMS = 4
 
 
+def _kinds(variable: str, dynamic_variable: str, count: int, dynamic_count: int) -> list:
+    """(seeds, dynamic) for each batch of static programs, then of dynamic ones."""
+    return [pytest.param(seeds, False, id=f"seeds{seeds[0]}-{seeds[-1]}") for seeds in batches(variable, count)] + [
+        pytest.param(seeds, True, id=f"dynamic-seeds{seeds[0]}-{seeds[-1]}")
+        for seeds in batches(dynamic_variable, dynamic_count)
+    ]
+
+
+def _failures(seeds: list[int], dynamic: bool, script: str, **options) -> list[str]:
+    return batch_failures(
+        seeds, script, generate_dynamic if dynamic else generate, options=["--dynamic"] if dynamic else [], **options
+    )
+
+
 @pytest.mark.parametrize(
-    "seeds", batches("GRADIR_NAMED_PROGRAMS", CI_PROGRAMS), ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}"
+    "seeds, dynamic",
+    _kinds("GRADIR_NAMED_PROGRAMS", "GRADIR_NAMED_DYNAMIC_PROGRAMS", CI_PROGRAMS, CI_DYNAMIC_PROGRAMS),
 )
-def test_random_named_op_programs_match_finite_differences(seeds):
-    failures = batch_failures(seeds, named_gradcheck.__file__, generate)
+def test_random_named_op_programs_match_finite_differences(seeds, dynamic):
+    failures = _failures(seeds, dynamic, named_gradcheck.__file__)
     assert not failures, "\n\n".join(failures)
 
 
 @pytest.mark.parametrize(
-    "seeds", batches("GRADIR_NAMED_VMAP_PROGRAMS", CI_VMAP_PROGRAMS), ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}"
+    "seeds, dynamic",
+    _kinds(
+        "GRADIR_NAMED_VMAP_PROGRAMS", "GRADIR_NAMED_DYNAMIC_VMAP_PROGRAMS", CI_VMAP_PROGRAMS, CI_DYNAMIC_VMAP_PROGRAMS
+    ),
 )
-def test_random_named_op_programs_batch_as_a_loop_over_their_examples(seeds):
+def test_random_named_op_programs_batch_as_a_loop_over_their_examples(seeds, dynamic):
     # Examples that are copies of one input would not show lanes mixed up: a failure here.
-    failures = batch_failures(
-        seeds, named_vmap.__file__, generate, failed=lambda r: r["status"] != "ok" or "copies" in r["report"]
-    )
-    assert not failures, "\n\n".join(failures)
-
-
-@pytest.mark.parametrize(
-    "seeds",
-    batches("GRADIR_NAMED_DYNAMIC_PROGRAMS", CI_DYNAMIC_PROGRAMS),
-    ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}",
-)
-def test_random_named_op_programs_with_dynamic_sizes_match_finite_differences(seeds):
-    failures = batch_failures(seeds, named_gradcheck.__file__, generate_dynamic, options=["--dynamic"])
-    assert not failures, "\n\n".join(failures)
-
-
-@pytest.mark.parametrize(
-    "seeds",
-    batches("GRADIR_NAMED_DYNAMIC_VMAP_PROGRAMS", CI_DYNAMIC_VMAP_PROGRAMS),
-    ids=lambda seeds: f"seeds{seeds[0]}-{seeds[-1]}",
-)
-def test_random_named_op_programs_with_dynamic_sizes_batch_as_a_loop(seeds):
-    failures = batch_failures(
-        seeds,
-        named_vmap.__file__,
-        generate_dynamic,
-        failed=lambda r: r["status"] != "ok" or "copies" in r["report"],
-        options=["--dynamic"],
-    )
+    failed = lambda r: r["status"] != "ok" or "copies" in r["report"]  # noqa: E731
+    failures = _failures(seeds, dynamic, named_vmap.__file__, failed=failed)
     assert not failures, "\n\n".join(failures)
 
 
