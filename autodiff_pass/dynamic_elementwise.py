@@ -1,5 +1,5 @@
-"""`arith` and `math` ops on tensors of dynamic shape become `linalg.generic`s before
-differentiation.
+"""`arith` and `math` ops on tensors of dynamic shape, and `tensor.splat` to one, become
+`linalg.generic`s before differentiation.
 
 The derivative rules of elementwise ops on tensors (derivatives.yaml's formulas) build
 their constants and broadcasts from static shapes, so `math.exp %x : tensor<?xf64>` was
@@ -9,8 +9,9 @@ the generic rules take dynamic shapes. So, in the derivative function's copy of 
 (as `hoist_branch_gathers` does; the user's function stays as written), each such op
 becomes the generic it means: its operands as inputs, one `tensor.empty` per result of the
 operands' run-time sizes (`tensor.dim` of the first operand) as outputs, and a body
-applying the same op, with its attributes, to the elements. Ops on static shapes keep the
-rules they have.
+applying the same op, with its attributes, to the elements. A `tensor.splat` of a scalar
+to a dynamic shape becomes a generic with no input whose body yields the scalar (captured,
+as the generic rules take). Ops on static shapes keep the rules they have.
 """
 
 from __future__ import annotations
@@ -43,9 +44,29 @@ def _is_dynamic_elementwise(op: Operation) -> bool:
 
 def elementwise_ops_as_generics(block: Block) -> None:
     """Rewrite each `arith`/`math` op on dynamically shaped tensors in `block` and in its
-    nested regions (not in generic bodies, whose ops are on scalars) as a `linalg.generic`."""
-    for op in [op for op in block.walk() if _is_dynamic_elementwise(op)]:
-        _as_generic(op)
+    nested regions (not in generic bodies, whose ops are on scalars), and each splat to a
+    dynamic shape, as a `linalg.generic`."""
+    for op in list(block.walk()):
+        if _is_dynamic_elementwise(op):
+            _as_generic(op)
+        elif isinstance(op, tensor.SplatOp) and dynamic_dims(op.result.type):
+            _splat_as_generic(op)
+
+
+def _splat_as_generic(op: tensor.SplatOp) -> None:
+    at = Builder(InsertPoint.before(op))
+    result_type = op.result.type
+    assert isinstance(result_type, TensorType)
+    init = at.insert(tensor.EmptyOp(list(op.dynamicSizes), result_type)).tensor
+    body = Block(arg_types=[result_type.get_element_type()])
+    body.add_op(YieldOp(op.input))
+    rank = len(result_type.get_shape())
+    generic = GenericOp(
+        [], [init], Region(body), [AffineMapAttr(AffineMap.identity(rank))],
+        [IteratorTypeAttr.parallel()] * rank, [result_type],
+    )  # fmt: skip
+    at.insert(generic)
+    Rewriter.replace_op(op, [], generic.results)
 
 
 def _as_generic(op: Operation) -> None:

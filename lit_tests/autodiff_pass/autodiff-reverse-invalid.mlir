@@ -57,21 +57,22 @@ func.func @f(%x: tensor<f32>) -> tensor<f32> {
 
 // -----
 
-// An op whose rule does not take tensors of dynamic shape (a splat of an active scalar) is
-// a located error, never a tensor of the wrong type or a silent zero.
-func.func @dynamic(%x: tensor<3x5xf32>, %v: f32) -> tensor<f32> {
-  %c0 = arith.constant 0 : index
+// An op whose rule does not take tensors of dynamic shape (an affine.for carrying one) is a
+// located error, never a tensor of the wrong type or a silent zero.
+func.func @dynamic(%x: tensor<3x5xf32>) -> tensor<f32> {
   %c = tensor.cast %x : tensor<3x5xf32> to tensor<?x5xf32>
-  %n = tensor.dim %c, %c0 : tensor<?x5xf32>
-  // CHECK: autodiff-reverse-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'tensor.splat' on tensors of dynamic shape (tensor<?x5xf32>) is not supported yet: give it static shapes
-  %e = tensor.splat %v[%n] : tensor<?x5xf32>
-  %s = tensor.cast %e : tensor<?x5xf32> to tensor<3x5xf32>
-  %r = autodiff.sum %s : tensor<3x5xf32> -> tensor<f32>
+  // CHECK: autodiff-reverse-invalid.mlir:[[# @LINE + 1]]:3: error: differentiation of 'affine.for' on tensors of dynamic shape (tensor<?x5xf32>) is not supported yet: give it static shapes
+  %l = affine.for %i = 0 to 3 iter_args(%s = %c) -> (tensor<?x5xf32>) {
+    %e = math.exp %s : tensor<?x5xf32>
+    affine.yield %e : tensor<?x5xf32>
+  }
+  %t = tensor.cast %l : tensor<?x5xf32> to tensor<3x5xf32>
+  %r = autodiff.sum %t : tensor<3x5xf32> -> tensor<f32>
   return %r : tensor<f32>
 }
-func.func @g(%x: tensor<3x5xf32>, %v: f32) -> f32 {
-  %d = autodiff.grad @dynamic(%x, %v) {wrt = array<i64: 1>} : (tensor<3x5xf32>, f32) -> f32
-  return %d : f32
+func.func @g(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %d = autodiff.grad @dynamic(%x) : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  return %d : tensor<3x5xf32>
 }
 
 // -----

@@ -1,8 +1,9 @@
-"""`arith` and `math` ops on tensors of dynamic shape (`autodiff_pass/dynamic_elementwise.py`)
-are differentiated as the `linalg.generic`s they mean: gradcheck (f64 central differences,
-vjp and jvp, through the CPU pipeline) at two sizes of the same compiled program, inside a
-loop too, and a second derivative. Before, each was refused ("differentiation of 'math.exp'
-on tensors of dynamic shape ... is not supported yet")."""
+"""`arith` and `math` ops on tensors of dynamic shape, and splats to one
+(`autodiff_pass/dynamic_elementwise.py`), are differentiated as the `linalg.generic`s they
+mean: gradcheck (f64 central differences, vjp and jvp, through the CPU pipeline) at two
+sizes of the same compiled program, inside a loop too, and a second derivative. Before, each
+was refused ("differentiation of 'math.exp' on tensors of dynamic shape ... is not supported
+yet")."""
 
 import numpy as np
 import pytest
@@ -114,3 +115,23 @@ func.func @df(%x: {T}, %y: {T}, %ca: {T}, %cb: {T}) -> ({T}, {T}) {{
     printed = {op.sym_name.data: str(op) for op in module.ops if hasattr(op, "sym_name")}
     assert "math.exp" in printed["f"] and "linalg.generic" not in printed["f"]
     assert any("linalg.generic" in body and "math.exp" in body for name, body in printed.items() if name != "f")
+
+
+SPLAT = """
+func.func @f(%x: tensor<?xf64>) -> tensor<?xf64> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf64>
+  %v = tensor.extract %x[%c0] : tensor<?xf64>
+  %s = tensor.splat %v[%n] : tensor<?xf64>
+  %p = arith.mulf %s, %x : tensor<?xf64>
+  return %p : tensor<?xf64>
+}"""
+
+
+@pytest.mark.parametrize("size", [3, 6])
+def test_a_splat_of_an_active_scalar_to_a_dynamic_shape(size):
+    """`x[0] * x`: the splat's gradient is the sum of its cotangent, into x[0]."""
+    x = np.random.default_rng(size).uniform(0.5, 1.5, size)
+    np.testing.assert_allclose(gradir.compile(SPLAT).f(x), x[0] * x, rtol=1e-14)
+    result = gradir.gradcheck(SPLAT, "f", [x])
+    assert result.ok, result.report()

@@ -4,9 +4,10 @@ forward mode, against central differences in f64 through the CPU pipeline, at se
 The generated functions keep the dynamic types; what the rules build takes its sizes from the
 op's own values (`tensor.dim`): a zero gradient is `autodiff.autograd_zero(%n) : tensor<?x4xf32>`,
 a generic's adjoint is as long as the loops it reads them from. Before, any dynamic shape on the
-active path was refused. Ops whose rules still take static shapes only (a splat of an active scalar,
-loops) are located refusals, tested at the end.
+active path was refused. Ops whose rules still take static shapes only (`affine.for`) are
+located refusals, tested at the end.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -286,11 +287,14 @@ def test_a_pad_to_a_dynamic_result_whose_body_reads_an_active_value_is_refused()
 def test_the_generated_functions_keep_the_dynamic_types():
     from gradir.compilation import lower_to_linalg  # the IR gradir hands to the backends
 
-    text = GENERIC + """
+    text = (
+        GENERIC
+        + """
 func.func @g(%x: tensor<?x?xf64>, %b: tensor<?xf64>) -> (tensor<?x?xf64>, tensor<?xf64>) {
   %d:2 = autodiff.grad @f(%x, %b) : (tensor<?x?xf64>, tensor<?xf64>) -> (tensor<?x?xf64>, tensor<?xf64>)
   return %d#0, %d#1 : tensor<?x?xf64>, tensor<?xf64>
 }"""
+    )
     printed = str(lower_to_linalg(text))
     assert "func.func @f_vjp_0_1(%x: tensor<?x?xf64>, %b: tensor<?xf64>, %cotangent: tensor<f64>)" in printed
     assert "linalg.generic" in printed and "autodiff." not in printed.replace("autodiff.derivative", "")
@@ -472,20 +476,20 @@ def test_a_while_loop_over_a_state_of_dynamic_shape(size, trips, bound):
     _check(WHILE_LOOP, [x, w, np.int64(trips), np.float64(bound)], wrt=wrt)
 
 
-ACTIVE_SPLAT = """
+DYNAMIC_AFFINE_LOOP = """
 func.func @f(%x: tensor<?xf64>) -> tensor<?xf64> {
-  %c0 = arith.constant 0 : index
-  %n = tensor.dim %x, %c0 : tensor<?xf64>
-  %v = tensor.extract %x[%c0] : tensor<?xf64>
-  %s = tensor.splat %v[%n] : tensor<?xf64>
-  return %s : tensor<?xf64>
+  %r = affine.for %i = 0 to 3 iter_args(%s = %x) -> (tensor<?xf64>) {
+    %e = math.exp %s : tensor<?xf64>
+    affine.yield %e : tensor<?xf64>
+  }
+  return %r : tensor<?xf64>
 }"""
 
 
 @pytest.mark.parametrize(
     "text, op",
-    [(ACTIVE_SPLAT, "tensor.splat")],
-    ids=["a splat of an active scalar"],
+    [(DYNAMIC_AFFINE_LOOP, "affine.for")],
+    ids=["an affine loop carrying a dynamic tensor"],
 )
 def test_rules_that_take_static_shapes_only_refuse_where_the_op_is(text, op):
     with pytest.raises(DifferentiationError, match=rf"<string>:\d+:\d+: error: differentiation of '{op}' on tensors "
