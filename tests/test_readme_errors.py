@@ -353,6 +353,14 @@ func.func @slice(%x: tensor<8xf64>, %at: index) -> tensor<3xf64> {
 }
 """
 
+EXPAND = """\
+func.func @rows(%x: tensor<?xf64>, %a: index, %b: index) -> tensor<?x?xf64> {
+  %e = tensor.expand_shape %x [[0, 1]] output_shape [%a, %b] : tensor<?xf64> into tensor<?x?xf64>
+  return %e : tensor<?x?xf64>
+}
+"""
+"""An expansion into two dynamic sizes, whose product must be the size it expands."""
+
 ALLOCA_IN_A_LOOP = """\
 func.func @f(%x: f64, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
@@ -577,7 +585,7 @@ def _run_time_memory(runs: Runs) -> None:
 
 
 def _undefined_at_run_time(runs: Runs) -> None:
-    write_files(runs.tmp, {"f.mlir": UNDEFINED_AT_RUN_TIME + SLICE})
+    write_files(runs.tmp, {"f.mlir": UNDEFINED_AT_RUN_TIME + SLICE + EXPAND})
     runs.child(
         """
         exe = gradir.compile("f.mlir")
@@ -588,6 +596,7 @@ def _undefined_at_run_time(runs: Runs) -> None:
         error_of(lambda: exe.slice(np.arange(8.0), 6))
         error_of(lambda: exe.window(np.arange(4.0), 3))
         error_of(lambda: exe.lanes(np.array([5, 7, 9]), np.array([2, 0, 3])))
+        error_of(lambda: exe.rows(np.arange(6.0), 2, 4))
         assert exe.pick(np.arange(4.0), 3) == 3.0  # the next call runs
         """
     )
@@ -834,7 +843,7 @@ PROSE = {
     },
     "index, divisor or loop step from the inputs that makes an op undefined (CPU)": {
         "generate-runtime-verification", "cpu_backend/run_time_checks.py", "vector.store", "vector.transfer_read", "insert",
-        "transfer_write", "in_bounds",
+        "transfer_write", "in_bounds", "expand_shape",
     },
     "`memref.alloca` that could overflow the stack (CPU)": {"memref.alloca_scope", "cpu_backend/heap_allocas.py"},
     "a NaN or Inf at run time, with `check_numerics` (CPU)": {

@@ -16,6 +16,7 @@ depends on a differentiated argument (`affine.store`) is a located error
 raised by the activity analysis, and an active `affine.if` or
 `affine.parallel` is named by the walk as an op without a rule.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -126,4 +127,4 @@ def forward_affine_for(walk: ForwardContext, op: Operation) -> None:
     walk.replace(op, list(rebuilt.results[: len(op.results)]))
 
 
-RULES = (WalkRule("affine.for", reverse=reverse_affine_for, forward=forward_affine_for),)
+RULES = (WalkRule("affine.for", reverse=reverse_affine_for, forward=forward_affine_for, dynamic_shapes=True),)

@@ -2,6 +2,7 @@
 saved-value analysis, the IR every rule emits (verified, and evaluated with a
 small NumPy interpreter against finite differences), and Python registration
 for ops of other dialects."""
+
 from __future__ import annotations
 
 import importlib
@@ -13,8 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from xdsl.builder import Builder
+from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     FunctionType,
     IntegerType,
@@ -312,18 +315,13 @@ CASES = [
 
 
 def _argument_types(case: Case, element: Attribute) -> list[TensorType]:
-    return [
-        TensorType(I1 if domain == "mask" else element, shape)
-        for shape, domain in zip(case.shapes, case.domains)
-    ]
+    return [TensorType(I1 if domain == "mask" else element, shape) for shape, domain in zip(case.shapes, case.domains)]
 
 
 def _finish(block: Block, outputs: Sequence[SSAValue]) -> FuncOp:
     """Return `outputs` from `block`, wrap it in a function and verify it."""
     block.add_op(ReturnOp(*outputs))
-    function_type = FunctionType.from_lists(
-        [arg.type for arg in block.args], [value.type for value in outputs]
-    )
+    function_type = FunctionType.from_lists([arg.type for arg in block.args], [value.type for value in outputs])
     function = FuncOp("f", function_type, Region(block))
     ModuleOp([function]).verify()
     return function
@@ -594,10 +592,31 @@ def test_register_vjp_and_jvp_for_another_dialect(isolated_registry):
     np.testing.assert_allclose(tangent, 6 * x**2)
 
 
+def test_a_rule_registered_from_python_is_refused_on_dynamic_shapes(isolated_registry):
+    """Its formulas may build constants of the op's static type (as `cube_vjp` does): on a
+    tensor of dynamic shape the op is a located refusal, never a tensor of the wrong type.
+    (Every built-in rule takes dynamic shapes, or has them rewritten first.)"""
+    from gradir.autodiff_pass.reverse import AutodiffReversePass
+    from gradir.dialects.entry_ops import VjpOp
+
+    gradir.register_vjp("testd.cube", cube_vjp)
+    dynamic = TensorType(f64, (DYNAMIC_INDEX, 3))
+    block = Block(arg_types=[dynamic])
+    cube = CubeOp(block.args[0])
+    block.add_op(cube)
+    callee = _finish(block, [cube.result])
+    entry = Block(arg_types=[dynamic, dynamic])
+    vjp = VjpOp("f", list(entry.args), [dynamic, dynamic])
+    entry.add_ops([vjp, ReturnOp(vjp.results[1])])
+    caller = FuncOp("g", FunctionType.from_lists([dynamic, dynamic], [dynamic]), Region(entry))
+    module = ModuleOp([callee.clone(), caller])
+    message = r"differentiation of 'testd.cube' on tensors of dynamic shape \(tensor<\?x3xf64>\) is not supported yet"
+    with pytest.raises(DifferentiationError, match=message):
+        AutodiffReversePass().apply(Context(), module)
+
+
 def test_declared_saved_values_and_differentiable_inputs(isolated_registry):
-    registry.register_vjp(
-        "testd.cube", cube_vjp, differentiable_inputs=[], saved_inputs=[0], saved_outputs=[]
-    )
+    registry.register_vjp("testd.cube", cube_vjp, differentiable_inputs=[], saved_inputs=[0], saved_outputs=[])
     rule = registry.get_rule("testd.cube")
     assert rule is not None
     assert (rule.saved_inputs, rule.saved_outputs) == ({0}, frozenset())

@@ -4,8 +4,7 @@ forward mode, against central differences in f64 through the CPU pipeline, at se
 The generated functions keep the dynamic types; what the rules build takes its sizes from the
 op's own values (`tensor.dim`): a zero gradient is `autodiff.autograd_zero(%n) : tensor<?x4xf32>`,
 a generic's adjoint is as long as the loops it reads them from. Before, any dynamic shape on the
-active path was refused. Ops whose rules still take static shapes only (`affine.for`) are
-located refusals, tested at the end.
+active path was refused.
 """
 
 from __future__ import annotations
@@ -477,21 +476,26 @@ def test_a_while_loop_over_a_state_of_dynamic_shape(size, trips, bound):
 
 
 DYNAMIC_AFFINE_LOOP = """
-func.func @f(%x: tensor<?xf64>) -> tensor<?xf64> {
-  %r = affine.for %i = 0 to 3 iter_args(%s = %x) -> (tensor<?xf64>) {
-    %e = math.exp %s : tensor<?xf64>
-    affine.yield %e : tensor<?xf64>
+func.func @f(%x: tensor<?xf64>, %w: tensor<?xf64>, %n: index) -> tensor<?xf64> {
+  %r = affine.for %i = 0 to %n iter_args(%s = %x) -> (tensor<?xf64>) {
+    %c0 = arith.constant 0 : index
+    %d = tensor.dim %s, %c0 : tensor<?xf64>
+    %e = tensor.empty(%d) : tensor<?xf64>
+    %t = linalg.mul ins(%s, %w : tensor<?xf64>, tensor<?xf64>) outs(%e : tensor<?xf64>) -> tensor<?xf64>
+    %u = math.sin %t : tensor<?xf64>
+    affine.yield %u : tensor<?xf64>
   }
   return %r : tensor<?xf64>
 }"""
 
 
-@pytest.mark.parametrize(
-    "text, op",
-    [(DYNAMIC_AFFINE_LOOP, "affine.for")],
-    ids=["an affine loop carrying a dynamic tensor"],
-)
-def test_rules_that_take_static_shapes_only_refuse_where_the_op_is(text, op):
-    with pytest.raises(DifferentiationError, match=rf"<string>:\d+:\d+: error: differentiation of '{op}' on tensors "
-                       r"of dynamic shape \(tensor<\?xf64>\) is not supported yet"):  # fmt: skip
-        gradir.gradcheck(text, "f", inputs=[RNG.standard_normal(3)])
+@pytest.mark.parametrize("size", [3, 5])
+def test_an_affine_loop_carrying_a_dynamic_tensor(size):
+    """`affine.for` becomes the `scf.for` it is (`rules/affine.py`), whose rule takes dynamic
+    shapes; it was refused before."""
+    x, w = RNG.uniform(0.2, 0.9, size), RNG.uniform(0.5, 1.5, size)
+    state = x
+    for _ in range(4):
+        state = np.sin(state * w)
+    np.testing.assert_allclose(gradir.compile(DYNAMIC_AFFINE_LOOP).f(x, w, 4), state, rtol=1e-14)
+    _check(DYNAMIC_AFFINE_LOOP, [x, w, np.int64(4)], wrt=[0, 1])
