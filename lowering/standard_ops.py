@@ -25,6 +25,7 @@ The derivative rules of the tensor ops build the same generics (`rules/tensor_in
 - `tensor.splat` (static shape) becomes `linalg.fill` of a `tensor.empty`, for the
   same reason (MLIR 22 bufferizes it to a `linalg.map`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -74,12 +75,15 @@ class ExpandSincos(RewritePattern):
 # ----------------------------------------------------------------------------
 
 
-def region_as_generic(builder: Builder, body: Block, result_type: TensorType) -> GenericOp:
+def region_as_generic(
+    builder: Builder, body: Block, result_type: TensorType, sizes: Sequence[SSAValue] = ()
+) -> GenericOp:
     """A `linalg.generic` over `result_type` computing what `body` (a
     `tensor.generate`/`tensor.pad` body: one index argument per dim, ending in
     `tensor.yield`) yields at each position. Values the body reads from outside
     stay captured. The generic is built, not inserted; its init (a
-    `tensor.empty`) is inserted with `builder`."""
+    `tensor.empty` of the dynamic `sizes`, one per `?` of `result_type`) is inserted
+    with `builder`."""
     rank = result_type.get_num_dims()
     block = Block(arg_types=[result_type.element_type])
     at = Builder(InsertPoint.at_end(block))
@@ -91,7 +95,7 @@ def region_as_generic(builder: Builder, body: Block, result_type: TensorType) ->
             at.insert(YieldOp(*[value_map.get(v, v) for v in op.operands]))
             break
         block.add_op(op.clone(value_map))
-    init = builder.insert(tensor.EmptyOp([], result_type)).tensor
+    init = builder.insert(tensor.EmptyOp(list(sizes), result_type)).tensor
     return GenericOp(
         [], [init], Region(block), [AffineMapAttr(AffineMap.identity(rank))],
         [IteratorTypeAttr.parallel()] * rank, [result_type],

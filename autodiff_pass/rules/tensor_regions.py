@@ -8,22 +8,23 @@ with `tensor.extract`), so the rules rebuild the body as that generic
 (`region_as_generic`, the lowering's own) and hand it to the generic rules:
 reverse mode gives the captured values' gradients, forward mode the tangent.
 
-- generate: exactly that generic.
+- generate: exactly that generic (of dynamic extents too).
 - pad (the amounts numbers or values; source and result of static or dynamic
-  shape, but a body reading an active value needs a static result): the result is the
+  shape): the result is the
   source inserted into the padding. The source's gradient is the result's
   gradient at the source's place; the padding's gradient, the result's with
   that place zeroed, goes to the body's generic (a padding value captured from
   outside gets the sum over the padded positions). The tangent is the source's
   tangent inserted into the padding's tangent.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 
 from gradir.autodiff_pass.ir_building import zero_constant
@@ -31,41 +32,38 @@ from gradir.autodiff_pass.rules.generic import generic_jvp
 from gradir.autodiff_pass.rules.generic_reverse import generic_vjp
 from gradir.autodiff_pass.rules.interface import DerivativeRule
 from gradir.dialects.mlir22_ops import GenerateOp
-from gradir.errors import DifferentiationError, error_at
 from gradir.lowering.standard_ops import extract_at, insert_at, pad_offsets, region_as_generic
 
 
-def _body_as_generic(builder: Builder, op: Operation):
-    """The body of `op` as a generic over its result (`region_as_generic`); a located error
-    for a result of dynamic shape, which that generic cannot be sized to yet."""
+def _body_as_generic(builder: Builder, op: Operation, like: SSAValue):
+    """The body of `op` as a generic over its result (`region_as_generic`), sized, where the
+    result's shape is dynamic, by `like`: a value of the result's shape (its gradient in
+    reverse mode, the result itself in forward mode)."""
     result_type = op.results[0].type
     assert isinstance(result_type, TensorType)
-    if DYNAMIC_INDEX in result_type.get_shape():
-        raise error_at(
-            DifferentiationError, op,
-            f"differentiation of '{op.name}' whose body reads an active value, with a result of dynamic "
-            f"shape ({result_type}), is not supported yet: give the result a static shape",
-        )  # fmt: skip
-    return region_as_generic(builder, op.regions[0].block, result_type)
+    sizes = []
+    for dimension, size in enumerate(result_type.get_shape()):
+        if size == DYNAMIC_INDEX:
+            position = builder.insert(arith.ConstantOp(IntegerAttr(dimension, IndexType()))).result
+            sizes.append(builder.insert(tensor.DimOp(like, position)).result)
+    return region_as_generic(builder, op.regions[0].block, result_type, sizes)
 
 
 def _body_gradients(builder: Builder, op: Operation, grad: SSAValue, captured: Sequence[SSAValue]):
     """The gradients of `captured` from the body of `op` (a generate or a pad)
     seeded with `grad` at every position of the result."""
-    generic = _body_as_generic(builder, op)
+    generic = _body_as_generic(builder, op, grad)
     try:
         return generic_vjp(builder, generic, [grad], captured)[len(generic.operands) :]
     finally:
         generic.erase()
 
 
-def _body_tangent(
-    builder: Builder, op: Operation, captured_tangents: Mapping[SSAValue, SSAValue]
-) -> SSAValue | None:
+def _body_tangent(builder: Builder, op: Operation, captured_tangents: Mapping[SSAValue, SSAValue]) -> SSAValue | None:
     """The tangent of what the body of `op` yields at every position."""
     if not captured_tangents:
         return None
-    generic = _body_as_generic(builder, op)
+    generic = _body_as_generic(builder, op, op.results[0])
     try:
         return generic_jvp(builder, generic, [None], captured_tangents)[0]
     finally:
@@ -121,6 +119,7 @@ RULES = (
         reverse=generate_vjp,
         forward=generate_jvp,
         captures=True,
+        dynamic_shapes=True,
     ),
     DerivativeRule(
         "tensor.pad",

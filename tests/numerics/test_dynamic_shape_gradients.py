@@ -269,18 +269,45 @@ def test_a_pad_of_a_source_of_dynamic_shape(rows, low):
 
 PAD_DYNAMIC_RESULT_CAPTURED = """
 func.func @f(%x: tensor<?xf64>, %v: f64) -> tensor<?xf64> {
-  %a = tensor.pad %x low[1] high[1] {
+  %a = tensor.pad %x low[1] high[2] {
   ^bb0(%i: index):
-    tensor.yield %v : f64
+    %k = arith.index_cast %i : index to i64
+    %f = arith.sitofp %k : i64 to f64
+    %w = arith.mulf %f, %v : f64
+    %s = math.sin %w : f64
+    tensor.yield %s : f64
   } : tensor<?xf64> to tensor<?xf64>
   return %a : tensor<?xf64>
 }"""
 
+GENERATE_DYNAMIC_CAPTURED = """
+func.func @f(%x: tensor<?xf64>, %v: f64) -> tensor<?x2xf64> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf64>
+  %g = tensor.generate %n {
+  ^bb0(%i: index, %j: index):
+    %e = tensor.extract %x[%i] : tensor<?xf64>
+    %k = arith.index_cast %j : index to i64
+    %f = arith.sitofp %k : i64 to f64
+    %p = arith.mulf %e, %v : f64
+    %q = arith.addf %p, %f : f64
+    %t = math.tanh %q : f64
+    tensor.yield %t : f64
+  } : tensor<?x2xf64>
+  return %g : tensor<?x2xf64>
+}"""
 
-def test_a_pad_to_a_dynamic_result_whose_body_reads_an_active_value_is_refused():
-    with pytest.raises(DifferentiationError, match=r"<string>:3:3: error: differentiation of 'tensor.pad' whose body "
-                       r"reads an active value, with a result of dynamic shape \(tensor<\?xf64>\)"):  # fmt: skip
-        gradir.gradcheck(PAD_DYNAMIC_RESULT_CAPTURED, "f", inputs=[RNG.standard_normal(3), np.float64(0.5)])
+
+@pytest.mark.parametrize("size", [2, 5])
+def test_a_pad_to_a_dynamic_result_whose_body_reads_an_active_value(size):
+    """The body's generic takes its sizes from the result's gradient (its tangent from the
+    result); refused before."""
+    _check(PAD_DYNAMIC_RESULT_CAPTURED, [RNG.standard_normal(size), np.float64(0.5)], wrt=[0, 1])
+
+
+@pytest.mark.parametrize("size", [1, 4])
+def test_a_generate_of_dynamic_extent_whose_body_reads_active_values(size):
+    _check(GENERATE_DYNAMIC_CAPTURED, [RNG.standard_normal(size), np.float64(0.8)], wrt=[0, 1])
 
 
 def test_the_generated_functions_keep_the_dynamic_types():
