@@ -26,7 +26,15 @@ grow beyond `LIMIT` is scaled down first. The generator evaluates the program in
 redrawing the inputs until every kink and tie (max, min, abs, the maxima of reductions
 and pooling windows) is at least `MARGIN` away.
 
-    python tests/property/named_programs.py SEED    # prints the program
+`generate(seed, dynamic=True)` draws `@named_dynamic_<seed>`, torch-mlir's dynamic form of
+the same ops: a batch size `B` spelled `?` in the types (`DynamicSize`), read back with
+`tensor.dim` for every `tensor.empty` and `expand_shape` of it, `tensor.cast` between `?`
+and static sizes, loops of `B` trips. What is drawn from a dynamic size uses its bounds,
+not its value, so the same text comes out at other values of `B`: the program carries
+inputs and NumPy outputs at up to two of them (`other_sizes`), where the code compiled once
+must be right too.
+
+    python tests/property/named_programs.py [--dynamic] SEED    # prints the program
 """
 
 from __future__ import annotations
