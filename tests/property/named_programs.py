@@ -62,7 +62,7 @@ MEDIUM_SHARE = 0.3
 backend's paths for larger ops (a convolution of 4096 products or more as a gather and a
 matmul, vectorised loops with remainders) are taken."""
 
-DYNAMIC_WEIGHTS = {"cast": 1.0}
+DYNAMIC_WEIGHTS = {"cast": 2.0}
 """Ops drawn only in programs with dynamic sizes (`tensor.cast` between `?` and a static size)."""
 DYNAMIC_SHARE = 0.4
 """How often a size drawn in a dynamic program is its batch size `B`."""
