@@ -16,10 +16,11 @@ as the generic rules take). Ops on static shapes keep the rules they have.
 
 from __future__ import annotations
 
+from gradir.autodiff_pass.ir_building import dynamic_sizes
 from gradir.dialects.type_checks import dynamic_dims
 from xdsl.builder import Builder
-from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, TensorType
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Block, Operation, Region
@@ -74,10 +75,7 @@ def _as_generic(op: Operation) -> None:
     inputs = [v for v in op.operands if isinstance(v.type, TensorType)]
     shape_type = op.results[0].type
     assert isinstance(shape_type, TensorType)
-    sizes = []
-    for dimension in dynamic_dims(shape_type):
-        position = at.insert(arith.ConstantOp(IntegerAttr(dimension, IndexType()))).result
-        sizes.append(at.insert(tensor.DimOp(inputs[0], position)).result)
+    sizes = dynamic_sizes(at, inputs[0])  # every tensor operand and result has its shape
     results = [r.type for r in op.results]
     inits = [at.insert(tensor.EmptyOp(sizes, result_type)).tensor for result_type in results]
     body = Block(arg_types=[v.type.get_element_type() for v in (*inputs, *op.results)])

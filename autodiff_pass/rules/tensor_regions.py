@@ -23,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
-from gradir.autodiff_pass.ir_building import zero_constant
+from gradir.autodiff_pass.ir_building import dynamic_sizes, zero_constant
 from gradir.autodiff_pass.rules.generic import generic_jvp
 from gradir.autodiff_pass.rules.generic_reverse import generic_vjp
 from gradir.autodiff_pass.rules.interface import DerivativeRule
@@ -41,12 +41,7 @@ def _body_as_generic(builder: Builder, op: Operation, like: SSAValue):
     reverse mode, the result itself in forward mode)."""
     result_type = op.results[0].type
     assert isinstance(result_type, TensorType)
-    sizes = []
-    for dimension, size in enumerate(result_type.get_shape()):
-        if size == DYNAMIC_INDEX:
-            position = builder.insert(arith.ConstantOp(IntegerAttr(dimension, IndexType()))).result
-            sizes.append(builder.insert(tensor.DimOp(like, position)).result)
-    return region_as_generic(builder, op.regions[0].block, result_type, sizes)
+    return region_as_generic(builder, op.regions[0].block, result_type, dynamic_sizes(builder, like))
 
 
 def _body_gradients(builder: Builder, op: Operation, grad: SSAValue, captured: Sequence[SSAValue]):

@@ -278,17 +278,12 @@ class NamedProgramBuilder:
                 return name
         raise AssertionError(f"no value in scope has the dynamic size {int(size)}")
 
-    def size(self) -> int:
-        """A size from `self.dims`; in a dynamic program, the batch size `B` at times."""
+    def size(self, choices: tuple[int, ...] | None = None) -> int:
+        """A size from `choices` (`self.dims` unless given); in a dynamic program, the batch
+        size `B` at times."""
         if self.batch is not None and self.rng.random() < DYNAMIC_SHARE:
             return self.batch
-        return self.rng.choice(self.dims)
-
-    def broadcast_size(self) -> int:
-        """The size of a dimension `linalg.broadcast` adds: small, or `B` at times."""
-        if self.batch is not None and self.rng.random() < DYNAMIC_SHARE:
-            return self.batch
-        return self.rng.choice(DIMS)
+        return self.rng.choice(choices or self.dims)
 
     # ---- operands ---------------------------------------------------------------------------
     def argument(self, shape, positive: bool = False) -> Value:
@@ -530,7 +525,7 @@ class NamedProgramBuilder:
     def broadcast(self) -> Value:
         x = self.operand_of_rank([0, 1, 2])
         position = self.rng.randint(0, len(x.shape))
-        out = (*x.shape[:position], self.broadcast_size(), *x.shape[position:])
+        out = (*x.shape[:position], self.size(DIMS), *x.shape[position:])  # a small added dimension, or `B`
         empty, name = self.empty(out), self.name()
         self.emit(
             f"%{name} = linalg.broadcast ins(%{x.name} : {x.type}) outs(%{empty} : {mlir_type(out)}) "
