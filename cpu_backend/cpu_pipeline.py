@@ -96,6 +96,7 @@ from gradir.cpu_backend.tight_windows import tighten_windowed_inputs
 from gradir.cpu_backend.specialize_generics import specialize_pure_generics
 from gradir.mlir_bridge import (
     apply_schedule,
+    drop_provenance,
     public_functions,
     run_pipeline,
     to_mlir_module,
@@ -447,6 +448,7 @@ def fuse_tensors(module: ir.Module) -> None:
         # asserts on them, which ends the process.
         run_pipeline(module, "lift-cf-to-scf, lower-affine, inline", "cpu-tensor")
         apply_schedule(module, TENSOR_SCHEDULE, "cpu-tensor")
+        drop_provenance(module)  # after `add_result_size_functions` read it, before symbol-dce
         run_pipeline(module, "inline, symbol-dce", "cpu-tensor")
         convolutions_as_matmuls(module)
         pooling_windows_unrolled(module)

@@ -31,7 +31,7 @@ from gradir.gpu_backend.branch_results import yield_branch_results_in_place
 from gradir.gpu_backend.map_to_gpu import buffer_root, is_select, map_to_gpu
 from gradir.gpu_backend.nvptx_targets import checked_target
 from gradir.gpu_backend.tile_policy import TilePolicy
-from gradir.mlir_bridge import apply_schedule, defined_functions, run_pipeline, walk_ops
+from gradir.mlir_bridge import apply_schedule, defined_functions, drop_provenance, run_pipeline, walk_ops
 from gradir.mlir_bridge.destinations import compute_into_destinations
 from gradir.mlir_bridge.booleans import reject_boolean_buffers, store_booleans_as_bytes
 from gradir.mlir_bridge.distinct_results import copy_repeated_results
@@ -71,10 +71,7 @@ def _drop_unused_private_functions(module: ir.Module) -> None:
     its `affine.for`, would be host code the GPU cannot take) is private and only named
     by the provenance of the functions generated from it (`autodiff.batched = {of = @f}`,
     `autodiff.derivative`), which is not a use and is dropped first."""
-    for function in walk_ops(module, {"func.func"}):
-        for provenance in ("autodiff.batched", "autodiff.derivative"):
-            if provenance in function.attributes:
-                del function.attributes[provenance]
+    drop_provenance(module)
     run_pipeline(module, "symbol-dce", "gpu-tensor")
 
 

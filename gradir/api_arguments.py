@@ -87,6 +87,17 @@ def checked_name(what: str, value: object) -> str:
     return value
 
 
+def checked_function_names(what: str, values: object) -> tuple[str, ...] | None:
+    """None, or `values` (one function name, or a non-empty sequence of them) as a tuple."""
+    if values is None:
+        return None
+    if isinstance(values, str):
+        values = (values,)
+    if not isinstance(values, Sequence) or not values:
+        raise ArgumentError(f"{what} must be a function name or a non-empty sequence of them, got {values!r}")
+    return tuple(checked_name(what, value) for value in values)
+
+
 def checked_choices(what: str, values: object, choices: Sequence[str]) -> tuple[str, ...]:
     """`values` (one choice, or a non-empty sequence of them) as a tuple."""
     if isinstance(values, str):

@@ -197,7 +197,7 @@ class BatchedFunction:
             outputs,
             lambda args: VmapOp(self._name, args, outputs, in_axes, out_axes, size),
         )
-        return compile(module, target=self._target, **self._options)
+        return compile(module, target=self._target, functions=WRAPPER, **self._options)
 
 
 @reports_internal_errors
@@ -246,7 +246,7 @@ def jacobian(source, function: str, wrt: Sequence[int] | None = None, mode: str 
     module = _with_wrapper(
         module, inputs, results, lambda args: JacobianOp(function, args, results, indices, mode)
     )
-    return _CompiledWrapper(compile(module, **options), f"jacobian of @{function}")
+    return _CompiledWrapper(compile(module, functions=WRAPPER, **options), f"jacobian of @{function}")
 
 
 @reports_internal_errors
@@ -270,7 +270,7 @@ def hessian(source, function: str, wrt: Sequence[int] | None = None, **options):
     module = _with_wrapper(
         module, inputs, results, lambda args: HessianOp(function, args, results, indices)
     )
-    return _CompiledWrapper(compile(module, **options), f"hessian of @{function}")
+    return _CompiledWrapper(compile(module, functions=WRAPPER, **options), f"hessian of @{function}")
 
 
 def _checked_compile_options(target: str, options: dict) -> dict:

@@ -435,7 +435,6 @@ class GradChecker:
             callee = by_name[function]
             if not callee.body.blocks:
                 raise ArgumentError(f"@{function} is a declaration without a body: nothing to check")
-            callee.sym_visibility = None  # gradcheck calls it: public in its own copy
             wrt = checked_wrt(callee, wrt)
             self.callees[function] = callee
             self.wrt[function] = wrt
@@ -445,7 +444,8 @@ class GradChecker:
         self.executable = _compile_cpu(
             reparse_keeping_locations(text, module),
             checkpoint_every=checkpoint_every, check_numerics=False,
-            options={} if opt_level is None else {"opt_level": opt_level}, derived_private=True,
+            options={} if opt_level is None else {"opt_level": opt_level},
+            functions=tuple(name for function in self.callees for name in (function, *wrapper_names(function))),
         )
 
     def check(

@@ -283,3 +283,19 @@ def public_functions(module: ir.Module) -> list[ir.Operation]:
         if visibility == "public" and len(function.regions[0].blocks) > 0:
             functions.append(function)
     return functions
+
+
+PROVENANCE_ATTRIBUTES = ("autodiff.batched", "autodiff.derivative")
+"""What the autodiff passes put on the functions they make: which function each was made from
+(`{of = @f, ...}`)."""
+
+
+def drop_provenance(module: ir.Module) -> None:
+    """Drop `PROVENANCE_ATTRIBUTES` from the top-level functions. Their `of = @f` is not a
+    call, but `symbol-dce` counts it as a use: a derivative's private original, inlined
+    everywhere, would otherwise be kept and compiled for itself (the CPU pipeline then made
+    machine code for every `f` whose `f_grad_0` was called)."""
+    for function in top_level_ops(module, {"func.func"}):
+        for provenance in PROVENANCE_ATTRIBUTES:
+            if provenance in function.attributes:
+                del function.attributes[provenance]

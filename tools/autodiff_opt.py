@@ -23,6 +23,7 @@ from xdsl.utils.arg_spec import parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from gradir.compilation import keep_public_only
 from gradir.errors import GradirError, PipelineError
 from gradir.gpu_backend.nvptx_targets import DEFAULT_CHIP, DEFAULT_PTX_VERSION, checked_target
 from gradir.autodiff_pass.ir_building import paused_garbage_collection
@@ -52,6 +53,18 @@ def check_numerics_option(args: argparse.Namespace) -> None:
             "--check-numerics only applies with --pipeline grad, linalg or cpu: the GPU pipeline "
             "does not check (check on the CPU, where the same program computes the same values)"
         )
+
+
+def functions_option(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """`--functions f,g` as names; it needs a named pipeline (it applies after its xDSL passes)."""
+    if args.functions is None:
+        return None
+    if args.pipeline is None:
+        raise PipelineError("--functions only applies with --pipeline (it keeps public only the functions named)")
+    names = tuple(name.strip() for name in args.functions.split(","))
+    if not all(names):
+        raise PipelineError(f"--functions expects comma-separated function names, got {args.functions!r}")
+    return names
 
 
 def settle_gpu_options(args: argparse.Namespace) -> None:
@@ -241,6 +254,15 @@ class AutodiffOptMain(xDSLOptMain):
             "kernels; nvvm, the default: PTX in gpu.binary)",
         )
         arg_parser.add_argument(
+            "--functions",
+            metavar="NAMES",
+            help="with --pipeline: keep public only these functions (comma-separated; a name may "
+            "be a derived function such as f_grad_0): every other one, the derivatives' helpers "
+            "too, becomes private, so that --pipeline cpu or gpu compiles it only where it is "
+            "inlined (much less code for a module of many functions); in --emit shared-lib, the "
+            "library's only functions",
+        )
+        arg_parser.add_argument(
             "--check-numerics",
             action="store_true",
             help="with --pipeline grad, linalg or cpu: add autodiff-check-numerics after the "
@@ -289,6 +311,7 @@ class AutodiffOptMain(xDSLOptMain):
         )
         settle_gpu_options(self.args)
         check_numerics_option(self.args)
+        self.functions = functions_option(self.args)
 
     def _between_passes(self):
         """What runs between two passes: the verifier with `--verify-each` (unless
@@ -322,6 +345,8 @@ class AutodiffOptMain(xDSLOptMain):
         if pipeline is not None:
             passes = with_numerics_checks(pipeline.xdsl_passes) if self.args.check_numerics else pipeline.xdsl_passes
             run_xdsl_passes(self.ctx, module, passes, self.available_passes, between)
+            if self.functions is not None:
+                keep_public_only(module, self.functions, "--functions")
         ran_passes = self.pipeline.passes or (pipeline is not None and pipeline.xdsl_passes)
         if ran_passes and between is None and not self.args.disable_verify:
             with stage("verify"), paused_garbage_collection():

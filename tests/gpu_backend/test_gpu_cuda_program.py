@@ -181,6 +181,23 @@ def test_an_attribute_call_returns_one_result_itself_and_call_a_tuple():
         assert run("same", x, np.float32(2.5)) == (2.5,)
 
 
+def test_functions_makes_kernels_only_for_the_named_functions():
+    """`gradir.compile(..., target="cuda", functions=[...])`: the others' kernels are not made."""
+    import gradir
+    from pathlib import Path
+
+    product = Path(__file__).resolve().parents[2] / "examples" / "product.mlir"
+    whole = gradir.compile(product, target="cuda")
+    df_only = gradir.compile(product, target="cuda", functions=["df"])
+    assert sorted(whole.signatures) == ["df", "f", "f_grad_0_1", "f_vjp_0_1"]
+    assert sorted(df_only.signatures) == ["df"]
+    assert any(kernel.startswith("f_vjp_0_1") for kernel in whole.ptx)
+    assert all(kernel.startswith("df_") for kernel in df_only.ptx), list(df_only.ptx)
+    a, b = np.arange(4, dtype=np.float32), np.full(4, 2.0, np.float32)
+    for got, want in zip(df_only.emulate("df", a, b), whole.emulate("df", a, b)):
+        np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.skipif(HAVE_DRIVER, reason="a CUDA driver is present")
 def test_call_without_a_driver_is_a_clear_error():
     program = compiled(ROW_REDUCTIONS)

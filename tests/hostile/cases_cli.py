@@ -103,9 +103,26 @@ def _gpu_options() -> list[CliCase]:
     return cases
 
 
+def _functions_option() -> list[CliCase]:
+    """`--functions`: names that are not functions, and the flag where it cannot apply."""
+    bad = [
+        ("unknown", ("--pipeline", "cpu", "--functions", "g"),
+         "--functions: no function @g in the module (its public functions: @df, @f, @f_grad_0_1, @f_vjp_0_1)"),
+        ("empty-item", ("--pipeline", "linalg", "--functions", "df,"),
+         "--functions expects comma-separated function names, got 'df,'"),
+        ("empty", ("--pipeline", "gpu", "--functions="), "--functions expects comma-separated function names, got ''"),
+        ("no-pipeline", ("--functions", "df"), "--functions only applies with --pipeline"),
+    ]  # fmt: skip
+    return [
+        CliCase(f"opt-functions-{name}", "opt", (PRODUCT, *flags, "-o", "{tmp}/out.mlir"), expect, absent=("out.mlir",))
+        for name, flags, expect in bad
+    ]
+
+
 CLI_CASES: list[CliCase] = [
     *_pass_lists(),
     *_gpu_options(),
+    *_functions_option(),
     *RUN_CASES,
     *TEXT_CASES,
 ]

@@ -90,3 +90,18 @@ def test_plain_xdsl_opt_sees_the_dialect_once():
     result = run("xdsl-opt", stdin=GOOD)
     assert result.returncode == 0, result.stderr
     assert "autodiff.exp" in result.stdout
+
+
+def test_functions_keeps_only_the_named_functions_public():
+    """`--functions`: the linalg result marks the others private; the cpu pipeline then makes
+    machine code for the named ones only (not for @f, whose gradient was named)."""
+    product = str(pathlib.Path(__file__).resolve().parents[2] / "examples" / "product.mlir")
+    linalg = run("autodiff-opt", product, "--pipeline", "linalg", "--functions", "df")
+    assert linalg.returncode == 0, linalg.stderr
+    assert "func.func @df(" in linalg.stdout
+    for other in ("f", "f_vjp_0_1", "f_grad_0_1"):
+        assert f"func.func private @{other}(" in linalg.stdout, other
+    llvm = run("autodiff-opt", product, "--pipeline", "cpu", "--functions", "f_grad_0_1")
+    assert llvm.returncode == 0, llvm.stderr
+    defined = {line.split("@")[1].split("(")[0] for line in llvm.stdout.splitlines() if "llvm.func @__gradir_" in line}
+    assert defined == {"__gradir_f_grad_0_1"}, defined
