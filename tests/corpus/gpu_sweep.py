@@ -51,7 +51,8 @@ def check(program: run_corpus.Program) -> GpuResult:
 
     def on_the_cpu(source: str):
         if source not in cpu_programs:
-            cpu_programs[source] = gradir.compile(source, opt_level=vmap_sweep.OPT_LEVEL)
+            called = modules.called(program) if source == modules.vmap_text else [program.entry, "__sweep_vjp"]
+            cpu_programs[source] = gradir.compile(source, opt_level=vmap_sweep.OPT_LEVEL, functions=called)
         return cpu_programs[source]
 
     # A result of dynamic shape: its cotangents take the shape the CPU compilation gives it.

@@ -42,11 +42,18 @@ def grad_wrapper(text: str, name: str, wrt: list[int]) -> str:
     )
 
 
+def compiled_with_grad(text: str, name: str, wrt: list[int], value: bool = True, **options):
+    """`grad_wrapper`'s module compiled with `@grad_<name>` callable, and `@name` with `value`:
+    the only functions the tests call (`functions=`), so that the derived vjp (and an uncalled
+    `@name`) are not compiled for themselves too."""
+    return gradir.compile(grad_wrapper(text, name, wrt), functions=[f"grad_{name}", *[name] * value], **options)
+
+
 def assert_matches_jax(function, args, name, wrt):
     """Value and gradient against JAX's, then gradcheck (f64, central differences). Both
     compile at LLVM -O0: the numbers are the same, the compile several times faster."""
     text = gradir.from_jax(function, *args, name=name)
-    exe = gradir.compile(grad_wrapper(text, name, wrt), opt_level=0)
+    exe = compiled_with_grad(text, name, wrt, opt_level=0)
     (value,) = exe.call(name, *args)
     np.testing.assert_allclose(value, function(*args), rtol=2e-5, atol=1e-6)
     grads = exe.call(f"grad_{name}", *args)
@@ -187,7 +194,7 @@ def test_a_sort_keeps_equal_keys_in_order_as_jax_does():
     keys = np.array([0.5, -1.0, 0.5, 0.25, -1.0, 0.5], np.float32)
     values = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], np.float32)
     text = gradir.from_jax(ranked, keys, values, name="ranked")
-    exe = gradir.compile(grad_wrapper(text, "ranked", [0, 1]))
+    exe = compiled_with_grad(text, "ranked", [0, 1], value=False)
     for got, want in zip(exe.call("grad_ranked", keys, values), jax.grad(ranked, argnums=(0, 1))(keys, values)):
         np.testing.assert_array_equal(got, want)
 
@@ -381,7 +388,7 @@ def test_stop_gradient_survives_the_export():
     w, x = arrays((3, 4), (3, 4))
     text = gradir.from_jax(target_loss, w, x)
     assert text.count('"autodiff.stop_gradient"') == 1
-    exe = gradir.compile(grad_wrapper(text, "target_loss", [0]))
+    exe = compiled_with_grad(text, "target_loss", [0])
     np.testing.assert_allclose(exe.call("target_loss", w, x)[0], target_loss(w, x), rtol=2e-5)
     np.testing.assert_allclose(exe.grad_target_loss(w, x), jax.grad(target_loss)(w, x), rtol=2e-4, atol=1e-5)
 
@@ -397,7 +404,7 @@ def test_stop_gradient_in_softmax_and_in_a_jitted_helper():
     (z,) = arrays((5,))
     text = gradir.from_jax(loss, z)
     assert text.count('"autodiff.stop_gradient"') >= 3  # log_softmax, logsumexp, helper
-    exe = gradir.compile(grad_wrapper(text, "loss", [0]))
+    exe = compiled_with_grad(text, "loss", [0], value=False)
     np.testing.assert_allclose(exe.grad_loss(z), jax.grad(loss)(z), rtol=2e-4, atol=1e-5)
     # The softmax part alone also passes finite differences (its stops change nothing);
     # the helper's does not (finite differences see the identity): JAX is the reference.
@@ -450,7 +457,7 @@ def test_unsigned_loop_states_and_jax_random():
     for function, name in ((counted, "counted"), (noisy, "noisy")):
         text = gradir.from_jax(function, x, name=name)
         assert "unrealized_conversion_cast" not in text and "ui32" not in text
-        exe = gradir.compile(grad_wrapper(text, name, [0]), opt_level=0)
+        exe = compiled_with_grad(text, name, [0], opt_level=0)
         np.testing.assert_allclose(exe.call(name, x)[0], function(x), rtol=2e-5, atol=1e-6)
         np.testing.assert_allclose(exe.call(f"grad_{name}", x)[0], jax.grad(function)(x), rtol=2e-4, atol=1e-5)
 
@@ -498,7 +505,7 @@ def test_gammaln_and_digamma_gradients_are_theirs_not_nan(special):
         return jnp.sum(function(x) * jnp.linspace(1.0, 2.0, x.shape[0], dtype=x.dtype))
 
     text = gradir.from_jax(loss, GAMMA_POINTS, name=special)
-    exe = gradir.compile(grad_wrapper(text, special, [0]), opt_level=0)
+    exe = compiled_with_grad(text, special, [0], value=False, opt_level=0)
     np.testing.assert_allclose(exe.call(f"grad_{special}", GAMMA_POINTS)[0], jax.grad(loss)(GAMMA_POINTS), rtol=2e-5)
     hessian = gradir.hessian(text, special)(GAMMA_POINTS)
     np.testing.assert_allclose(np.diag(hessian), np.diag(jax.hessian(loss)(GAMMA_POINTS)), rtol=2e-4)
@@ -531,7 +538,7 @@ def test_gammaincc_gradients_are_theirs_not_nan():
 
     with jax.enable_x64(True):
         text = gradir.from_jax(loss, IGAMMA_A, IGAMMA_X, name="igammac")
-        exe = gradir.compile(grad_wrapper(text, "igammac", [0, 1]), opt_level=0)
+        exe = compiled_with_grad(text, "igammac", [0, 1], value=False, opt_level=0)
         for got, want in zip(exe.call("grad_igammac", IGAMMA_A, IGAMMA_X), jax.grad(loss, (0, 1))(IGAMMA_A, IGAMMA_X)):
             np.testing.assert_allclose(got, want, rtol=1e-11, atol=1e-14)
     result = GradChecker(text, [("igammac", [0, 1])], opt_level=0).check("igammac", [IGAMMA_A, IGAMMA_X])
@@ -570,7 +577,7 @@ def test_gammainc_in_f32_matches_jax():
     def loss(a, x):
         return jnp.sum(jax.scipy.special.gammainc(a, x) * jnp.linspace(1.0, 2.0, a.shape[0], dtype=a.dtype))
 
-    exe = gradir.compile(grad_wrapper(gradir.from_jax(loss, a, x, name="gammainc"), "gammainc", [0, 1]), opt_level=0)
+    exe = compiled_with_grad(gradir.from_jax(loss, a, x, name="gammainc"), "gammainc", [0, 1], opt_level=0)
     np.testing.assert_allclose(exe.call("gammainc", a, x)[0], loss(a, x), rtol=2e-6)
     for got, want in zip(exe.call("grad_gammainc", a, x), jax.grad(loss, (0, 1))(a, x)):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
@@ -615,7 +622,7 @@ def test_an_optimization_barrier_is_an_identity_not_a_stop_gradient(function):
     (x,) = arrays((4,))
     if function is barrier_and_stop:  # central differences see through a stop_gradient: JAX only
         text = gradir.from_jax(function, x, name="f")
-        exe = gradir.compile(grad_wrapper(text, "f", [0]), opt_level=0)
+        exe = compiled_with_grad(text, "f", [0], value=False, opt_level=0)
         np.testing.assert_allclose(exe.call("grad_f", x)[0], jax.grad(function)(x), rtol=2e-5, atol=1e-6)
         assert text.count("autodiff.stop_gradient") == 1
     else:
@@ -671,7 +678,7 @@ def test_gamma_samples_get_jaxs_implicit_reparameterization():
 
     with jax.enable_x64(True):
         text = gradir.from_jax(loss, CONCENTRATIONS, name="sampled")
-        exe = gradir.compile(grad_wrapper(text, "sampled", [0]), opt_level=0)
+        exe = compiled_with_grad(text, "sampled", [0], opt_level=0)
         assert exe.call("sampled", CONCENTRATIONS)[0] == loss(CONCENTRATIONS)  # the same sample, exactly
         np.testing.assert_allclose(exe.call("grad_sampled", CONCENTRATIONS)[0], jax.grad(loss)(CONCENTRATIONS), rtol=1e-12)
 
