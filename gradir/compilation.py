@@ -81,13 +81,13 @@ def keep_public_only(module: ModuleOp, functions: tuple[str, ...], what: str = "
     from xdsl.dialects.func import FuncOp
 
     defined = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp) and op.body.blocks}
-    for name in functions:
-        if name not in defined:
-            public = sorted(n for n, op in defined.items() if op.sym_visibility is None or op.sym_visibility.data == "public")
-            raise ArgumentError(
-                f"{what}: no function @{name} in the module"
-                + (f" (its public functions: {', '.join('@' + n for n in public[:8])}{', ...' if len(public) > 8 else ''})" if public else "")
-            )
+    missing = [name for name in functions if name not in defined]
+    if missing:
+        public = sorted(name for name, op in defined.items() if op.sym_visibility in (None, StringAttr("public")))
+        listed = ", ".join(f"@{name}" for name in public[:8]) + (", ..." if len(public) > 8 else "")
+        raise ArgumentError(
+            f"{what}: no function @{missing[0]} in the module" + (f" (its public functions: {listed})" if public else "")
+        )
     for name, op in defined.items():
         op.sym_visibility = None if name in functions else StringAttr("private")
 
