@@ -43,6 +43,19 @@ def _parser() -> OneLineArgumentParser:
     return parser
 
 
+def _compiled(path: pathlib.Path, name: str, check_numerics: bool):
+    """`path` compiled for the CPU with `name` its only function compiled for itself (the others,
+    derived ones included, only where inlined: `gradir.compile`'s `functions`)."""
+    import gradir
+
+    try:
+        return gradir.compile(path, target="cpu", check_numerics=check_numerics, functions=[name])
+    except gradir.ArgumentError as error:
+        if error.message.startswith("functions: "):  # the entry is not a function of the module
+            raise gradir.ArgumentError("--entry" + error.message[len("functions") :]) from None
+        raise
+
+
 def _run(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     import gradir
@@ -50,9 +63,10 @@ def _run(argv: list[str]) -> int:
     checked_integer("--seed", args.seed, minimum=0)
     output = checked_output_path(args.output) if args.output is not None else None
     arrays = [load_array(path) for path in args.inputs] if args.inputs is not None else None
-    with watching(args, "autodiff-run"):
-        exe = gradir.compile(pathlib.Path(args.file), target="cpu", check_numerics=args.check_numerics)  # a path, whatever its suffix
     name = entry_name(args.entry)
+    with watching(args, "autodiff-run"):
+        # A path, whatever its suffix; only the function called is compiled for itself.
+        exe = _compiled(pathlib.Path(args.file), name, args.check_numerics)
     if arrays is None:
         signature = find_signature(exe.signatures, name)
         rng = np.random.default_rng(args.seed)

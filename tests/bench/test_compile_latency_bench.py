@@ -57,3 +57,17 @@ def test_the_page_section_is_replaced_and_the_others_kept(tmp_path, monkeypatch)
     assert "| gradir cold, cache off | 1.500 | 1.500 | 3.00x |" in text
     assert "load average (1, 5, 15 min) [1, 2, 3] before and [4, 5, 6] after" in text
     assert "## Analysis\n\nThe analysis.\n" + bench.SECTION[1] in text
+
+
+def test_the_functions_row_compiles_only_mlp_grad_and_gives_its_numbers(tmp_path):
+    bench = load_latency_bench()
+    rng = np.random.default_rng(0)
+    np.savez(tmp_path / "inputs.npz", **{f"a{i}": rng.standard_normal(s).astype(np.float32) for i, s in enumerate(bench.SHAPES)})
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    _, whole = bench.first_call(bench.CACHE_OFF, cache, tmp_path, {})
+    _, called = bench.first_call(bench.CACHE_OFF_CALLED, cache, tmp_path)
+    assert list(cache.iterdir()) == []
+    for got, want in zip(called, whole, strict=True):
+        np.testing.assert_array_equal(got, want)
+    assert 'functions="mlp_grad"' in (tmp_path / "first_call_gradir_cold_cache_off_functions=mlp_grad.py").read_text()

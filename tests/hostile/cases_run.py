@@ -77,7 +77,8 @@ def _outputs() -> list[CliCase]:
                 files=PROGRAM, absent=("nowhere",)),
         CliCase("run-output-after-bad-entry", "run",
                 ("p.mlir", "--entry", "nope", "--inputs", "a.npy", "b.npy", "--output", "r.npz"),
-                "no public function 'nope'", files=PROGRAM, absent=("r.npz",)),
+                "--entry: no function @nope in the module (its public functions: @df, @f", files=PROGRAM,
+                absent=("r.npz",)),
     ]  # fmt: skip
 
 
