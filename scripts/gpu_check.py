@@ -198,15 +198,16 @@ def build(bundle: Path, quick: bool = False, examples: list[Path] | None = None,
         mapped to None: `default_recipes`, floats in [low, low + 2))."""
         start = time.perf_counter()
         library = bundle / "libs" / f"lib{name}.so"
+        functions = None if calls is None else list(calls)  # the others only where inlined
         try:
-            gradir.export(source, target="cuda", path=library)
+            gradir.export(source, target="cuda", path=library, functions=functions)
         except gradir.GradirError as error:
             plan["skipped"].append({"name": name, "why": error.message})
             log(f"  {name}: not exported for CUDA ({error.message})")
             return None
         manifest = json.loads(library.with_suffix(".json").read_text())
         plan["built"]["ptxas"] = manifest["ptxas"]
-        cpu = gradir.compile(source, target="cpu")
+        cpu = gradir.compile(source, target="cpu", functions=functions)
         entry = {"name": name, "library": f"libs/{library.name}", "calls": []}
         signatures = cpu.signatures
         for seed, function in enumerate(signatures):
