@@ -101,7 +101,8 @@ def test_export_declares_only_the_named_functions(tmp_path):
         "import numpy as np, gradir; lib = gradir.load(%r); "
         "ga, gb = lib.df(np.arange(4, dtype=np.float32), np.full(4, 2.0, np.float32)); print(ga.tolist(), gb.tolist())"
     ) % str(path)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    # From a folder without a `gradir/` in it: a checkout's would shadow the installed package.
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     a, b = np.arange(4.0), np.full(4, 2.0)
     assert done.stdout.strip() == f"{(2 * a * b).tolist()} {(a * a + 1).tolist()}"
