@@ -58,8 +58,6 @@ def _compiled(path: pathlib.Path, name: str, check_numerics: bool):
 
 def _run(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    import gradir
-
     checked_integer("--seed", args.seed, minimum=0)
     output = checked_output_path(args.output) if args.output is not None else None
     arrays = [load_array(path) for path in args.inputs] if args.inputs is not None else None
