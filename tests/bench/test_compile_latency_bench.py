@@ -15,12 +15,18 @@ def load_latency_bench():
     return module
 
 
+def inputs_and_an_empty_cache(bench, work: pathlib.Path) -> pathlib.Path:
+    """`first_call`'s inputs written into `work`; the empty cache folder it is given."""
+    rng = np.random.default_rng(0)
+    np.savez(work / "inputs.npz", **{f"a{i}": rng.standard_normal(s).astype(np.float32) for i, s in enumerate(bench.SHAPES)})
+    cache = work / "cache"
+    cache.mkdir()
+    return cache
+
+
 def test_the_cache_off_row_stores_nothing_and_reports_its_stages(tmp_path):
     bench = load_latency_bench()
-    rng = np.random.default_rng(0)
-    np.savez(tmp_path / "inputs.npz", **{f"a{i}": rng.standard_normal(s).astype(np.float32) for i, s in enumerate(bench.SHAPES)})
-    cache = tmp_path / "cache"
-    cache.mkdir()
+    cache = inputs_and_an_empty_cache(bench, tmp_path)
     stages: dict[str, float] = {}
     seconds, results = bench.first_call(bench.CACHE_OFF, cache, tmp_path, stages)
     assert seconds > 0 and [r.shape for r in results] == [tuple(s) for s in bench.SHAPES[2:]]
@@ -61,10 +67,7 @@ def test_the_page_section_is_replaced_and_the_others_kept(tmp_path, monkeypatch)
 
 def test_the_functions_row_compiles_only_mlp_grad_and_gives_its_numbers(tmp_path):
     bench = load_latency_bench()
-    rng = np.random.default_rng(0)
-    np.savez(tmp_path / "inputs.npz", **{f"a{i}": rng.standard_normal(s).astype(np.float32) for i, s in enumerate(bench.SHAPES)})
-    cache = tmp_path / "cache"
-    cache.mkdir()
+    cache = inputs_and_an_empty_cache(bench, tmp_path)
     _, whole = bench.first_call(bench.CACHE_OFF, cache, tmp_path, {})
     _, called = bench.first_call(bench.CACHE_OFF_CALLED, cache, tmp_path)
     assert list(cache.iterdir()) == []
