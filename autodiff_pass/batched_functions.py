@@ -42,10 +42,8 @@ from gradir.autodiff_pass.ir_building import clone_op, unique_symbol
 from gradir.autodiff_pass.rules.batching import get_batching_rule
 from gradir.dialects.batching_ops import VmapOp, with_batch_dim
 from gradir.dialects.entry_ops import EntryOp, VjpOp
+from gradir.dialects.provenance import BATCHED_ATTRIBUTE
 from gradir.errors import GradirError, RuleError, error_at, location_of
-
-BATCHED_ATTR = "autodiff.batched"
-"""Discardable attribute marking a generated batched function."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +72,7 @@ class BatchedKey:
 
     @staticmethod
     def of_function(function: FuncOp) -> BatchedKey | None:
-        info = function.attributes.get(BATCHED_ATTR)
+        info = function.attributes.get(BATCHED_ATTRIBUTE)
         if not isinstance(info, DictionaryAttr):
             return None
         of, ins, outs, size = (info.data.get(k) for k in ("of", "in_axes", "out_axes", "size"))
@@ -246,7 +244,7 @@ class BatchedFunctions:
             FunctionType.from_lists(inputs, outputs),
             Region(Block(arg_types=inputs)),
         )
-        function.attributes[BATCHED_ATTR] = key.as_attribute()
+        function.attributes[BATCHED_ATTRIBUTE] = key.as_attribute()
         for argument, original in zip(function.args, callee.args):
             argument.name_hint = original.name_hint
         anchor = self._last_inserted.get(key.callee, callee)

@@ -60,11 +60,9 @@ from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code, unique_s
 from gradir.autodiff_pass.lower_grad_of import inline_grad_of_ops
 from gradir.autodiff_pass.specialize_zero import drop_unread_gradients
 from gradir.dialects.autodiff import EntryOp, GradOp, JvpOp, VjpOp
+from gradir.dialects.provenance import DERIVATIVE_ATTRIBUTE
 from gradir.dialects.type_checks import dynamic_dims, is_differentiable_tensor, is_differentiable_type
 from gradir.errors import DifferentiationError, error_at
-
-DERIVATIVE_ATTR = "autodiff.derivative"
-"""Discardable attribute marking a generated derivative function."""
 
 
 def display_name(op: Operation) -> str:
@@ -136,7 +134,7 @@ class DerivativeKey:
     @staticmethod
     def of_function(function: FuncOp) -> DerivativeKey | None:
         """The key of a generated function, None for other functions."""
-        info = function.attributes.get(DERIVATIVE_ATTR)
+        info = function.attributes.get(DERIVATIVE_ATTRIBUTE)
         if not isinstance(info, DictionaryAttr):
             return None
         kind, callee, wrt, results = (
@@ -354,7 +352,7 @@ class DerivativeFunctions:
             FunctionType.from_lists(inputs, outputs),
             Region(Block(arg_types=inputs)),
         )
-        function.attributes[DERIVATIVE_ATTR] = key.as_attribute()
+        function.attributes[DERIVATIVE_ATTRIBUTE] = key.as_attribute()
         function.location = callee.location  # where a backend's error in it points
         name_arguments(function, callee, "tangent" if kind == "jvp" else "cotangent")
         anchor = self._last_inserted.get(callee_name, callee)

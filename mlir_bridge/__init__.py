@@ -32,6 +32,7 @@ from mlir.dialects.transform import interpreter
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
+from gradir.dialects.provenance import PROVENANCE_ATTRIBUTES
 from gradir.errors import PipelineError
 from gradir.instrumentation import ir_printing, stage
 
@@ -283,11 +284,6 @@ def public_functions(module: ir.Module) -> list[ir.Operation]:
         if visibility == "public" and len(function.regions[0].blocks) > 0:
             functions.append(function)
     return functions
-
-
-PROVENANCE_ATTRIBUTES = ("autodiff.batched", "autodiff.derivative")
-"""What the autodiff passes put on the functions they make: which function each was made from
-(`{of = @f, ...}`)."""
 
 
 def drop_provenance(module: ir.Module) -> None:

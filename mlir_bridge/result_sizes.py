@@ -29,11 +29,9 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import func, tensor
 
+from gradir.dialects.provenance import DERIVATIVE_ATTRIBUTE
 from gradir.mlir_bridge import public_functions, run_function_pipeline, symbol_name, top_level_ops, walk_ops
 from gradir.native_calls import RESULT_SIZES_PREFIX
-
-DERIVATIVE_ATTRIBUTE = "autodiff.derivative"
-"""What the autodiff passes put on the functions they make (`autodiff_pass.derivative_functions`)."""
 
 _SIMPLIFY = "resolve-ranked-shaped-type-result-dims, canonicalize, cse"
 
