@@ -5,7 +5,9 @@
 results into out-parameters), lowers the module with
 `cpu_pipeline.lower_to_llvm`, JIT-compiles it and generates machine code for
 every function up front, so `compile_seconds` covers all compilation and
-the first call is as fast as the others. Calls take and return NumPy arrays
+the first call is as fast as the others; except the `deferred` functions
+(`gradir.compile` defers the derived ones), made private here and compiled at
+their first call (`deferred_functions`). Calls take and return NumPy arrays
 (and numbers for scalar arguments and results): the executable allocates the
 outputs and checks every argument before any native code runs, so a wrong
 shape or a number its type cannot hold is an `ArgumentError`, never a crash or
@@ -44,6 +46,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from gradir.cpu_backend.deferred_functions import DeferredFunctions
 from gradir.errors import ArgumentError, PipelineError, reports_internal_errors
 from gradir.instrumentation import stage
 from gradir.native_calls import (
@@ -61,6 +64,7 @@ if TYPE_CHECKING:  # MLIR and xDSL load only to compile: a cached executable nee
     from mlir.execution_engine import ExecutionEngine
     from xdsl.dialects.builtin import ModuleOp
 
+    from gradir.cpu_backend.deferred_functions import CompileFunctions
     from gradir.cpu_backend.library_export import LibraryContents
     from gradir.native_library import NativeLibrary
 
@@ -93,6 +97,10 @@ class _CompiledModule:
     context: ir.Context
     engine: ExecutionEngine
     signatures: dict[str, FunctionSignature]
+    deferred_signatures: dict[str, FunctionSignature]
+    """The public functions left out of this module (made private, compiled only where inlined)."""
+    public_names: tuple[str, ...]
+    """The input's public functions, those left out too, in its order."""
     entry_points: dict[str, ctypes._CFuncPtr]
     module: ir.Module
     """The LLVM-dialect module the engine compiled, printed only on request (`llvm_text`)."""
@@ -128,7 +136,7 @@ class _CompiledModule:
         )  # fmt: skip
 
 
-_CACHE: dict[tuple[str, int, int], _CompiledModule] = {}
+_CACHE: dict[tuple[str, int, int, tuple[str, ...]], _CompiledModule] = {}
 _CACHE_LOCK = threading.Lock()
 
 
@@ -152,7 +160,7 @@ def retain_freed_memory() -> bool:
     return bool(mallopt(_M_MMAP_MAX, 0)) and bool(mallopt(_M_TRIM_THRESHOLD, _KEPT_FREE_BYTES))
 
 
-def _compile(text: str, opt_level: int, threads: int) -> _CompiledModule:
+def _compile(text: str, opt_level: int, threads: int, deferred: tuple[str, ...] = ()) -> _CompiledModule:
     from mlir import ir as mlir_ir
     from mlir.execution_engine import ExecutionEngine
 
@@ -160,7 +168,7 @@ def _compile(text: str, opt_level: int, threads: int) -> _CompiledModule:
     from gradir.cpu_backend.cpu_pipeline import lower_to_llvm
     from gradir.cpu_backend.run_time_checks import check_messages, failure_function
     from gradir.cpu_backend.thread_runtime import runtime_symbols
-    from gradir.mlir_bridge import guarded, new_context, to_mlir_module, walk_ops
+    from gradir.mlir_bridge import guarded, new_context, public_functions, symbol_name, to_mlir_module, walk_ops
     from gradir.mlir_bridge.host_execution import read_signatures
     from gradir.mlir_bridge.result_sizes import add_result_size_functions
 
@@ -169,6 +177,8 @@ def _compile(text: str, opt_level: int, threads: int) -> _CompiledModule:
     context = new_context()
     module = to_mlir_module(text, context)
     with context, mlir_ir.Location.unknown():
+        public_names = tuple(symbol_name(function) for function in public_functions(module))
+        deferred_signatures = _leave_out(module, deferred)
         add_result_size_functions(module)
     signatures = read_signatures(module)
     _ALLOCATION_LIMIT.value = available_memory()
@@ -203,9 +213,30 @@ def _compile(text: str, opt_level: int, threads: int) -> _CompiledModule:
                 raise PipelineError(f"cpu-jit: no machine code for public function '{name}'")
             entry_points[name] = PACKED_ENTRY_POINT(address)
     return _CompiledModule(
-        context, engine, signatures, entry_points, module, time.perf_counter() - start, check_failures,
+        context, engine, signatures, deferred_signatures, public_names, entry_points, module,
+        time.perf_counter() - start, check_failures,
         dict(checked.guards), checked.key_symbol, checked.limit_symbol, opt_level, parallel,
     )  # fmt: skip
+
+
+def _leave_out(module: mlir_ir.Module, names: tuple[str, ...]) -> dict[str, FunctionSignature]:
+    """The signatures of the public functions `names`, which are then made private: compiled
+    only where they are inlined, and for themselves later, when called (`deferred_functions`)."""
+    from mlir import ir as mlir_ir
+
+    from gradir.mlir_bridge import public_functions, symbol_name
+    from gradir.mlir_bridge.host_execution import read_signatures
+
+    if not names:
+        return {}
+    signatures = {name: signature for name, signature in read_signatures(module).items() if name in names}
+    missing = sorted(set(names) - set(signatures))
+    if missing:
+        raise PipelineError(f"cpu-jit: no public function '{missing[0]}' to compile later")
+    for function in public_functions(module):
+        if symbol_name(function) in names:
+            function.attributes["sym_visibility"] = mlir_ir.StringAttr.get("private")
+    return signatures
 
 
 _ALLOCATION_LIMIT = ctypes.c_int64(2**63 - 1)
@@ -254,13 +285,13 @@ holds JIT-compiled machine code, so an unbounded cache grows without limit in
 processes that compile many modules (test suites, gradcheck loops)."""
 
 
-def _compiled(text: str, opt_level: int, threads: int) -> tuple[_CompiledModule, bool]:
-    key = (hashlib.sha256(text.encode()).hexdigest(), opt_level, threads)
+def _compiled(text: str, opt_level: int, threads: int, deferred: tuple[str, ...]) -> tuple[_CompiledModule, bool]:
+    key = (hashlib.sha256(text.encode()).hexdigest(), opt_level, threads, deferred)
     with _CACHE_LOCK:
         if key in _CACHE:
             _CACHE[key] = _CACHE.pop(key)  # most recently used last
             return _CACHE[key], True
-        compiled = _compile(text, opt_level, threads)
+        compiled = _compile(text, opt_level, threads, deferred)
         _CACHE[key] = compiled
         while len(_CACHE) > CACHE_SIZE:
             del _CACHE[next(iter(_CACHE))]
@@ -291,37 +322,77 @@ class CpuExecutable(CompiledFunctions):
     `from_disk` says whether the machine code came from the persistent compilation cache
     (`gradir.compilation_cache`, through `gradir.compile`): then it was loaded as a shared
     library, and nothing was parsed, lowered or compiled in this process.
+
+    `deferred` names public functions compiled at their first call instead of now
+    (`deferred_functions`), each by `compile_deferred` (a tuple of names -> the executable of
+    those functions): `gradir.compile` defers the ones the autodiff passes made.
     """
 
     from_disk = False
     _library: NativeLibrary | None = None
 
-    def __init__(self, source: ModuleOp | str, opt_level: int | None = None, num_threads: int | None = None):
+    def __init__(
+        self,
+        source: ModuleOp | str,
+        opt_level: int | None = None,
+        num_threads: int | None = None,
+        deferred: tuple[str, ...] = (),
+        compile_deferred: CompileFunctions | None = None,
+    ):
         from gradir.mlir_bridge import generic_text
 
         threads = checked_num_threads(num_threads)
         self.num_threads = threads
-        self._compiled, self.from_cache = _compiled(generic_text(source), checked_opt_level(opt_level), threads)
-        self._signatures = self._compiled.signatures
+        self._compiled, self.from_cache = _compiled(
+            generic_text(source), checked_opt_level(opt_level), threads, tuple(sorted(deferred))
+        )
+        self._deferred = DeferredFunctions(self._compiled.deferred_signatures, compile_deferred)
+        signatures = {**self._compiled.signatures, **self._deferred.signatures}
+        in_order = dict.fromkeys((*self._compiled.public_names, *signatures))  # the module's order
+        self._signatures = {name: signatures[name] for name in in_order}
 
     @classmethod
-    def from_library(cls, library: NativeLibrary, num_threads: int) -> CpuExecutable:
+    def from_library(
+        cls,
+        library: NativeLibrary,
+        num_threads: int,
+        deferred_signatures: dict[str, FunctionSignature] | None = None,
+        compile_deferred: CompileFunctions | None = None,
+    ) -> CpuExecutable:
         """The executable whose machine code is `library`'s (a compilation cache entry,
-        compiled for `num_threads` threads)."""
+        compiled for `num_threads` threads), and of the functions it left out, compiled at
+        their first call by `compile_deferred`."""
         executable = cls.__new__(cls)
-        executable._library, executable._signatures = library, library.signatures
+        executable._library = library
+        executable._deferred = DeferredFunctions(deferred_signatures or {}, compile_deferred)
+        executable._signatures = {**library.signatures, **executable._deferred.signatures}
         executable.from_cache = executable.from_disk = True
         executable.num_threads = num_threads
         return executable
 
     @property
+    def deferred_functions(self) -> tuple[str, ...]:
+        """The public functions compiled at their first call rather than up front (by
+        `gradir.compile`, the functions the autodiff passes made: `f_grad_0`, ...), compiled
+        or not yet; `compile_deferred()` compiles the rest now."""
+        return tuple(sorted(self._deferred.signatures))
+
+    def compile_deferred(self) -> None:
+        """Compile every deferred function not compiled yet, now and together, rather than
+        each at its first call (a warm-up before timing, say)."""
+        self._deferred.compile_all()
+
+    @property
     def compile_seconds(self) -> float:
-        """Seconds spent parsing, lowering and generating machine code (0 if from a cache)."""
-        return 0.0 if self.from_cache else self._compiled.compile_seconds
+        """Seconds spent parsing, lowering and generating machine code, of the functions
+        compiled up front (0 if from a cache) and of the deferred ones compiled so far."""
+        up_front = 0.0 if self.from_cache else self._compiled.compile_seconds
+        return up_front + self._deferred.compile_seconds
 
     @property
     def llvm_text(self) -> str:
-        """The LLVM-dialect module that was JIT-compiled."""
+        """The LLVM-dialect module that was JIT-compiled: of the functions compiled up
+        front, not of the `deferred_functions`."""
         if self._library is not None:
             raise PipelineError(
                 "cpu-jit: this executable's machine code came from the compilation cache, so there "
@@ -342,6 +413,8 @@ class CpuExecutable(CompiledFunctions):
         NumPy scalars, 0-d arrays) for scalars and 0-d tensors. Returns a tuple with one value
         per result, whatever their number: an array per tensor, a NumPy scalar (`np.float64`,
         `np.int32`, `np.bool_`...) per scalar. (`exe.name(...)` returns a single result itself.)"""
+        if name in self._deferred.signatures:
+            return self._deferred.call(name, arguments)
         if self._library is not None:
             return self._library.call(name, *arguments)
         signature = find_signature(self._signatures, name)

@@ -92,6 +92,40 @@ def keep_public_only(module: ModuleOp, functions: tuple[str, ...], what: str = "
         op.sym_visibility = None if name in functions else StringAttr("private")
 
 
+def derived_functions(module: ModuleOp) -> tuple[str, ...]:
+    """The public functions the autodiff passes made (`dialects.provenance`), which the CPU
+    compiles at their first call (`cpu_backend.deferred_functions`); none when the module has
+    no public function of the user's, which then is what there is to compile."""
+    from xdsl.dialects.builtin import StringAttr
+    from xdsl.dialects.func import FuncOp
+
+    from gradir.dialects.provenance import PROVENANCE_ATTRIBUTES
+
+    public = [
+        op for op in module.ops
+        if isinstance(op, FuncOp) and op.body.blocks and op.sym_visibility in (None, StringAttr("public"))
+    ]  # fmt: skip
+    derived = tuple(sorted(op.sym_name.data for op in public if any(a in op.attributes for a in PROVENANCE_ATTRIBUTES)))
+    return derived if len(derived) < len(public) else ()
+
+
+def frozen_source(source):
+    """`source` as it is now, for a compile that may compile more of it later: a path's text
+    read once (`SourceText`, named after the path, which its locations give), a module
+    cloned; the deferred functions then compile what the first compile did, even if the file
+    or the module changes since. Anything else as it is (an unreadable path: the compile says so)."""
+    from gradir.compilation_cache import SourceText, source_text
+
+    if type(source).__name__ == "ModuleOp":
+        return source.clone()
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            return SourceText(*source_text(source))
+        except OSError:
+            pass
+    return source
+
+
 def checked_options(target: str, checkpoint_every: int, options: dict) -> tuple[str, int]:
     """The target's canonical name and `checkpoint_every`, or the error for a bad one."""
     if target == "gpu":
@@ -142,7 +176,7 @@ def _cpu_cache_key(
     something the compile itself will refuse (an unreadable file)."""
     from gradir import compilation_cache
 
-    if not isinstance(source, (str, os.PathLike)) and type(source).__name__ != "ModuleOp":
+    if not isinstance(source, (str, os.PathLike, compilation_cache.SourceText)) and type(source).__name__ != "ModuleOp":
         return None
     try:
         name, text = compilation_cache.source_text(source)
@@ -177,11 +211,13 @@ def compile(
     like `torch.autograd.detect_anomaly`); off, nothing is checked and NaNs come back as
     results.
 
-    `functions` (a name or a sequence of names; default every public function) are the
-    functions to call: only they are compiled for themselves, every other function being
-    compiled only where it is inlined into them, which can take most of the compile time
-    away from a module of many functions (its derivatives' helpers are functions too). A
-    name may be a function the autodiff passes make (`f_grad_0`).
+    `functions` (a name or a sequence of names) are the functions to call: only they are
+    compiled for themselves, every other function being compiled only where it is inlined
+    into them, which can take most of the compile time away from a module of many functions
+    (its derivatives' helpers are functions too). A name may be a function the autodiff
+    passes make (`f_grad_0`). By default (CPU) the user's public functions are compiled now
+    and the ones the autodiff passes made at their first call (`exe.deferred_functions`);
+    for CUDA, every public function now.
 
     `cpu` returns a `CpuExecutable` (`exe.name(*arrays)`: one result itself, several as a
     tuple; `.call(name, *arrays)`: always a tuple), from the persistent compilation cache
@@ -206,22 +242,32 @@ def compile(
 def _compile_cpu(
     source, checkpoint_every: int, check_numerics: bool, options: dict, functions: tuple[str, ...] | None = None
 ):
-    """`compile` for the CPU (`functions`: see `keep_public_only`)."""
+    """`compile` for the CPU (`functions`: see `keep_public_only`). Without `functions`, the
+    functions the autodiff passes made are compiled at their first call (`derived_functions`),
+    each by a compile of this one with `functions=(name,)`, from the same text."""
     from gradir import compilation_cache
     from gradir.cpu_backend.cpu_runtime import CpuExecutable, checked_num_threads, checked_opt_level
 
     opt_level = checked_opt_level(options.get("opt_level"))  # before the key, which holds it
     num_threads = checked_num_threads(options.get("num_threads"))
+    options = {**options, "opt_level": opt_level, "num_threads": num_threads}
+    compile_deferred = None
+    if functions is None:
+        source = frozen_source(source)
+
+        def compile_deferred(names: tuple[str, ...]) -> CpuExecutable:
+            return _compile_cpu(source, checkpoint_every, check_numerics, options, names)
+
     key = None
     if compilation_cache.cache_directory() is not None:  # off: no stage in the reports
         with stage("cache-lookup"):
             key = _cpu_cache_key(source, checkpoint_every, opt_level, check_numerics, num_threads, functions)
-            cached = compilation_cache.lookup(key, num_threads) if key is not None else None
+            cached = compilation_cache.lookup(key, num_threads, compile_deferred) if key is not None else None
         if cached is not None:
             return cached
-    options = {**options, "num_threads": num_threads}
     linalg = runnable_linalg(source, checkpoint_every, check_numerics, functions)
-    executable = CpuExecutable(linalg, **options)
+    deferred = derived_functions(linalg) if functions is None else ()
+    executable = CpuExecutable(linalg, **options, deferred=deferred, compile_deferred=compile_deferred)
     if key is not None:
         compilation_cache.store(key, executable)
     return executable

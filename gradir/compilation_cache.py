@@ -19,6 +19,9 @@ MLIR; a miss compiles as always, then stores the entry (`store`).
 - An entry of parallel code links the installed OpenMP runtime (`library_export.RuntimePlacement`):
   its interface (`__kmpc_*`) is stable across versions, so its version is not in the key; an
   entry whose runtime was uninstalled fails to load and is compiled again.
+- An entry of `gradir.compile`'s default compile holds the user's functions; the manifest
+  records the signatures of the derived ones it left out (`DEFERRED_FIELD`), each compiled at
+  its first call as its own entry, the key of `functions=(name,)` (`cpu_backend.deferred_functions`).
 - Nothing is ever evicted: delete the directory to reclaim its space.
 """
 from __future__ import annotations
@@ -31,9 +34,10 @@ import os
 import platform
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-from gradir.errors import GradirError
+from gradir.errors import GradirError, SourceError
 from gradir.instrumentation import LOGGER, stage
 
 CACHE_FORMAT = "gradir-cache-1"
@@ -56,6 +60,18 @@ _NOT_COMPILATION = {"GRADIR_CACHE", "GRADIR_CACHE_DIR", "GRADIR_LOG"}
 """GRADIR_* variables that cannot change the machine code; every other one is in the key."""
 
 LIBRARY_STEM = "lib"
+
+DEFERRED_FIELD = "deferred_functions"
+"""The manifest's entry for the public functions left out of the library: name -> signature."""
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """A program's text as read once, with the name its locations give (a path, `<string>`):
+    what a compile and the compiles of its deferred functions read, even if the file changes."""
+
+    name: str
+    text: str
 
 
 def cache_directory() -> Path | None:
@@ -140,6 +156,8 @@ def cache_key(name: str, text: str, options: dict) -> str:
 def source_text(source) -> tuple[str, str]:
     """(name, text) of what `gradir.compile` was given, as `gradir.source.load_module` reads
     it: a path's contents, text itself, or an xDSL module printed in generic form."""
+    if isinstance(source, SourceText):
+        return source.name, source.text
     if isinstance(source, str) and not (("\n" not in source) and source.strip().endswith(".mlir")):
         return "<string>", source
     if isinstance(source, (str, os.PathLike)):
@@ -155,9 +173,10 @@ def entry_library(directory: Path, key: str) -> Path:
     return directory / key[:2] / key / f"{LIBRARY_STEM}.so"
 
 
-def lookup(key: str, num_threads: int):
-    """The cached executable for `key` (compiled for `num_threads` threads), or None (no entry, the cache off, or a broken entry,
-    which is removed)."""
+def lookup(key: str, num_threads: int, compile_deferred=None):
+    """The cached executable for `key` (compiled for `num_threads` threads), or None (no entry,
+    the cache off, or a broken entry, which is removed). `compile_deferred` compiles the
+    functions the entry left out (`DEFERRED_FIELD`), when they are called."""
     directory = cache_directory()
     if directory is None:
         return None
@@ -165,11 +184,18 @@ def lookup(key: str, num_threads: int):
     if not library.with_suffix(".json").is_file():
         return None
     from gradir.cpu_backend.cpu_runtime import CpuExecutable
-    from gradir.native_library import NativeLibrary
+    from gradir.native_calls import signature_from_json
+    from gradir.native_library import NativeLibrary, manifest_path
 
     with stage("cache-load"):
         try:
-            return CpuExecutable.from_library(NativeLibrary(library), num_threads)
+            native = NativeLibrary(library)
+            recorded = native.manifest.get(DEFERRED_FIELD, {})
+            try:
+                deferred = {name: signature_from_json(name, entry) for name, entry in recorded.items()}
+            except (AttributeError, KeyError, TypeError, ValueError) as error:
+                raise SourceError(f"{manifest_path(library)}: malformed {DEFERRED_FIELD} ({error!r})") from error
+            return CpuExecutable.from_library(native, num_threads, deferred, compile_deferred)
         except GradirError as error:
             LOGGER.warning("compilation cache: dropping a broken entry (%s)", error)
             shutil.rmtree(library.parent, ignore_errors=True)
@@ -183,6 +209,7 @@ def store(key: str, executable) -> Path | None:
     if directory is None:
         return None
     from gradir.cpu_backend.library_export import RuntimePlacement, build_library
+    from gradir.native_calls import signature_to_json
 
     library = entry_library(directory, key)
     with stage("cache-store"):
@@ -190,9 +217,11 @@ def store(key: str, executable) -> Path | None:
         try:
             library.parent.parent.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{key[:16]}-", dir=library.parent.parent))
-            build_library(
-                executable.library_contents(), staging, LIBRARY_STEM, {"cache_key": key}, RuntimePlacement.INSTALLED
-            )
+            fields = {"cache_key": key}
+            deferred = executable.deferred_functions
+            if deferred:
+                fields[DEFERRED_FIELD] = {name: signature_to_json(executable.signatures[name]) for name in deferred}
+            build_library(executable.library_contents(), staging, LIBRARY_STEM, fields, RuntimePlacement.INSTALLED)
             if library.parent.exists():
                 shutil.rmtree(library.parent, ignore_errors=True)  # a broken entry `lookup` refused
             try:

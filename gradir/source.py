@@ -514,12 +514,17 @@ def make_context() -> Context:
 
 
 def load_module(source, ctx: Context | None = None) -> ModuleOp:
-    """A fresh `ModuleOp` from `.mlir` text, a path to a `.mlir` file, or a `ModuleOp`
-    (cloned, so callers' modules are never modified)."""
+    """A fresh `ModuleOp` from `.mlir` text, a path to a `.mlir` file, a `ModuleOp`
+    (cloned, so callers' modules are never modified) or a file's text already read
+    (`compilation_cache.SourceText`)."""
     import os
+
+    from gradir.compilation_cache import SourceText
 
     if isinstance(source, ModuleOp):
         return source.clone()
+    if isinstance(source, SourceText):
+        return parse_module(ctx or make_context(), source.text, source.name)
     if isinstance(source, os.PathLike) or (
         isinstance(source, str) and "\n" not in source and source.strip().endswith(".mlir")
     ):

@@ -164,9 +164,9 @@ def test_the_corpus_gradchecks_at_its_opt_level(monkeypatch):
     levels = []
     real = cpu_runtime._compiled
 
-    def recording(text, opt_level, threads):
+    def recording(text, opt_level, threads, *deferred):
         levels.append(opt_level)
-        return real(text, opt_level, threads)
+        return real(text, opt_level, threads, *deferred)
 
     monkeypatch.setattr(cpu_runtime, "_compiled", recording)
     monkeypatch.setenv("GRADIR_CACHE", "0")
