@@ -413,7 +413,7 @@ class CpuExecutable(CompiledFunctions):
         NumPy scalars, 0-d arrays) for scalars and 0-d tensors. Returns a tuple with one value
         per result, whatever their number: an array per tensor, a NumPy scalar (`np.float64`,
         `np.int32`, `np.bool_`...) per scalar. (`exe.name(...)` returns a single result itself.)"""
-        if name in self._deferred.signatures:
+        if isinstance(name, str) and name in self._deferred.signatures:  # (a list is unhashable)
             return self._deferred.call(name, arguments)
         if self._library is not None:
             return self._library.call(name, *arguments)

@@ -109,6 +109,9 @@ def test_a_wrong_call_of_a_deferred_function_is_refused_before_compiling(deferre
         exe.loss_grad_0(W)
     with pytest.raises(ArgumentError, match="shape"):
         exe.loss_grad_0(W, X.T)
+    for name in (["loss_grad_0"], {"loss_grad_0": 1}, None):  # not a str, some not even hashable
+        with pytest.raises(ArgumentError, match="a function name is a str"):
+            exe.call(name, W, X)
     assert deferred_compiles == []
 
 
