@@ -138,6 +138,8 @@ def test_python_api_block_runs_and_gives_what_its_comments_say(monkeypatch, caps
     assert isinstance(seen["loss"], np.ndarray) and float(seen["loss"]) == 16.0  # sum(a*b*a + b) at a=1, b=2
     np.testing.assert_allclose(seen["ga"], 2 * 1 * 2)  # d/da = 2ab
     np.testing.assert_allclose(seen["gb"], 1 + 1)  # d/db = a^2 + 1
+    np.testing.assert_array_equal(seen["ga2"], seen["ga"])  # the deferred gradient: the same numbers
+    np.testing.assert_array_equal(seen["gb2"], seen["gb"])
     assert seen["kernels"] and all(".target sm_90" in ptx for ptx in seen["kernels"].values())
     assert seen["res"].ok and "checkpoint" not in capsys.readouterr().err
     assert repr(seen["g"]).startswith("Gradient(f=@f_vjp_0_1_fwd, df=@f_vjp_0_1_bwd,")
