@@ -70,6 +70,19 @@ def lower_to_linalg(
     return module
 
 
+def _defined_functions(module: ModuleOp) -> dict:
+    """The top-level functions with a body, by name."""
+    from xdsl.dialects.func import FuncOp
+
+    return {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp) and op.body.blocks}
+
+
+def _is_public(function) -> bool:
+    from xdsl.dialects.builtin import StringAttr
+
+    return function.sym_visibility in (None, StringAttr("public"))
+
+
 def keep_public_only(module: ModuleOp, functions: tuple[str, ...], what: str = "functions") -> None:
     """Make `functions` public and every other function with a body private, the user's and
     the ones the autodiff passes made (`f_vjp_0_1`, public by the contract): MLIR's
@@ -78,12 +91,11 @@ def keep_public_only(module: ModuleOp, functions: tuple[str, ...], what: str = "
     (`gradir.hessian`) made 5x less LLVM code so (0.56 MB instead of 2.9 MB: its gradient,
     jvp and vmap helpers had each been compiled on their own too)."""
     from xdsl.dialects.builtin import StringAttr
-    from xdsl.dialects.func import FuncOp
 
-    defined = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp) and op.body.blocks}
+    defined = _defined_functions(module)
     missing = [name for name in functions if name not in defined]
     if missing:
-        public = sorted(name for name, op in defined.items() if op.sym_visibility in (None, StringAttr("public")))
+        public = sorted(name for name, op in defined.items() if _is_public(op))
         listed = ", ".join(f"@{name}" for name in public[:8]) + (", ..." if len(public) > 8 else "")
         raise ArgumentError(
             f"{what}: no function @{missing[0]} in the module" + (f" (its public functions: {listed})" if public else "")
@@ -96,15 +108,9 @@ def derived_functions(module: ModuleOp) -> tuple[str, ...]:
     """The public functions the autodiff passes made (`dialects.provenance`), which the CPU
     compiles at their first call (`cpu_backend.deferred_functions`); none when the module has
     no public function of the user's, which then is what there is to compile."""
-    from xdsl.dialects.builtin import StringAttr
-    from xdsl.dialects.func import FuncOp
-
     from gradir.dialects.provenance import PROVENANCE_ATTRIBUTES
 
-    public = [
-        op for op in module.ops
-        if isinstance(op, FuncOp) and op.body.blocks and op.sym_visibility in (None, StringAttr("public"))
-    ]  # fmt: skip
+    public = [op for op in _defined_functions(module).values() if _is_public(op)]
     derived = tuple(sorted(op.sym_name.data for op in public if any(a in op.attributes for a in PROVENANCE_ATTRIBUTES)))
     return derived if len(derived) < len(public) else ()
 
