@@ -34,6 +34,10 @@ For each program, in a worker process (2 at a time by default):
    (random cotangents) against `torch.autograd` on the same inputs (against
    the recorded `jax.grad` for `reference=jax`).
 
+`test_corpus.py` (CI) runs stage `primal` only where the later stages did not pass and stage
+`opt` only on the sweeps' sample and where they did not pass (`check_program`; every stage with
+`GRADIR_CORPUS_SWEEP=all`); this script runs every stage unless given `--ci-stages`.
+
 Outcome per program: `pass`; `fail` (a stage raised; the first error line is
 kept); `wrong` (a stage ran to the end and found a wrong value or gradient: the
 worst outcome); `invalid` (the corpus file itself is wrong).
@@ -557,7 +561,12 @@ def asdict_program(program: Program) -> dict:
     return {f: getattr(program, f) for f in Program.__dataclass_fields__}
 
 
-def check_program(program: Program) -> Result:
+def check_program(program: Program, every_stage: bool = True) -> Result:
+    """All stages (`every_stage`), or CI's share of them: stage `primal` only where the
+    compiled stages did not pass (it decides whether a disagreement is the corpus file's fault;
+    where gradir agrees with the reference there is nothing to decide), stage `opt` only for
+    `sweep_sample`'s programs and where the compiled stages did not pass (the same passes as
+    the gradcheck's compile, through the CLI). Each was a ninth of the corpus's time."""
     start = time.monotonic()
     result = Result(program.name, "pass")
     stages, details = result.stages, result.details
@@ -570,30 +579,37 @@ def check_program(program: Program) -> Result:
     stages["mlir22"] = "ok"
     inputs = make_inputs(program, input_specs)
 
-    invalid = check_primal(program, input_specs, result_specs, inputs, stages, details)
-    if invalid:
-        result.status, result.stage, result.error = "invalid", "primal", invalid
+    with_opt = every_stage or bool(sweep_sample([program]))
+    result.status, result.stage, result.error = check_compiled(program, inputs, stages, details, with_opt)
+    if result.status != "pass" and not with_opt:
+        opt_error = run_opt(program)
+        stages["opt"] = "ok" if opt_error is None else f"fail: {opt_error}"
+    if every_stage or result.status != "pass":
+        invalid = check_primal(program, input_specs, result_specs, inputs, stages, details)
+        if invalid:
+            result.status, result.stage, result.error = "invalid", "primal", invalid
     else:
-        result.status, result.stage, result.error = check_compiled(program, inputs, stages, details)
-        if result.status != "pass":
-            probe = probe_normalised(program, inputs)
-            if probe:
-                stages["probe"] = probe
+        stages["primal"] = "skipped (gradir agrees with the reference)" if program.reference else "n/a (no reference)"
+    if result.status not in ("pass", "invalid"):
+        probe = probe_normalised(program, inputs)
+        if probe:
+            stages["probe"] = probe
     result.seconds = time.monotonic() - start
     return result
 
 
-def check_compiled(program: Program, inputs, stages=None, details=None) -> tuple[str, str, str]:
-    """Stages `opt`, `gradcheck` and `reference`: (status, stage, first error line)."""
+def check_compiled(program: Program, inputs, stages=None, details=None, with_opt: bool = True) -> tuple[str, str, str]:
+    """Stages `opt` (`with_opt`), `gradcheck` and `reference`: (status, stage, first error line)."""
     stages = {} if stages is None else stages
     details = [] if details is None else details
     failures: list[tuple[str, str]] = []  # (stage, first line): a stage raised
     wrong: list[tuple[str, str]] = []  # (stage, first line): a stage found wrong numbers
 
-    opt_error = run_opt(program)
-    stages["opt"] = "ok" if opt_error is None else f"fail: {opt_error}"
-    if opt_error:
-        failures.append(("opt", opt_error))
+    if with_opt:
+        opt_error = run_opt(program)
+        stages["opt"] = "ok" if opt_error is None else f"fail: {opt_error}"
+        if opt_error:
+            failures.append(("opt", opt_error))
 
     from gradir.tools.cli import one_line_message
     from gradir.gradient_check import MAX_CHECKED_ENTRIES, GradChecker
@@ -676,7 +692,7 @@ def compare_with_reference(program: Program, checker, inputs) -> list[str]:
     return problems
 
 
-def worker_main() -> int:
+def worker_main(every_stage: bool) -> int:
     """Read program paths on stdin, write one result line per program on stdout."""
     sys.path.insert(0, str(HERE))
     try:
@@ -690,7 +706,7 @@ def worker_main() -> int:
         if not line.strip():
             continue
         try:
-            result = check_program(load_program(path))
+            result = check_program(load_program(path), every_stage)
         except Exception as error:  # a bug in the runner itself: report, keep going
             result = Result(path.stem, "fail", "runner", f"runner error ({type(error).__name__}): {error}")
         sys.stdout.write("\n" + RESULT_PREFIX + json.dumps(asdict(result)) + "\n")
@@ -702,10 +718,10 @@ def worker_main() -> int:
 
 
 class _Worker:
-    def __init__(self):
+    def __init__(self, every_stage: bool):
         env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONUNBUFFERED="1")
         self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--worker"],
+            [sys.executable, str(Path(__file__).resolve()), "--worker", *(["--every-stage"] if every_stage else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, bufsize=1, env=env, start_new_session=True,
         )  # fmt: skip
@@ -762,8 +778,11 @@ class _Worker:
                 self.kill()
 
 
-def run_all(programs=None, jobs: int = JOBS, timeout: float = TIMEOUT_S, progress=None) -> dict[str, Result]:
-    """Check every program (or `programs`) with `jobs` worker processes; name -> Result."""
+def run_all(
+    programs=None, jobs: int = JOBS, timeout: float = TIMEOUT_S, progress=None, every_stage: bool = True
+) -> dict[str, Result]:
+    """Check every program (or `programs`) with `jobs` worker processes; name -> Result
+    (`every_stage`: see `check_program`)."""
     programs = discover() if programs is None else programs
     todo: queue.Queue = queue.Queue()
     # Longest first (by file size, a fair proxy), so the two workers finish together.
@@ -781,7 +800,7 @@ def run_all(programs=None, jobs: int = JOBS, timeout: float = TIMEOUT_S, progres
                 except queue.Empty:
                     return
                 if worker is None or not worker.alive():
-                    worker = _Worker()
+                    worker = _Worker(every_stage)
                 result = worker.run(program, timeout)
                 with lock:
                     results[program.name] = result
@@ -936,10 +955,18 @@ def main(argv=None) -> int:
     parser.add_argument("--json", help="write the results as JSON")
     parser.add_argument("--status-md", help="write the STATUS.md table")
     parser.add_argument("--details", action="store_true", help="print every check line")
+    parser.add_argument(
+        "--ci-stages", action="store_true",
+        help="the stages CI runs (see check_program): stage primal only where the others did not pass, "
+        "stage opt only on the sweeps' sample (default: every stage, as STATUS.md needs)",
+    )  # fmt: skip
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--every-stage", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.status_md and args.ci_stages:
+        parser.error("--status-md needs every stage (STATUS.md counts the references stage primal checked)")
     if args.worker:
-        return worker_main()
+        return worker_main(args.every_stage)
     programs = discover(args.names)
     start = time.monotonic()
 
@@ -950,7 +977,7 @@ def main(argv=None) -> int:
             for line in result.details:
                 print("        " + line)
 
-    results = run_all(programs, args.jobs, args.timeout, progress)
+    results = run_all(programs, args.jobs, args.timeout, progress, every_stage=not args.ci_stages)
     counts = {s: sum(r.status == s for r in results.values()) for s in ("pass", "fail", "wrong", "invalid")}
     print(f"{len(results)} programs in {time.monotonic() - start:.0f} s: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     if args.json:

@@ -63,8 +63,9 @@ NAMES = [program.name for program in PROGRAMS]
 
 @pytest.fixture(scope="session")
 def corpus_results():
-    """Every program checked once (run_corpus.JOBS worker processes)."""
-    return run_corpus.run_all(PROGRAMS)
+    """Every program checked once (run_corpus.JOBS worker processes), with CI's stages
+    (`run_corpus.check_program`; every stage with GRADIR_CORPUS_SWEEP=all)."""
+    return run_corpus.run_all(PROGRAMS, every_stage=run_corpus.sweeps_everything())
 
 
 def test_corpus_files_are_well_formed():
@@ -125,20 +126,47 @@ def _wrong_value_colsum(a):
     return a.sum(0) + 1.0
 
 
-def test_runner_reports_a_wrong_gradient_and_a_wrong_reference(monkeypatch):
+@pytest.mark.parametrize("every_stage", [True, False], ids=["every-stage", "ci-stages"])
+def test_runner_reports_a_wrong_gradient_and_a_wrong_reference(monkeypatch, every_stage):
     """The classification itself: a gradient that disagrees with torch.autograd is
     `wrong` (never an expected failure), a reference that disagrees with MLIR 22
-    running the program is `invalid` (the corpus is at fault)."""
+    running the program is `invalid` (the corpus is at fault); with CI's stages too,
+    where stage `primal` runs only after a disagreement."""
     program = next(p for p in PROGRAMS if p.name == "lagrad_generic_colsum")
     monkeypatch.setitem(references.REFERENCES, "doubled_gradient", _doubled_gradient_colsum)
     monkeypatch.setitem(references.REFERENCES, "wrong_value", _wrong_value_colsum)
 
-    wrong = run_corpus.check_program(run_corpus.Program(**{**run_corpus.asdict_program(program), "reference": "doubled_gradient"}))
+    with_reference = {**run_corpus.asdict_program(program), "reference": "doubled_gradient"}
+    wrong = run_corpus.check_program(run_corpus.Program(**with_reference), every_stage)
     assert (wrong.status, wrong.stage) == ("wrong", "reference"), wrong
     assert "vjp wrt argument 0 vs torch.autograd" in wrong.error
+    assert wrong.stages["primal"] == "ok" and wrong.stages["opt"] == "ok", wrong.stages
 
-    invalid = run_corpus.check_program(run_corpus.Program(**{**run_corpus.asdict_program(program), "reference": "wrong_value"}))
+    with_reference = {**run_corpus.asdict_program(program), "reference": "wrong_value"}
+    invalid = run_corpus.check_program(run_corpus.Program(**with_reference), every_stage)
     assert (invalid.status, invalid.stage) == ("invalid", "primal"), invalid
+
+
+def test_ci_stages_skip_primal_and_opt_only_where_a_program_passes(monkeypatch):
+    """CI's stages: a passing program outside the sweeps' sample runs neither `primal` nor
+    `opt`; one in the sample runs `opt`; every stage runs both."""
+    monkeypatch.delenv("GRADIR_CORPUS_SWEEP", raising=False)  # the sample, not all
+    outside = next(p for p in PROGRAMS if p.reference and not run_corpus.sweep_sample([p]))
+    inside = next(p for p in PROGRAMS if p.reference and run_corpus.sweep_sample([p]))
+    ran = []
+    for name in ("run_opt", "check_primal"):
+        real = getattr(run_corpus, name)
+        monkeypatch.setattr(run_corpus, name, lambda *a, _real=real, _name=name: ran.append(_name) or _real(*a))
+
+    def stages_run(program, every_stage):
+        ran.clear()
+        result = run_corpus.check_program(program, every_stage)
+        assert result.status == "pass", result
+        return sorted(ran)
+
+    assert stages_run(outside, False) == []
+    assert stages_run(inside, False) == ["run_opt"]
+    assert stages_run(outside, True) == ["check_primal", "run_opt"]
 
 
 def test_runner_reports_a_gradient_that_disagrees_with_a_recorded_jax_grad(tmp_path):
