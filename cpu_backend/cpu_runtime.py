@@ -339,13 +339,14 @@ class CpuExecutable(CompiledFunctions):
         deferred: tuple[str, ...] = (),
         compile_deferred: CompileFunctions | None = None,
     ):
-        from gradir.mlir_bridge import generic_text
+        from gradir.mlir_bridge import generic_text, xdsl_verified_on_failure
 
         threads = checked_num_threads(num_threads)
         self.num_threads = threads
-        self._compiled, self.from_cache = _compiled(
-            generic_text(source), checked_opt_level(opt_level), threads, tuple(sorted(deferred))
-        )
+        with xdsl_verified_on_failure(source):  # MLIR verifies what gradir's passes made
+            self._compiled, self.from_cache = _compiled(
+                generic_text(source), checked_opt_level(opt_level), threads, tuple(sorted(deferred))
+            )
         self._deferred = DeferredFunctions(self._compiled.deferred_signatures, compile_deferred)
         signatures = {**self._compiled.signatures, **self._deferred.signatures}
         in_order = dict.fromkeys((*self._compiled.public_names, *signatures))  # the module's order

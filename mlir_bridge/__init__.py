@@ -132,17 +132,34 @@ def to_mlir_module(source: ModuleOp | str, context: ir.Context | None = None) ->
 
     The module owns a reference to `context` (a fresh one when None), which
     stays alive as long as the module does. Parse and verifier errors raise
-    PipelineError with the source location.
+    PipelineError with the source location. For an xDSL module, xDSL's verifier runs first on
+    such an error (`xdsl_verified_on_failure`).
     """
     with stage("to-mlir"):
         text = generic_text(source)
     context = context or new_context()
-    with context, stage("mlir-parse"):
+    with context, stage("mlir-parse"), xdsl_verified_on_failure(source):
         try:
             return guarded("mlir-parse", context, lambda: ir.Module.parse(text))
         except PipelineError as error:
             error.location = source_location_of_line(text, error.location)
             raise
+
+
+@contextmanager
+def xdsl_verified_on_failure(source: ModuleOp | str) -> Iterator[None]:
+    """On a PipelineError in the block, verify `source` (an xDSL module) with xDSL and raise
+    its error where it finds one: gradir's passes leave their result unverified for MLIR to
+    verify (`runnable_linalg`), and xDSL's error names the op a pass broke, in the passes'
+    terms, where MLIR's names what its own lowering made of it."""
+    try:
+        yield
+    except PipelineError:
+        if isinstance(source, ModuleOp):
+            from gradir.verify import verify_result
+
+            verify_result(source, "GRADIR_VERIFY_EACH=1")
+        raise
 
 
 _LOCATION = re.compile(r'loc\("((?:[^"\\]|\\.)*)":(\d+):(\d+)\)\s*$')

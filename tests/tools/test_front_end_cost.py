@@ -335,6 +335,39 @@ def test_the_api_reports_a_broken_pass(monkeypatch, each, context):
         compilation.lower_to_linalg(chain(5))
 
 
+def test_compile_reports_a_broken_pass_as_lower_to_linalg_does(monkeypatch):
+    """`gradir.compile` leaves its passes' result for MLIR's parser to verify
+    (`runnable_linalg`); when MLIR refuses it, xDSL's verifier names the op the pass broke,
+    as `lower_to_linalg` does."""
+    from gradir import compilation
+
+    monkeypatch.delenv("GRADIR_VERIFY_EACH", raising=False)
+    monkeypatch.setenv("GRADIR_CACHE", "0")
+    passes = compilation.available_passes()
+    monkeypatch.setattr(
+        compilation, "available_passes", lambda: {**passes, "autodiff-specialize-zero": lambda: BreakTypesPass}
+    )
+    context = "after the passes (GRADIR_VERIFY_EACH=1 names the pass that broke it)"
+    with pytest.raises(SourceError, match="^" + re.escape(f"<string>:2:3: error: {context}: '")):
+        compilation.compile(chain(5))
+
+
+def test_compile_verifies_only_its_input_with_xdsl(monkeypatch):
+    """Without a broken pass, `gradir.compile` verifies with xDSL what it was given and
+    nothing more: MLIR's parser verifies what the passes made."""
+    from gradir import compilation
+    from gradir.source import load_module
+
+    monkeypatch.setenv("GRADIR_CACHE", "0")
+    monkeypatch.delenv("GRADIR_VERIFY_EACH", raising=False)
+    before = verify.ops_verified
+    verify.verify_module(load_module(chain(6)))
+    input_ops = verify.ops_verified - before
+    before = verify.ops_verified
+    compilation.compile(chain(6))
+    assert verify.ops_verified - before == input_ops
+
+
 def test_only_the_console_script_leaves_its_garbage_to_the_operating_system(tmp_path, capsys, monkeypatch):
     """`main()` (the console script, about to exit) freezes the IR's garbage instead of
     having the interpreter collect it on the way out; `main(argv)` (tests, workers that
