@@ -359,14 +359,18 @@ class CpuExecutable(CompiledFunctions):
         num_threads: int,
         deferred_signatures: dict[str, FunctionSignature] | None = None,
         compile_deferred: CompileFunctions | None = None,
+        order: tuple[str, ...] = (),
     ) -> CpuExecutable:
         """The executable whose machine code is `library`'s (a compilation cache entry,
         compiled for `num_threads` threads), and of the functions it left out, compiled at
-        their first call by `compile_deferred`."""
+        their first call by `compile_deferred`; `signatures` in `order` (the module's, as the
+        compile that made the entry had them), then any function it does not name."""
         executable = cls.__new__(cls)
         executable._library = library
         executable._deferred = DeferredFunctions(deferred_signatures or {}, compile_deferred)
-        executable._signatures = {**library.signatures, **executable._deferred.signatures}
+        signatures = {**library.signatures, **executable._deferred.signatures}
+        in_order = dict.fromkeys((*(name for name in order if name in signatures), *signatures))
+        executable._signatures = {name: signatures[name] for name in in_order}
         executable.from_cache = executable.from_disk = True
         executable.num_threads = num_threads
         return executable

@@ -21,7 +21,9 @@ MLIR; a miss compiles as always, then stores the entry (`store`).
   entry whose runtime was uninstalled fails to load and is compiled again.
 - An entry of `gradir.compile`'s default compile holds the user's functions; the manifest
   records the signatures of the derived ones it left out (`DEFERRED_FIELD`), each compiled at
-  its first call as its own entry, the key of `functions=(name,)` (`cpu_backend.deferred_functions`).
+  its first call as its own entry, the key of `functions=(name,)` (`cpu_backend.deferred_functions`),
+  and the order of all the public functions in the module (`ORDER_FIELD`): a cached
+  executable lists its `signatures` in the order a compiled one does.
 - Nothing is ever evicted: delete the directory to reclaim its space.
 """
 from __future__ import annotations
@@ -63,6 +65,10 @@ LIBRARY_STEM = "lib"
 
 DEFERRED_FIELD = "deferred_functions"
 """The manifest's entry for the public functions left out of the library: name -> signature."""
+
+ORDER_FIELD = "function_order"
+"""The manifest's entry for the order of the module's public functions, those in the library
+and those left out (`CpuExecutable.signatures` keeps it): a list of names."""
 
 
 @dataclass(frozen=True)
@@ -195,7 +201,10 @@ def lookup(key: str, num_threads: int, compile_deferred=None):
                 deferred = {name: signature_from_json(name, entry) for name, entry in recorded.items()}
             except (AttributeError, KeyError, TypeError, ValueError) as error:
                 raise SourceError(f"{manifest_path(library)}: malformed {DEFERRED_FIELD} ({error!r})") from error
-            return CpuExecutable.from_library(native, num_threads, deferred, compile_deferred)
+            order = native.manifest.get(ORDER_FIELD, [])  # none in entries written before it
+            if not isinstance(order, list) or not all(isinstance(name, str) for name in order):
+                raise SourceError(f"{manifest_path(library)}: malformed {ORDER_FIELD} (not a list of names)")
+            return CpuExecutable.from_library(native, num_threads, deferred, compile_deferred, tuple(order))
         except GradirError as error:
             LOGGER.warning("compilation cache: dropping a broken entry (%s)", error)
             shutil.rmtree(library.parent, ignore_errors=True)
@@ -217,7 +226,7 @@ def store(key: str, executable) -> Path | None:
         try:
             library.parent.parent.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{key[:16]}-", dir=library.parent.parent))
-            fields = {"cache_key": key}
+            fields = {"cache_key": key, ORDER_FIELD: list(executable.signatures)}
             deferred = executable.deferred_functions
             if deferred:
                 fields[DEFERRED_FIELD] = {name: signature_to_json(executable.signatures[name]) for name in deferred}

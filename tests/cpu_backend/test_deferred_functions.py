@@ -15,7 +15,7 @@ import pytest
 
 import gradir
 from gradir import compilation
-from gradir.compilation_cache import DEFERRED_FIELD
+from gradir.compilation_cache import DEFERRED_FIELD, ORDER_FIELD
 from gradir.errors import ArgumentError, RunTimeCheckError
 
 CHAIN = """
@@ -211,6 +211,27 @@ def test_the_cache_entry_records_the_deferred_functions_and_each_gets_its_own(ca
     assert again.compile_seconds == 0.0  # the gradient's entry was on disk too
     # A user compiling the gradient alone gets the same entry.
     assert gradir.compile(CHAIN, functions=["loss_grad_0"], opt_level=0).from_disk
+
+
+def test_a_cached_executable_lists_its_functions_in_the_modules_order(cache):
+    """The entry holds the user's functions and the derived ones are left out, yet
+    `signatures` lists them all in the order the compile that made the entry did."""
+    compiled = gradir.compile(CHAIN, opt_level=0)
+    (entry,) = entries(cache)
+    assert entry[ORDER_FIELD] == list(compiled.signatures)
+    assert list(compiled.signatures) != [*entry["functions"], *entry[DEFERRED_FIELD]]  # interleaved
+    cached = gradir.compile(CHAIN, opt_level=0)
+    assert cached.from_disk and list(cached.signatures) == list(compiled.signatures)
+
+
+def test_a_malformed_order_field_is_a_broken_entry_compiled_again(cache, caplog):
+    gradir.compile(CHAIN, opt_level=0)
+    (manifest,) = cache.glob("*/*/lib.json")
+    recorded = json.loads(manifest.read_text())
+    recorded[ORDER_FIELD] = "layer, loss"
+    manifest.write_text(json.dumps(recorded))
+    exe = gradir.compile(CHAIN, opt_level=0)
+    assert not exe.from_disk and f"malformed {ORDER_FIELD}" in caplog.text
 
 
 def test_a_malformed_deferred_field_is_a_broken_entry_compiled_again(cache, caplog):
