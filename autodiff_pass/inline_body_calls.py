@@ -10,7 +10,7 @@ derivative function.
 """
 from __future__ import annotations
 
-from xdsl.dialects import linalg
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, SSAValue
@@ -33,7 +33,7 @@ def inline_calls_in_generic_bodies(block: Block, module: ModuleOp | None) -> Non
 def _in_generic_body(op: Operation) -> bool:
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, FuncOp):
-        if isinstance(parent, linalg.GenericOp):
+        if isinstance(parent, GenericOp):
             return True
         parent = parent.parent_op()
     return False

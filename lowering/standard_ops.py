@@ -342,7 +342,7 @@ class LowerSplat(RewritePattern):
         if op.dynamicSizes:
             return
         empty = tensor.EmptyOp([], op.result.type)
-        rewriter.insert_op(empty)
+        rewriter.insert(empty)
         rewriter.replace(op, FillOp([op.input], [empty.tensor], [op.result.type]))
 
 
