@@ -584,6 +584,8 @@ def check_program(program: Program, every_stage: bool = True) -> Result:
     if result.status != "pass" and not with_opt:
         opt_error = run_opt(program)
         stages["opt"] = "ok" if opt_error is None else f"fail: {opt_error}"
+        if opt_error and result.status == "fail":  # as `check_compiled` reports it: opt first
+            result.stage, result.error = "opt", opt_error
     if every_stage or result.status != "pass":
         invalid = check_primal(program, input_specs, result_specs, inputs, stages, details)
         if invalid:
