@@ -48,7 +48,7 @@ def lower_to_linalg(
     with `autodiff-check-numerics` after the derivative passes; `functions`: the only
     public functions of the result, see `keep_public_only`). `verify_output=False` leaves
     the result unverified, for a caller that hands it to MLIR, whose parser verifies it
-    (`mlir_bridge.to_mlir_module`, which verifies with xDSL only when MLIR refuses it)."""
+    (`mlir_bridge.xdsl_verified_on_failure` verifies it with xDSL only when MLIR refuses it)."""
     from gradir.pipelines import LINALG_PASSES, run_xdsl_passes, with_numerics_checks
     from gradir.source import load_module, make_context
     from gradir.verify import verify_after_pass, verify_each_from_environment, verify_module, verify_result

@@ -493,6 +493,13 @@ def check_primal(program: Program, input_specs, result_specs, inputs, stages, de
     return None
 
 
+def opt_stage(program: Program, stages: dict) -> str | None:
+    """`run_opt`, its outcome recorded in `stages`."""
+    opt_error = run_opt(program)
+    stages["opt"] = "ok" if opt_error is None else f"fail: {opt_error}"
+    return opt_error
+
+
 def run_opt(program: Program) -> str | None:
     """Stage `opt`: `autodiff-opt FILE --pipeline grad`; the first error line, or None."""
     from gradir.tools.autodiff_opt import main
@@ -582,8 +589,7 @@ def check_program(program: Program, every_stage: bool = True) -> Result:
     with_opt = every_stage or bool(sweep_sample([program]))
     result.status, result.stage, result.error = check_compiled(program, inputs, stages, details, with_opt)
     if result.status != "pass" and not with_opt:
-        opt_error = run_opt(program)
-        stages["opt"] = "ok" if opt_error is None else f"fail: {opt_error}"
+        opt_error = opt_stage(program, stages)
         if opt_error and result.status == "fail":  # as `check_compiled` reports it: opt first
             result.stage, result.error = "opt", opt_error
     if every_stage or result.status != "pass":
@@ -608,8 +614,7 @@ def check_compiled(program: Program, inputs, stages=None, details=None, with_opt
     wrong: list[tuple[str, str]] = []  # (stage, first line): a stage found wrong numbers
 
     if with_opt:
-        opt_error = run_opt(program)
-        stages["opt"] = "ok" if opt_error is None else f"fail: {opt_error}"
+        opt_error = opt_stage(program, stages)
         if opt_error:
             failures.append(("opt", opt_error))
 
