@@ -101,7 +101,8 @@ def keep_public_only(module: ModuleOp, functions: tuple[str, ...], what: str = "
         public = sorted(name for name, op in defined.items() if _is_public(op))
         listed = ", ".join(f"@{name}" for name in public[:8]) + (", ..." if len(public) > 8 else "")
         raise ArgumentError(
-            f"{what}: no function @{missing[0]} in the module" + (f" (its public functions: {listed})" if public else "")
+            f"{what}: no function @{missing[0]} in the module" + (f" (its public functions: {listed})" if public else ""),
+            parameter=what,
         )
     for name, op in defined.items():
         op.sym_visibility = None if name in functions else StringAttr("private")

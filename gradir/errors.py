@@ -52,7 +52,13 @@ class RunTimeCheckError(GradirError):
 
 
 class ArgumentError(GradirError):
-    """Wrong number, shape or dtype of arguments passed to a compiled function."""
+    """Wrong number, shape or dtype of arguments passed to a compiled function, or a bad
+    value of an API parameter: `parameter` names it where one is to blame (`"functions"`),
+    so that a caller that spells it otherwise (`autodiff-run`'s `--entry`) can say so."""
+
+    def __init__(self, message: str, location: str | None = None, *, parameter: str | None = None):
+        super().__init__(message, location)
+        self.parameter = parameter
 
 
 class NoFunctionError(ArgumentError, AttributeError):

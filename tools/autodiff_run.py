@@ -51,8 +51,8 @@ def _compiled(path: pathlib.Path, name: str, check_numerics: bool):
     try:
         return gradir.compile(path, target="cpu", check_numerics=check_numerics, functions=[name])
     except gradir.ArgumentError as error:
-        if error.message.startswith("functions: "):  # the entry is not a function of the module
-            raise gradir.ArgumentError("--entry" + error.message[len("functions") :]) from None
+        if error.parameter == "functions":  # the entry is not a function of the module
+            raise gradir.ArgumentError("--entry" + error.message.removeprefix("functions"), parameter="--entry") from None
         raise
 
 
