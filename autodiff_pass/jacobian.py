@@ -17,6 +17,12 @@ results (fewer basis vectors), as `jacfwd`/`jacrev` advice goes.
 Each `autodiff.hessian` is the forward Jacobian of a helper returning the
 gradient (`autodiff.grad`): forward over reverse. The pass runs before
 `autodiff-vmap`, which lowers the vmaps and, inside them, the vjp/jvp/grad.
+
+A float scalar argument in `wrt`, or a float scalar result, is differentiated as a 0-d
+tensor: the derivative functions are made for `<callee>_scalars_as_tensors_<wrt>`, which
+takes those arguments as 0-d tensors and returns those results as 0-d tensors around a
+call of the callee, and the op's scalar operands are wrapped (`tensor.from_elements`),
+since `autodiff.vmap` batches tensors only. The blocks keep their shapes (a scalar's is `()`).
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FunctionType,
@@ -42,13 +48,18 @@ from gradir.dialects.batching_ops import HessianOp, JacobianOp, VmapOp
 from gradir.dialects.entry_ops import GradOp, JvpOp, VjpOp
 from gradir.dialects.forward_ops import ReshapeOp
 from gradir.dialects.shape_rules import element_count
-from gradir.dialects.type_checks import tensor_type
+from gradir.dialects.type_checks import is_float_scalar, tensor_type
 from gradir.errors import DifferentiationError, error_at
 
 
 def _shape(type_: Attribute) -> list[int]:
     assert isinstance(type_, TensorType)
     return list(type_.get_shape())
+
+
+def as_tensor(type_: Attribute) -> Attribute:
+    """A float scalar type as its 0-d tensor type; any other type itself."""
+    return tensor_type(type_, []) if is_float_scalar(type_) else type_
 
 
 def identity_basis(type_: Attribute) -> arith.ConstantOp:
@@ -202,6 +213,35 @@ class _Functions:
         self.generated[key] = function
         return function
 
+    def scalars_as_tensors(self, callee: FuncOp, wrt: tuple[int, ...]) -> FuncOp:
+        """`callee` with its float-scalar `wrt` arguments and float-scalar results as 0-d
+        tensors (itself where it has none)."""
+        inputs = list(callee.function_type.inputs.data)
+        outputs = list(callee.function_type.outputs.data)
+        tensor_inputs = [as_tensor(t) if i in wrt else t for i, t in enumerate(inputs)]
+        tensor_outputs = [as_tensor(t) for t in outputs]
+        if tensor_inputs == inputs and tensor_outputs == outputs:
+            return callee
+        key = ("scalars_as_tensors", callee.sym_name.data, wrt)
+        if key in self.generated:
+            return self.generated[key]
+        suffix = "_".join(str(i) for i in wrt)
+        function, block = self.new_function(
+            f"{callee.sym_name.data}_scalars_as_tensors_{suffix}", callee, tensor_inputs, tensor_outputs
+        )
+        self.generated[key] = function
+        arguments = [
+            _add(block, tensor.ExtractOp(argument, [], original)).results[0] if original != argument.type else argument
+            for argument, original in zip(block.args, inputs)
+        ]
+        call = _add(block, CallOp(callee.sym_name.data, arguments, outputs))
+        results = [
+            _add(block, tensor.FromElementsOp(result, result_type=wanted)).results[0] if wanted != result.type else result
+            for result, wanted in zip(call.results, tensor_outputs)
+        ]
+        _add(block, ReturnOp(*results))
+        return function
+
     # -- the ops -----------------------------------------------------------------
 
     def lower(self, op: JacobianOp | HessianOp) -> None:
@@ -212,6 +252,14 @@ class _Functions:
             op.expected_signature(callee)
         except VerifyException as error:
             raise error_at(DifferentiationError, op, str(error)) from error
+        callee = self.scalars_as_tensors(callee, wrt)
+        arguments = list(op.args)
+        for index, wanted in enumerate(callee.function_type.inputs.data):
+            if wanted != arguments[index].type:  # a float scalar in `wrt`, passed as a 0-d tensor
+                wrap = tensor.FromElementsOp(arguments[index], result_type=wanted)
+                Rewriter.insert_op(wrap, InsertPoint.before(op))
+                arguments[index] = wrap.results[0]
+        inputs = list(callee.function_type.inputs.data)
         if isinstance(op, HessianOp):
             callee = self.gradient(callee, wrt)
             mode = "fwd"
@@ -220,7 +268,7 @@ class _Functions:
         else:
             mode = default_mode(inputs, callee.function_type.outputs.data, wrt)
         function = self.jacobian(op, callee, wrt, mode)
-        call = CallOp(function.sym_name.data, list(op.args), list(op.result_types))
+        call = CallOp(function.sym_name.data, arguments, list(op.result_types))
         call.location = op.location
         Rewriter.replace_op(op, call)
 

@@ -38,7 +38,13 @@ from xdsl.irdl import (
 from xdsl.traits import SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from gradir.dialects.type_checks import format_types, is_differentiable_tensor, is_float_tensor, tensor_type
+from gradir.dialects.type_checks import (
+    format_types,
+    is_differentiable_tensor,
+    is_float_scalar,
+    is_float_tensor,
+    tensor_type,
+)
 
 
 def with_batch_dim(type_: Attribute, axis: int, size: int) -> TensorType:
@@ -69,9 +75,9 @@ class BatchingEntryOpVerifier(SymbolUserOpInterface):
         are those the op implies for it (each op's `expected_signature`): vmap's
         `in_axes`/`out_axes` have one entry per argument/result, each -1 (arguments
         only) or in `0..rank` of a float tensor, and `size` is at least 1;
-        jacobian's callee returns float tensors and `mode` is "rev" or "fwd";
-        hessian's returns one 0-d float tensor; `wrt` names float-tensor arguments,
-        each once."""
+        jacobian's callee returns float tensors or float scalars and `mode` is "rev" or
+        "fwd"; hessian's returns one 0-d float tensor or float scalar; `wrt` names
+        float-tensor or float-scalar arguments, each once."""
         assert isinstance(op, (VmapOp, WholeDerivativeOp))
         callee = _callee_function(op, op.callee)
         operands, results = op.expected_signature(callee)
@@ -204,6 +210,26 @@ def _checked_axis(
     return axis
 
 
+def is_whole_derivative_type(type_: Attribute) -> bool:
+    """What a `jacobian`/`hessian` differentiates, or differentiates with respect to: a float
+    tensor of static shape (its basis has one vector per element) or a float scalar (of
+    shape `()`, like a 0-d tensor: `torch.autograd.functional.jacobian`'s convention)."""
+    return is_float_tensor(type_) or is_float_scalar(type_)
+
+
+def joined_type(a: Attribute, b: Attribute) -> TensorType:
+    """`tensor<shape(a) ++ shape(b)>` of `a`'s element type: the block of a whole derivative
+    of `a` with respect to `b`; a float scalar counts as shape `()` (a 0-d block when both are
+    scalars)."""
+    element = a.element_type if isinstance(a, TensorType) else a
+    return tensor_type(element, [*shape_of(a), *shape_of(b)])
+
+
+def shape_of(type_: Attribute) -> list[int]:
+    """The shape of a tensor type; `[]` for a scalar."""
+    return list(type_.get_shape()) if isinstance(type_, TensorType) else []
+
+
 class WholeDerivativeOp(IRDLOperation):
     """Base of `jacobian` and `hessian`: operands are the callee's arguments."""
 
@@ -224,8 +250,9 @@ class WholeDerivativeOp(IRDLOperation):
     RESULT_LAYOUT: ClassVar[str] = ""
 
     def wrt_indices(self, inputs: Sequence[Attribute]) -> tuple[int, ...]:
-        """The `wrt` indices, each naming a float-tensor argument once; default:
-        every float-tensor argument."""
+        """The `wrt` indices, each naming a float-tensor or float-scalar argument once;
+        default: every float-tensor argument (float scalars when `wrt` names them, as for
+        `autodiff.grad`)."""
         if self.wrt is None:
             return tuple(i for i, t in enumerate(inputs) if is_float_tensor(t))
         wrt = tuple(self.wrt.get_values())
@@ -235,10 +262,10 @@ class WholeDerivativeOp(IRDLOperation):
                     f"wrt index {index} is out of range: callee {self.callee} "
                     f"has {len(inputs)} arguments"
                 )
-            if not is_float_tensor(inputs[index]):
+            if not is_whole_derivative_type(inputs[index]):
                 raise VerifyException(
                     f"wrt index {index} names argument of type {inputs[index]}, "
-                    "expected a float tensor of static shape"
+                    "expected a float tensor of static shape or a float scalar"
                 )
         if len(set(wrt)) != len(wrt):
             raise VerifyException(f"wrt indices {list(wrt)} contain duplicates")
@@ -246,11 +273,6 @@ class WholeDerivativeOp(IRDLOperation):
 
     def expected_signature(self, callee: FuncOp):
         raise NotImplementedError()
-
-
-def _joined(a: Attribute, b: Attribute) -> TensorType:
-    assert isinstance(a, TensorType) and isinstance(b, TensorType)
-    return tensor_type(a.element_type, [*a.get_shape(), *b.get_shape()])
 
 
 @irdl_op_definition
@@ -286,19 +308,19 @@ class JacobianOp(WholeDerivativeOp):
         super().__init__(operands=[args], result_types=[result_types], properties=properties)
 
     def expected_signature(self, callee: FuncOp):
-        """The callee's results are float tensors; `mode` is "rev" or "fwd"."""
+        """The callee's results are float tensors or scalars; `mode` is "rev" or "fwd"."""
         if self.mode is not None and self.mode.data not in ("rev", "fwd"):
             raise VerifyException(f'mode must be "rev" or "fwd", got "{self.mode.data}"')
         inputs = tuple(callee.function_type.inputs.data)
         outputs = tuple(callee.function_type.outputs.data)
         wrt = self.wrt_indices(inputs)
         for index, output in enumerate(outputs):
-            if not is_float_tensor(output):
+            if not is_whole_derivative_type(output):
                 raise VerifyException(
                     f"callee {self.callee} result {index} has type {output}, "
-                    "expected a float tensor of static shape"
+                    "expected a float tensor of static shape or a float scalar"
                 )
-        return inputs, tuple(_joined(r, inputs[a]) for r in outputs for a in wrt)
+        return inputs, tuple(joined_type(r, inputs[a]) for r in outputs for a in wrt)
 
 
 @irdl_op_definition
@@ -325,16 +347,16 @@ class HessianOp(WholeDerivativeOp):
         super().__init__(operands=[args], result_types=[result_types], properties=properties)
 
     def expected_signature(self, callee: FuncOp):
-        """The callee returns one 0-d float tensor."""
+        """The callee returns one 0-d float tensor or float scalar."""
         inputs = tuple(callee.function_type.inputs.data)
         outputs = tuple(callee.function_type.outputs.data)
-        if len(outputs) != 1 or not (is_float_tensor(outputs[0]) and not outputs[0].get_shape()):  # type: ignore[union-attr]
+        if len(outputs) != 1 or not is_whole_derivative_type(outputs[0]) or shape_of(outputs[0]):
             raise VerifyException(
-                f"callee {self.callee} must return exactly one 0-d float tensor "
-                f"(a loss), but returns {format_types(outputs)}"
+                f"callee {self.callee} must return exactly one 0-d float tensor or float "
+                f"scalar (a loss), but returns {format_types(outputs)}"
             )
         wrt = self.wrt_indices(inputs)
-        return inputs, tuple(_joined(inputs[i], inputs[j]) for i in wrt for j in wrt)
+        return inputs, tuple(joined_type(inputs[i], inputs[j]) for i in wrt for j in wrt)
 
 
 BATCHING_OPS: tuple[type[IRDLOperation], ...] = (VmapOp, JacobianOp, HessianOp)

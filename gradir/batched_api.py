@@ -12,13 +12,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region
 
 from gradir.api_arguments import checked_choices, checked_indices, checked_integer, checked_name
 from gradir.autodiff_pass.batched_functions import referenced_functions
-from gradir.dialects.batching_ops import HessianOp, JacobianOp, VmapOp, with_batch_dim
+from gradir.dialects.batching_ops import (
+    HessianOp,
+    JacobianOp,
+    VmapOp,
+    is_whole_derivative_type,
+    joined_type,
+    shape_of,
+    with_batch_dim,
+)
 from gradir.dialects.type_checks import is_differentiable_tensor, is_float_tensor
 from gradir.errors import ArgumentError, GradirError, reports_internal_errors
 from gradir.source import load_module
@@ -88,15 +96,17 @@ def _checked_wrt(function: FuncOp, wrt: object) -> list[int]:
     if indices is None:
         indices = tuple(i for i, t in enumerate(inputs) if is_float_tensor(t))
     for index in indices:
-        if not 0 <= index < len(inputs) or not is_float_tensor(inputs[index]):
+        if not 0 <= index < len(inputs) or not is_whole_derivative_type(inputs[index]):
             raise ArgumentError(
-                f"wrt index {index} does not name a float-tensor argument of "
+                f"wrt index {index} does not name a float-tensor or float-scalar argument of "
                 f"@{function.sym_name.data} ({len(inputs)} arguments)"
             )
     if len(set(indices)) != len(indices):
         raise ArgumentError(f"wrt indices {list(indices)} repeat")
     if not indices:
-        raise ArgumentError(f"@{function.sym_name.data} has no float-tensor argument to differentiate")
+        raise ArgumentError(
+            f"@{function.sym_name.data} has no float-tensor argument to differentiate (name float scalars in wrt)"
+        )
     return list(indices)
 
 
@@ -240,9 +250,9 @@ def jacobian(source, function: str, wrt: Sequence[int] | None = None, mode: str 
     inputs = list(callee.function_type.inputs.data)
     outputs = list(callee.function_type.outputs.data)
     for index, output in enumerate(outputs):
-        if not is_float_tensor(output):
-            raise ArgumentError(f"result {index} of @{function} is {output}, expected a float tensor")
-    results = [_joined(r, inputs[a]) for r in outputs for a in indices]
+        if not is_whole_derivative_type(output):
+            raise ArgumentError(f"result {index} of @{function} is {output}, expected a float tensor or scalar")
+    results = [joined_type(r, inputs[a]) for r in outputs for a in indices]
     module = _with_wrapper(
         module, inputs, results, lambda args: JacobianOp(function, args, results, indices, mode)
     )
@@ -264,9 +274,9 @@ def hessian(source, function: str, wrt: Sequence[int] | None = None, **options):
     indices = _checked_wrt(callee, wrt)
     inputs = list(callee.function_type.inputs.data)
     outputs = list(callee.function_type.outputs.data)
-    if len(outputs) != 1 or not is_float_tensor(outputs[0]) or outputs[0].get_shape():  # type: ignore[union-attr]
-        raise ArgumentError(f"@{function} must return one 0-d float tensor (a loss) for its Hessian")
-    results = [_joined(inputs[i], inputs[j]) for i in indices for j in indices]
+    if len(outputs) != 1 or not is_whole_derivative_type(outputs[0]) or shape_of(outputs[0]):
+        raise ArgumentError(f"@{function} must return one 0-d float tensor or float scalar (a loss) for its Hessian")
+    results = [joined_type(inputs[i], inputs[j]) for i in indices for j in indices]
     module = _with_wrapper(
         module, inputs, results, lambda args: HessianOp(function, args, results, indices)
     )
@@ -286,7 +296,3 @@ def _checked_compile_options(target: str, options: dict) -> dict:
         checked_opt_level(options["opt_level"])
     return options
 
-
-def _joined(a: Attribute, b: Attribute) -> TensorType:
-    assert isinstance(a, TensorType) and isinstance(b, TensorType)
-    return TensorType(a.element_type, [*a.get_shape(), *b.get_shape()])

@@ -133,7 +133,7 @@ func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
   return %y : tensor<2x4xf64>
 }
 func.func @main(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) {
-  // CHECK: error: 'autodiff.hessian' op callee @f must return exactly one 0-d float tensor (a loss), but returns (tensor<2x4xf64>)
+  // CHECK: error: 'autodiff.hessian' op callee @f must return exactly one 0-d float tensor or float scalar (a loss), but returns (tensor<2x4xf64>)
   %0 = autodiff.hessian @f(%w, %x) {wrt = array<i64: 0>} : (tensor<3x4xf64>, tensor<2x3xf64>) -> tensor<3x4x3x4xf64>
   return
 }

@@ -123,7 +123,7 @@ func.func @loss(%w: tensor<3x4xf64>) -> tensor<f64> {
         (lambda: gradir.vmap(SOURCE, "f", in_axes=(None, 0, 0)), r"in_axes\[2\] batches argument 2 of type i32"),
         (lambda: gradir.vmap(SOURCE, "f", in_axes="0"), "in_axes must be an int, None or a tuple"),
         (lambda: gradir.vmap(SOURCE, "f", in_axes=(None, 1.5, None)), "in_axes entry must be an integer"),
-        (lambda: gradir.jacobian(SOURCE, "f", wrt=[2]), "wrt index 2 does not name a float-tensor argument"),
+        (lambda: gradir.jacobian(SOURCE, "f", wrt=[2]), "wrt index 2 does not name a float-tensor or float-scalar argument"),
         (lambda: gradir.jacobian(SOURCE, "f", wrt=[0, 0]), "repeat"),
         (lambda: gradir.jacobian(SOURCE, "f", mode="backward"), "mode: unknown 'backward'"),
         (lambda: gradir.hessian(SOURCE, "f", wrt=[0]), "must return one 0-d float tensor"),

@@ -247,6 +247,82 @@ def test_hessian_of_a_scalar_function_matches_torch():
     np.testing.assert_allclose(actual[1], actual[2].transpose(2, 3, 0, 1), atol=1e-12)
 
 
+SCALARS = """
+func.func @f(%x: tensor<3xf64>, %s: f64, %n: index) -> (tensor<3xf64>, f64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> (tensor<3xf64>) {
+    %e = tensor.empty() : tensor<3xf64>
+    %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%a : tensor<3xf64>) outs(%e : tensor<3xf64>) {
+    ^bb0(%v: f64, %o: f64):
+      %m = arith.mulf %v, %s : f64
+      %t = math.sin %m : f64
+      %u = arith.addf %t, %v : f64
+      linalg.yield %u : f64
+    } -> tensor<3xf64>
+    scf.yield %y : tensor<3xf64>
+  }
+  %v0 = tensor.extract %r[%c1] : tensor<3xf64>
+  %p = arith.mulf %v0, %s : f64
+  %q = math.exp %p : f64
+  return %r, %q : tensor<3xf64>, f64
+}
+func.func @loss(%s: f64, %w: tensor<2xf64>, %t: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tensor.extract %w[%c0] : tensor<2xf64>
+  %b = tensor.extract %w[%c1] : tensor<2xf64>
+  %p = arith.mulf %b, %s : f64
+  %q = arith.mulf %a, %t : f64
+  %r = arith.mulf %p, %q : f64
+  %e = math.sin %r : f64
+  %l = arith.addf %e, %p : f64
+  return %l : f64
+}
+func.func @main(%x: tensor<3xf64>, %s: f64, %n: index, %w: tensor<2xf64>, %t: f64)
+    -> (tensor<3x3xf64>, tensor<3xf64>, tensor<3xf64>, tensor<f64>, tensor<f64>, tensor<2xf64>, tensor<2xf64>, tensor<2x2xf64>) {
+  %j:4 = autodiff.jacobian @f(%x, %s, %n) {wrt = array<i64: 0, 1>} : (tensor<3xf64>, f64, index) -> (tensor<3x3xf64>, tensor<3xf64>, tensor<3xf64>, tensor<f64>)
+  %h:4 = autodiff.hessian @loss(%s, %w, %t) {wrt = array<i64: 0, 1>} : (f64, tensor<2xf64>, f64) -> (tensor<f64>, tensor<2xf64>, tensor<2xf64>, tensor<2x2xf64>)
+  return %j#0, %j#1, %j#2, %j#3, %h#0, %h#1, %h#2, %h#3 : tensor<3x3xf64>, tensor<3xf64>, tensor<3xf64>, tensor<f64>, tensor<f64>, tensor<2xf64>, tensor<2xf64>, tensor<2x2xf64>
+}
+"""
+
+
+def torch_scalars_f(x, s, n=3):
+    for _ in range(n):
+        x = torch.sin(x * s) + x
+    return x, torch.exp(x[1] * s)
+
+
+def torch_scalars_loss(s, w, t):
+    p = w[1] * s
+    return torch.sin(p * (w[0] * t)) + p
+
+
+@pytest.mark.parametrize("mode", ["rev", "fwd", None])
+def test_jacobian_and_hessian_take_float_scalars_as_0d_blocks(mode):
+    """A float scalar argument in `wrt`, and a float scalar result, are differentiated as
+    0-d tensors (torch.autograd.functional's shapes): through the Python API and through
+    the ops in a module; a non-wrt scalar stays a constant of the derivative."""
+    x, s, w, t = np.array([0.3, -0.7, 0.5]), np.float64(0.9), np.array([0.8, -0.6]), np.float64(1.1)
+    jacobian = gradir.jacobian(SCALARS, "f", wrt=[0, 1], mode=mode)(x, s, np.int64(3))
+    expected = torch.func.jacrev(torch_scalars_f, argnums=(0, 1))(torch.tensor(x), torch.tensor(s))
+    blocks = [expected[0][0], expected[0][1], expected[1][0], expected[1][1]]
+    assert [a.shape for a in jacobian] == [(3, 3), (3,), (3,), ()]
+    for value, ref in zip(jacobian, blocks):
+        close(value, ref)
+    hessian = gradir.hessian(SCALARS, "loss", wrt=[0, 1])(s, w, t)
+    expected = torch.func.hessian(torch_scalars_loss, argnums=(0, 1))(*map(torch.tensor, (s, w, t)))
+    pairs = [expected[0][0], expected[0][1], expected[1][0], expected[1][1]]
+    assert [a.shape for a in hessian] == [(), (2,), (2,), (2, 2)]
+    for value, ref in zip(hessian, pairs):
+        close(value, ref)
+    if mode is None:  # the ops themselves, in a module, compute the same blocks
+        ops = gradir.compile(SCALARS, target="cpu").main(x, s, np.int64(3), w, t)
+        for value, ref in zip(ops, [*jacobian, *hessian]):
+            np.testing.assert_allclose(value, ref, rtol=1e-12, atol=1e-14)
+
+
 LOOPS = """
 func.func @f(%w: tensor<3x3xf64>, %x: tensor<1x3xf64>, %p: i1) -> tensor<1x3xf64> {
   %c0 = arith.constant 0 : index
