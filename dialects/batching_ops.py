@@ -74,7 +74,8 @@ class BatchingEntryOpVerifier(SymbolUserOpInterface):
         """The callee exists and is a `func.func`, and the operand and result types
         are those the op implies for it (each op's `expected_signature`): vmap's
         `in_axes`/`out_axes` have one entry per argument/result, each -1 (arguments
-        only) or in `0..rank` of a float tensor, and `size` is at least 1;
+        only) or in `0..rank` of a float tensor (0 for a float scalar), and `size` is at
+        least 1;
         jacobian's callee returns float tensors or float scalars and `mode` is "rev" or
         "fwd"; hessian's returns one 0-d float tensor or float scalar; `wrt` names
         float-tensor or float-scalar arguments, each once."""
@@ -161,8 +162,8 @@ class VmapOp(IRDLOperation):
     ) -> tuple[tuple[Attribute, ...], tuple[Attribute, ...]]:
         """(operand types, result types) for `callee`: `in_axes` has one entry
         per argument, each -1 or a position in `0..rank` of a float-tensor
-        argument; `out_axes` one per result, each in `0..rank` of a float-tensor
-        result; `size` is at least 1."""
+        argument (0 of a float scalar); `out_axes` one per result, each in `0..rank` of
+        a float-tensor result (0 of a float scalar); `size` is at least 1."""
         inputs = tuple(callee.function_type.inputs.data)
         outputs = tuple(callee.function_type.outputs.data)
         in_axes, out_axes, size = self.input_axes(), self.output_axes(), self.batch_size
@@ -197,10 +198,11 @@ def _checked_axis(
 ) -> int:
     if allow_unbatched and axis == -1:
         return axis
-    if not is_differentiable_tensor(type_):
-        raise VerifyException(f"{what} = {axis} batches {kind} {index} of type {type_}, expected a float tensor")
-    assert isinstance(type_, TensorType)
-    rank = type_.get_num_dims()
+    if not is_batchable_type(type_):
+        raise VerifyException(
+            f"{what} = {axis} batches {kind} {index} of type {type_}, expected a float tensor or float scalar"
+        )
+    rank = len(shape_of(type_))
     if not 0 <= axis <= rank:
         low = "-1 (not batched) or " if allow_unbatched else ""
         raise VerifyException(
@@ -208,6 +210,12 @@ def _checked_axis(
             f"(expected {low}0 <= axis <= {rank})"
         )
     return axis
+
+
+def is_batchable_type(type_: Attribute) -> bool:
+    """What a `vmap` batches, or returns batched: a float tensor (of static or dynamic
+    shape) or a float scalar, whose batch is a `tensor<size x type_>` (JAX's `vmap`)."""
+    return is_differentiable_tensor(type_) or is_float_scalar(type_)
 
 
 def is_whole_derivative_type(type_: Attribute) -> bool:

@@ -171,7 +171,9 @@ class EntryOp(IRDLOperation):
 
 
 def _batched(type_: Attribute, size: int) -> Attribute:
-    assert isinstance(type_, TensorType)
+    """`type_` with a leading dimension of `size`; a float scalar: `tensor<size x type_>`."""
+    if not isinstance(type_, TensorType):
+        return TensorType(type_, [size])
     return TensorType(type_.element_type, [size, *type_.get_shape()])
 
 
@@ -230,12 +232,12 @@ class VjpOp(EntryOp):
 
     def cotangent_batch_size(self, inputs, outputs) -> int:
         """With `is_grads_batched`: the leading dimension of the first cotangent;
-        every result and `wrt` argument must be a float tensor."""
+        every result must be a float tensor of static shape or a float scalar."""
         for index, output in enumerate(outputs):
-            if not is_float_tensor(output):
+            if not (is_float_tensor(output) or is_float_scalar(output)):
                 raise VerifyException(
                     f"is_grads_batched: callee {self.callee} result {index} has type "
-                    f"{output}, expected a float tensor"
+                    f"{output}, expected a float tensor or float scalar"
                 )
         first = self.args[len(inputs)].type if len(self.args) > len(inputs) else None
         if not isinstance(first, TensorType) or not first.get_shape():

@@ -22,12 +22,13 @@ from gradir.dialects.batching_ops import (
     HessianOp,
     JacobianOp,
     VmapOp,
+    is_batchable_type,
     is_whole_derivative_type,
     joined_type,
     shape_of,
     with_batch_dim,
 )
-from gradir.dialects.type_checks import is_differentiable_tensor, is_float_tensor
+from gradir.dialects.type_checks import is_float_tensor
 from gradir.errors import ArgumentError, GradirError, reports_internal_errors
 from gradir.source import load_module
 
@@ -123,14 +124,14 @@ class BatchedFunction:
         self._in_axes = self._axes("in_axes", in_axes, len(self._inputs), allow_none=True)
         self._out_axes = self._axes("out_axes", out_axes, len(self._outputs), allow_none=False)
         for index, axis in enumerate(self._in_axes):
-            if axis is not None and not is_differentiable_tensor(self._inputs[index]):
+            if axis is not None and not is_batchable_type(self._inputs[index]):
                 raise ArgumentError(
                     f"in_axes[{index}] batches argument {index} of type {self._inputs[index]}, "
-                    "expected a float tensor (use None to pass it unbatched)"
+                    "expected a float tensor or float scalar (use None to pass it unbatched)"
                 )
         for index, output in enumerate(self._outputs):
-            if not is_differentiable_tensor(output):
-                raise ArgumentError(f"result {index} of @{name} is {output}, expected a float tensor")
+            if not is_batchable_type(output):
+                raise ArgumentError(f"result {index} of @{name} is {output}, expected a float tensor or float scalar")
         if all(axis is None for axis in self._in_axes):
             raise ArgumentError("in_axes batches no argument (at least one must be an int)")
         self._target = target
@@ -174,7 +175,7 @@ class BatchedFunction:
                 continue
             shape = np.shape(value)
             position = self._normalized("in_axes", axis, len(shape), index) if shape else None
-            if position is None or len(shape) != type_.get_num_dims() + 1:  # type: ignore[union-attr]
+            if position is None or len(shape) != len(shape_of(type_)) + 1:
                 raise ArgumentError(
                     f"argument {index} has shape {tuple(shape)}, expected {type_} with a batch "
                     f"dimension at axis {axis}"
@@ -188,7 +189,7 @@ class BatchedFunction:
             in_axes.append(position)
         assert size is not None
         out_axes = [
-            self._normalized("out_axes", axis, type_.get_num_dims() + 1, index)  # type: ignore[union-attr]
+            self._normalized("out_axes", axis, len(shape_of(type_)) + 1, index)
             for index, (axis, type_) in enumerate(zip(self._out_axes, self._outputs))
         ]
         key = (size, tuple(in_axes), tuple(out_axes))

@@ -72,6 +72,18 @@ func.func @main(%n: i32, %x: tensor<2xf64>) {
 
 // -----
 
+// A float scalar is batched at axis 0 only: its batch is tensor<size x f64>.
+func.func @f(%s: f64, %x: tensor<2xf64>) -> f64 {
+  return %s : f64
+}
+func.func @main(%s: tensor<4xf64>, %x: tensor<2xf64>) {
+  // CHECK: error: 'autodiff.vmap' op in_axes[0] = 1 is out of range for argument 0 of type f64 (expected -1 (not batched) or 0 <= axis <= 0)
+  %0 = autodiff.vmap @f(%s, %x) {in_axes = array<i64: 1, -1>, out_axes = array<i64: 0>, size = 4 : i64} : (tensor<4xf64>, tensor<2xf64>) -> tensor<4xf64>
+  return
+}
+
+// -----
+
 // An integer tensor is not batched (a float tensor of dynamic shape is).
 func.func @f(%x: tensor<?xi32>) -> tensor<?xi32> {
   return %x : tensor<?xi32>
@@ -164,11 +176,12 @@ func.func @main(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>, %cts: tensor<6x2x5xf64
 
 // -----
 
-func.func @f(%x: f64) -> f64 {
-  return %x : f64
+func.func @f(%x: f64) -> i32 {
+  %i = arith.fptosi %x : f64 to i32
+  return %i : i32
 }
-func.func @main(%x: f64, %cts: tensor<6xf64>) {
-  // CHECK: error: 'autodiff.vjp' op is_grads_batched: callee @f result 0 has type f64, expected a float tensor
-  %0:2 = autodiff.vjp @f(%x, %cts) {wrt = array<i64: 0>, is_grads_batched} : (f64, tensor<6xf64>) -> (f64, tensor<6xf64>)
+func.func @main(%x: f64, %cts: tensor<6xi32>) {
+  // CHECK: error: 'autodiff.vjp' op is_grads_batched: callee @f result 0 has type i32, expected a float tensor or float scalar
+  %0:2 = autodiff.vjp @f(%x, %cts) {wrt = array<i64: 0>, is_grads_batched} : (f64, tensor<6xi32>) -> (i32, tensor<6xf64>)
   return
 }

@@ -126,6 +126,82 @@ def test_per_example_gradients_are_vmap_of_grad():
     assert not np.allclose(actual[0][0], actual[0][1])
 
 
+SCALAR_STEPS = """
+func.func @steps(%x: f64, %w: tensor<3xf64>, %n: index) -> (f64, tensor<3xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> (f64) {
+    %v = tensor.extract %w[%i] : tensor<3xf64>
+    %m = arith.mulf %a, %v : f64
+    %s = math.sin %m : f64
+    %t = arith.addf %s, %a : f64
+    scf.yield %t : f64
+  }
+  %e = tensor.empty() : tensor<3xf64>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%w : tensor<3xf64>) outs(%e : tensor<3xf64>) {
+  ^bb0(%v: f64, %o: f64):
+    %p = arith.mulf %v, %r : f64
+    linalg.yield %p : f64
+  } -> tensor<3xf64>
+  return %r, %y : f64, tensor<3xf64>
+}
+func.func @loss(%x: f64, %w: tensor<3xf64>) -> f64 {
+  %c3 = arith.constant 3 : index
+  %r:2 = func.call @steps(%x, %w, %c3) : (f64, tensor<3xf64>, index) -> (f64, tensor<3xf64>)
+  return %r#0 : f64
+}
+func.func @dloss(%x: f64, %w: tensor<3xf64>) -> (f64, tensor<3xf64>) {
+  %g:2 = autodiff.grad @loss(%x, %w) {wrt = array<i64: 0, 1>} : (f64, tensor<3xf64>) -> (f64, tensor<3xf64>)
+  return %g#0, %g#1 : f64, tensor<3xf64>
+}
+func.func @batched_vjp(%x: f64, %w: tensor<3xf64>, %cts: tensor<5xf64>) -> (f64, tensor<5xf64>, tensor<5x3xf64>) {
+  %r:3 = autodiff.vjp @loss(%x, %w, %cts) {wrt = array<i64: 0, 1>, is_grads_batched} : (f64, tensor<3xf64>, tensor<5xf64>) -> (f64, tensor<5xf64>, tensor<5x3xf64>)
+  return %r#0, %r#1, %r#2 : f64, tensor<5xf64>, tensor<5x3xf64>
+}
+func.func @main(%xs: tensor<4xf64>, %ws: tensor<4x3xf64>) -> (tensor<4xf64>, tensor<4x3xf64>) {
+  %g:2 = autodiff.vmap @dloss(%xs, %ws) {in_axes = array<i64: 0, 0>, out_axes = array<i64: 0, 0>, size = 4 : i64} : (tensor<4xf64>, tensor<4x3xf64>) -> (tensor<4xf64>, tensor<4x3xf64>)
+  return %g#0, %g#1 : tensor<4xf64>, tensor<4x3xf64>
+}
+"""
+
+
+def torch_steps(x, w, n=3):
+    for i in range(n):
+        x = torch.sin(x * w[i]) + x
+    return x, w * x
+
+
+def test_vmap_batches_float_scalar_arguments_and_results():
+    """A float scalar argument batched at axis 0 is a vector of scalars, and a scalar result
+    comes back as one (JAX's and torch.func's vmap): here per-example gradients of a loss
+    returned as an f64, through the API and through the op in a module."""
+    rng = np.random.default_rng(11)
+    xs, w, ws = np.array([0.3, -0.5, 0.9, 1.2]), np.array([0.7, -0.4, 1.1]), rng.standard_normal((4, 3))
+    actual = gradir.vmap(SCALAR_STEPS, "steps", in_axes=(0, None, None), out_axes=(0, 1))(xs, w, np.int64(3))
+    expected = torch.func.vmap(torch_steps, in_dims=(0, None), out_dims=(0, 1))(torch.tensor(xs), torch.tensor(w))
+    assert [a.shape for a in actual] == [(4,), (3, 4)]
+    for value, reference in zip(actual, expected):
+        close(value, reference)
+    gradients = gradir.vmap(SCALAR_STEPS, "dloss")(xs, ws)
+    loss = lambda x, w: torch_steps(x, w)[0]
+    expected = torch.func.vmap(torch.func.grad(loss, argnums=(0, 1)))(torch.tensor(xs), torch.tensor(ws))
+    for value, reference in zip(gradients, expected):
+        close(value, reference)
+    assert not np.allclose(gradients[0][0], gradients[0][1])  # the examples differ
+    exe = gradir.compile(SCALAR_STEPS, target="cpu")
+    for value, reference in zip(exe.main(xs, ws), gradients):
+        np.testing.assert_allclose(value, reference, rtol=1e-12, atol=1e-14)
+    # A vjp with a batch of cotangents for a scalar result (is_grads_batched): a vector of them.
+    cotangents = rng.standard_normal(5)
+    loss_value, grad_x, grad_w = exe.batched_vjp(xs[0], w, cotangents)
+    x, weights = torch.tensor(xs[0], requires_grad=True), torch.tensor(w, requires_grad=True)
+    expected_loss = loss(x, weights)
+    dx, dw = torch.autograd.grad(expected_loss, (x, weights))
+    close(loss_value, expected_loss)
+    close(grad_x, torch.tensor(cotangents) * dx)
+    close(grad_w, torch.tensor(cotangents)[:, None] * dw[None, :])
+
+
 GRAD_OF_VMAP = """
 func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>) -> tensor<2x4xf64> {
   %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
