@@ -30,13 +30,9 @@ DIFFERENT = 1e-6
 """Examples whose values differ by less than this would hide lanes mixed up."""
 
 
-def _tensor(type_: str) -> str:
-    """A scalar's 0-d tensor type (vmap batches tensors), other types as they are."""
-    return f"tensor<{type_}>" if not type_.startswith("tensor<") else type_
-
-
 def batched_type(type_: str) -> str:
-    return f"tensor<{SIZE}x{_tensor(type_)[len('tensor<') :]}"
+    """A batch of `SIZE` values of `type_`: a scalar's is a vector."""
+    return f"tensor<{SIZE}x{type_[len('tensor<') :] if type_.startswith('tensor<') else type_ + '>'}"
 
 
 def _signature(name: str, arguments: list[str], results: list[str]) -> str:
@@ -49,41 +45,23 @@ def _operands(count: int) -> str:
 
 
 def wrappers(name: str, inputs: list[str], outputs: list[str]) -> str:
-    """`@whole_<name>` (the program over 0-d tensors for its scalars), its vjp, and the
-    vmaps of both over every argument (and cotangent)."""
-    ins, outs = [_tensor(t) for t in inputs], [_tensor(t) for t in outputs]
-    lines = [_signature(f"whole_{name}", ins, outs)]
-    arguments = []
-    for k, type_ in enumerate(inputs):
-        if type_ == ins[k]:
-            arguments.append(f"%a{k}")
-        else:
-            lines.append(f"  %s{k} = tensor.extract %a{k}[] : {ins[k]}")
-            arguments.append(f"%s{k}")
-    call = f"func.call @{name}({', '.join(arguments)}) : ({', '.join(inputs)}) -> ({', '.join(outputs)})"
-    lines.append(f"  %r:{len(outputs)} = {call}")
-    results = []
-    for k, type_ in enumerate(outputs):
-        if type_ == outs[k]:
-            results.append(f"%r#{k}")
-        else:
-            lines.append(f"  %t{k} = tensor.from_elements %r#{k} : {outs[k]}")
-            results.append(f"%t{k}")
-    lines += [f"  func.return {', '.join(results)} : {', '.join(outs)}", "}"]
-    types = ins + outs
-    wrt = ", ".join(str(k) for k in range(len(ins)))
+    """`@vjp_<name>` (the program's vjp with respect to every argument) and the vmaps of
+    the program and of its vjp over every argument (and cotangent): float scalars are
+    batched as vectors, as `autodiff.vmap` takes them."""
+    types = inputs + outputs
+    wrt = ", ".join(str(k) for k in range(len(inputs)))
     vjp = (
-        f"autodiff.vjp @whole_{name}({_operands(len(types))}) {{wrt = array<i64: {wrt}>}}"
-        f" : ({', '.join(types)}) -> ({', '.join(outs + ins)})"
+        f"autodiff.vjp @{name}({_operands(len(types))}) {{wrt = array<i64: {wrt}>}}"
+        f" : ({', '.join(types)}) -> ({', '.join(outputs + inputs)})"
     )
-    gradients = ", ".join(f"%g#{len(outs) + k}" for k in range(len(ins)))
-    lines += [
-        _signature(f"vjp_{name}", types, ins),
-        f"  %g:{len(outs) + len(ins)} = {vjp}",
-        f"  func.return {gradients} : {', '.join(ins)}",
+    gradients = ", ".join(f"%g#{len(outputs) + k}" for k in range(len(inputs)))
+    lines = [
+        _signature(f"vjp_{name}", types, inputs),
+        f"  %g:{len(outputs) + len(inputs)} = {vjp}",
+        f"  func.return {gradients} : {', '.join(inputs)}",
         "}",
     ]
-    for function, arguments_, results_ in ((f"whole_{name}", ins, outs), (f"vjp_{name}", types, ins)):
+    for function, arguments_, results_ in ((name, inputs, outputs), (f"vjp_{name}", types, inputs)):
         batched_in = [batched_type(t) for t in arguments_]
         batched_out = [batched_type(t) for t in results_]
         in_axes = ", ".join("0" for _ in arguments_)
@@ -135,8 +113,8 @@ def check_program(executable, program, examples) -> dict:
     name = program.name
     arguments = [[np.asarray(a, dtype=np.float64) for a in inputs] for inputs, _ in examples]
     stacked = [np.stack([example[k] for example in arguments]) for k in range(len(arguments[0]))]
-    batched = executable.call(f"vmap_whole_{name}", *stacked)
-    loop = [executable.call(f"whole_{name}", *example) for example in arguments]
+    batched = executable.call(f"vmap_{name}", *stacked)
+    loop = [executable.call(name, *example) for example in arguments]
     for k, got in enumerate(batched):
         problem = _mismatch(f"result {k}", got, np.stack([values[k] for values in loop]))
         if problem:
@@ -166,7 +144,7 @@ def _compiled(programs):
     import gradir
 
     # Only what the check calls is compiled for itself (the derived helpers only where inlined).
-    called = [f"{kind}_{p.name}" for p in programs for kind in ("whole", "vmap_whole", "vjp", "vmap_vjp")]
+    called = [name for p in programs for name in (p.name, f"vmap_{p.name}", f"vjp_{p.name}", f"vmap_vjp_{p.name}")]
     return gradir.compile(module_text(programs), target="cpu", opt_level=0, functions=called)
 
 
