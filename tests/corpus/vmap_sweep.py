@@ -10,9 +10,9 @@ For a program with entry `E` and `wrt`, the f64-promoted module gains
                                                              (autodiff.vmap @__sweep_vjp)
 
 every float tensor argument and every cotangent batched at axis 0, other arguments
-shared by the examples. vmap batches tensors only: an entry returning an f64 scalar, or
-taking only f64 scalars (then the ones batched), is first wrapped by `@__sweep_entry`,
-which passes them as 0-d tensors. Both are compiled together once; `__sweep_vmap` on a
+shared by the examples; f64 scalar arguments are batched only where they are all there is to
+batch, and f64 results and their cotangents are batched as vectors (vmap batches float
+scalars as `tensor<SIZE x f64>`). Both are compiled together once; `__sweep_vmap` on a
 batch of `SIZE` examples must equal `__sweep_vjp` called on each (the examples: the
 program's input generator with other seeds; recorded inputs scaled by 1 +- 5%).
 
@@ -56,31 +56,9 @@ class SweepResult:
     n/a (too many result elements, or the vmap was not checked)."""
 
 
-def _scalar_wrapper(callee, inputs, outputs, wrap_arguments: bool) -> tuple[str, str, list, list]:
-    """`@__sweep_entry`: `callee` with its f64 scalar results (and arguments, if
-    `wrap_arguments`) as 0-d tensors (vmap batches tensors only); (its text, its
-    name, its types)."""
-    from xdsl.dialects.builtin import f64
-
-    scalar = "tensor<f64>"
-    ins = [scalar if t == f64 and wrap_arguments else str(t) for t in inputs]
-    outs = [scalar if t == f64 else str(t) for t in outputs]
-    lines = [f"func.func @__sweep_entry({', '.join(f'%a{k}: {t}' for k, t in enumerate(ins))}) -> ({', '.join(outs)}) {{"]
-    arguments = []
-    for k, t in enumerate(inputs):
-        wrapped = t == f64 and wrap_arguments
-        if wrapped:
-            lines.append(f"  %s{k} = tensor.extract %a{k}[] : tensor<f64>")
-        arguments.append(f"%s{k}" if wrapped else f"%a{k}")
-    lines.append(f'  %r:{len(outputs)} = func.call @"{callee.sym_name.data}"({", ".join(arguments)}) : '
-                 f"({', '.join(map(str, inputs))}) -> ({', '.join(map(str, outputs))})")
-    results = []
-    for k, t in enumerate(outputs):
-        if t == f64:
-            lines.append(f"  %o{k} = tensor.from_elements %r#{k} : tensor<f64>")
-        results.append(f"%o{k}" if t == f64 else f"%r#{k}")
-    lines += [f"  func.return {', '.join(results)} : {', '.join(outs)}", "}"]
-    return "\n".join(lines) + "\n", "__sweep_entry", ins, outs
+def _batched_text(type_text: str) -> str:
+    """The text of a batch of `SIZE` values of a tensor or f64 type (`tensor<SIZE x f64>`)."""
+    return f"tensor<{SIZE}xf64>" if type_text == "f64" else f"tensor<{SIZE}x{type_text[len('tensor<'):]}"
 
 
 def sweep_module_text(program: run_corpus.Program) -> "SweepModules":
@@ -97,14 +75,12 @@ def sweep_module_text(program: run_corpus.Program) -> "SweepModules":
     inputs = list(callee.function_type.inputs.data)
     outputs = list(callee.function_type.outputs.data)
     # f64 scalar arguments are shared by the examples, unless they are all there is to batch.
-    wrap_arguments = not any(is_differentiable_tensor(t) for t in inputs)
+    batch_scalars = not any(is_differentiable_tensor(t) for t in inputs)
     if not all(isinstance(t, TensorType) or t == f64 for t in outputs):
         raise LookupError(f"a result is neither a tensor nor f64: {outputs}")
-    wrapper, entry = "", f'"{callee.sym_name.data}"'
+    entry = f'"{callee.sym_name.data}"'
     input_types, output_types = [str(t) for t in inputs], [str(t) for t in outputs]
-    if f64 in outputs or (wrap_arguments and f64 in inputs):
-        wrapper, entry, input_types, output_types = _scalar_wrapper(callee, inputs, outputs, wrap_arguments)
-    float_tensor = [is_differentiable_tensor(t) or (t == f64 and wrap_arguments) for t in inputs]
+    float_tensor = [is_differentiable_tensor(t) or (t == f64 and batch_scalars) for t in inputs]
     wrt = [i for i in checked_wrt(callee, program.wrt) if float_tensor[i]]
     if not wrt:
         raise LookupError("no float argument to differentiate")
@@ -112,13 +88,13 @@ def sweep_module_text(program: run_corpus.Program) -> "SweepModules":
     types = input_types + output_types
     # an integer result's cotangent is shared
     batched = float_tensor + [is_differentiable_tensor(t) or t == f64 for t in outputs]
-    batched_types = [f"tensor<{SIZE}x{t[len('tensor<'):]}" if b else t for t, b in zip(types, batched)]
-    batched_grads = [f"tensor<{SIZE}x{t[len('tensor<'):]}" for t in gradients]
+    batched_types = [_batched_text(t) if b else t for t, b in zip(types, batched)]
+    batched_grads = [_batched_text(t) for t in gradients]
     operands = ", ".join(f"%a{k}" for k in range(len(types)))
     count = len(outputs) + len(gradients)
     return_values = ", ".join(f"%r#{len(outputs) + k}" for k in range(len(gradients)))
     base = str(module).rstrip()
-    base = base[: base.rfind("}")] + wrapper + f"""
+    base = base[: base.rfind("}")] + f"""
 func.func @__sweep_vjp({', '.join(f'%a{k}: {t}' for k, t in enumerate(types))}) -> ({', '.join(gradients)}) {{
   %r:{count} = autodiff.vjp @{entry}({operands}) {{wrt = array<i64: {', '.join(map(str, wrt))}>}} : ({', '.join(types)}) -> ({', '.join(output_types + gradients)})
   func.return {return_values} : {', '.join(gradients)}
