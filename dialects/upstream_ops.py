@@ -319,6 +319,26 @@ class GenericOp(linalg.GenericOp):
                 parser.parse_optional_attr_dict = outer  # type: ignore[method-assign]
 
 
+    def verify_(self) -> None:
+        """xDSL's checks, and that every output's indexing map uses each "parallel" loop:
+        otherwise several iterations write each element of that output, an accumulation
+        (or a last write) that MLIR's verifier lets through but leaves undefined, since
+        parallel iterations may run in any order. Differentiated as written (elementwise)
+        its gradient was silently wrong, and the CPU backend crashed on it."""
+        super().verify_()
+        iterators = [iterator.data for iterator in self.iterator_types]
+        maps = [attribute.data for attribute in self.indexing_maps]
+        for number, output_map in enumerate(maps[len(maps) - len(self.outputs) :]):
+            used = output_map.used_dims()
+            for loop, iterator in enumerate(iterators):
+                if iterator == linalg.IteratorType.PARALLEL and loop not in used:
+                    raise VerifyException(
+                        f'loop {loop} is "parallel" but the indexing map of output {number}, affine_map<{output_map}>, '
+                        "does not use it: several of its iterations write each element of that output, "
+                        'which MLIR leaves undefined; mark the loop "reduction" if the body accumulates'
+                    )
+
+
 def _attr_dict_follows(parser: Parser) -> bool:
     """Whether an attribute dictionary comes next, not a region: `{` then `}`, or a
     name followed by `=`, `,` or `}` (a region's `{` is followed by a block label,
