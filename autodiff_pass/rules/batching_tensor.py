@@ -204,7 +204,7 @@ def batch_gather(builder, op, operands, batched):
         if reduced:
             gather = GatherOp(source, coordinates, [0, *dims], batched_result, op.unique is not None)
             return [(builder.insert(gather).results[0], True)]
-        shape = value_shape(batched_result)
+        shape = list(batched_result.get_shape())
         kept = TensorType(original.element_type, [*shape[: 1 + len(lead)], 1, *shape[1 + len(lead):]])
         gathered = builder.insert(GatherOp(source, coordinates, [0, *dims], kept, op.unique is not None))
         return [(_drop_unit_dim(builder, gathered.results[0], 1 + len(lead)), True)]

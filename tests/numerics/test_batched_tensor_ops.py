@@ -124,7 +124,7 @@ def shapes_reference(x, k):
 
 
 GATHER = """
-func.func private @f(%x: tensor<4x3xf64>, %k: tensor<2xf64>) -> (tensor<2x1x3xf64>, tensor<2x3xf64>, tensor<4x3xf64>) {
+func.func private @f(%x: tensor<4x3xf64>, %k: tensor<2xf64>) -> (tensor<2x1x3xf64>, tensor<2x3xf64>, tensor<4x3xf64>, tensor<2x1x3xf64>) {
   %fixed = arith.constant dense<[[3], [1]]> : tensor<2x1xindex>
   %g = tensor.gather %x[%fixed] gather_dims([0]) unique : (tensor<4x3xf64>, tensor<2x1xindex>) -> tensor<2x1x3xf64>
   %empty = tensor.empty() : tensor<2x1xi64>
@@ -140,7 +140,8 @@ func.func private @f(%x: tensor<4x3xf64>, %k: tensor<2xf64>) -> (tensor<2x1x3xf6
   %h = tensor.gather %x[%rows] gather_dims([0]) : (tensor<4x3xf64>, tensor<2x1xi64>) -> tensor<2x3xf64>
   %s = autodiff.mul %h, %h : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>
   %into = tensor.scatter %s into %x[%fixed] scatter_dims([0]) unique : (tensor<2x3xf64>, tensor<4x3xf64>, tensor<2x1xindex>) -> tensor<4x3xf64>
-  return %g, %h, %into : tensor<2x1x3xf64>, tensor<2x3xf64>, tensor<4x3xf64>
+  %kept = tensor.gather %x[%rows] gather_dims([0]) : (tensor<4x3xf64>, tensor<2x1xi64>) -> tensor<2x1x3xf64>
+  return %g, %h, %into, %kept : tensor<2x1x3xf64>, tensor<2x3xf64>, tensor<4x3xf64>, tensor<2x1x3xf64>
 }
 """
 
@@ -150,7 +151,7 @@ def gather_reference(x, k):
     h = x[rows]
     into = x.clone()
     into[[3, 1]] = h * h
-    return x[[3, 1]].reshape(2, 1, 3), h, into
+    return x[[3, 1]].reshape(2, 1, 3), h, into, h.reshape(2, 1, 3)
 
 
 AFFINE = """
@@ -322,15 +323,15 @@ def test_gather_and_scatter_at_fixed_and_per_example_rows(target):
     xs = np.random.default_rng(4).standard_normal((3, 4, 3))
     ks = np.array([[0.2, 3.5], [2.9, -1.0], [1.5, 1.2]])
     inputs = ["tensor<4x3xf64>", "tensor<2xf64>"]
-    outputs = ["tensor<2x1x3xf64>", "tensor<2x3xf64>", "tensor<4x3xf64>"]
+    outputs = ["tensor<2x1x3xf64>", "tensor<2x3xf64>", "tensor<4x3xf64>", "tensor<2x1x3xf64>"]
     source = entry(GATHER, "main", batched_types(inputs, 3), batched_types(outputs, 3),
-                   vmap_op(3, [0, 0], [0, 0, 0]))
+                   vmap_op(3, [0, 0], [0, 0, 0, 0]))
     actual = run(source, "main", [xs, ks], target)
     for value, reference in zip(actual, stacked(gather_reference, xs, ks)):
         close(value, reference)
     # x alone batched: the coordinates are the same for every lane
     source = entry(GATHER, "main", [batched_types(inputs, 3)[0], inputs[1]], batched_types(outputs, 3),
-                   vmap_op(3, [0, -1], [0, 0, 0]))
+                   vmap_op(3, [0, -1], [0, 0, 0, 0]))
     actual = run(source, "main", [xs, ks[0]], target)
     for value, reference in zip(actual, stacked(lambda x: gather_reference(x, ks[0]), xs)):
         close(value, reference)
@@ -429,8 +430,8 @@ def _vmapped(name):
                      vmap_op(3, [0, 0], [0] * 5)), None
     if name == "gather":
         return entry(GATHER, "main", batched_types(["tensor<4x3xf64>", "tensor<2xf64>"], 3),
-                     batched_types(["tensor<2x1x3xf64>", "tensor<2x3xf64>", "tensor<4x3xf64>"], 3),
-                     vmap_op(3, [0, 0], [0, 0, 0])), [0]
+                     batched_types(["tensor<2x1x3xf64>", "tensor<2x3xf64>", "tensor<4x3xf64>", "tensor<2x1x3xf64>"], 3),
+                     vmap_op(3, [0, 0], [0, 0, 0, 0])), [0]
     return entry(FOR_TO_DATA, "main", ["tensor<4x3xf64>", "tensor<4xf64>"], ["tensor<4x3xf64>"],
                  vmap_op(4, [0, 0], [0])), [0]
 
