@@ -22,6 +22,7 @@ from xdsl.dialects import scf, tensor
 from xdsl.dialects.func import CallOp
 from xdsl.ir import Block, Operation, SSAValue
 
+from gradir import compilation_cache
 from gradir.autodiff_pass.batch_builder import Batched, BatchBuilder, unsupported, value_shape
 from gradir.autodiff_pass.rules.batching_linalg import LINALG_RULE_KINDS, linalg_op_names
 from gradir.autodiff_pass.rules.yaml_loader import compose_yaml
@@ -332,4 +333,5 @@ def register_batching_rule(op_name: str, rule: BatchingRule) -> None:
     from gradir.autodiff_pass.rules.registry import _check_registration
 
     _check_registration("register_batching_rule", op_name, rule)
+    compilation_cache.note_custom_rule("register_batching_rule", op_name)
     _all_rules()[op_name] = rule

@@ -26,6 +26,7 @@ from gradir.autodiff_pass.rules.interface import (
     Rule,
 )
 from gradir.autodiff_pass.rules.yaml_loader import RULE_FILE, load_rules
+from gradir import compilation_cache
 from gradir.errors import RuleError, reports_internal_errors
 
 BUILTIN_RULE_MODULES = (
@@ -130,6 +131,7 @@ def register_vjp(
     to all inputs and outputs; undeclared differentiable inputs to all.
     """
     _check_registration("register_vjp", op_name, rule)
+    compilation_cache.note_custom_rule("register_vjp", op_name)
     differentiable = _indices("register_vjp", "differentiable_inputs", differentiable_inputs)
     inputs = _indices("register_vjp", "saved_inputs", saved_inputs)
     outputs = _indices("register_vjp", "saved_outputs", saved_outputs)
@@ -151,4 +153,5 @@ def register_jvp(op_name: str, rule: ForwardRule) -> None:
     operand, at least one of them not None, and returns one per result.
     """
     _check_registration("register_jvp", op_name, rule)
+    compilation_cache.note_custom_rule("register_jvp", op_name)
     _all_rules()[op_name] = replace(_local_rule(op_name), forward=rule)

@@ -181,3 +181,50 @@ def test_the_versions_in_the_key_are_the_installed_ones():
     assert compilation_cache.installed_versions() == {
         name: importlib.metadata.version(name) for name in compilation_cache.DISTRIBUTIONS
     }
+
+
+SINE = """
+func.func @f(%x: f64) -> f64 {
+  %s = math.sin %x : f64
+  return %s : f64
+}
+func.func @df(%x: f64) -> f64 {
+  %g = autodiff.grad @f(%x) {wrt = array<i64: 0>} : (f64) -> f64
+  return %g : f64
+}
+"""
+
+CUSTOM_RULE_CHILD = """
+import json, sys
+import gradir
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import FloatAttr
+
+def twice(builder, op, grads):  # a rule unlike math.sin's own: d sin(x) = 2 g
+    two = builder.insert(arith.ConstantOp(FloatAttr(2.0, op.operands[0].type))).result
+    return [builder.insert(arith.MulfOp(grads[0], two)).result]
+
+values = {{"before": float(gradir.compile({source!r}).df(0.5))}}
+if {register!r}:
+    gradir.register_vjp("math.sin", twice)
+    values["after"] = float(gradir.compile({source!r}).df(0.5))
+print(json.dumps(values))
+"""
+
+
+def test_a_custom_rule_turns_the_cache_off_for_its_process(tmp_path, cache):
+    """The key cannot fingerprint a Python rule: an entry compiled with a custom rule served to a
+    process without it (or compiled before the rule, served after it) gave the other
+    derivative, with no error. A process that registers one compiles without the cache."""
+    import json
+
+    def child(register: bool) -> dict:
+        return json.loads(run_python(CUSTOM_RULE_CHILD.format(source=SINE, register=register), tmp_path))
+
+    cos = float(np.cos(0.5))
+    first = child(register=True)  # cached before the rule; compiled again after it
+    assert first["before"] == pytest.approx(cos) and first["after"] == 2.0
+    stored = _entries(cache)
+    assert len(stored) == 1  # the compile before the registration only
+    assert child(register=False)["before"] == pytest.approx(cos)  # not the rule's 2.0
+    assert _entries(cache) == stored
