@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IteratorTypeAttr, YieldOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 
 from gradir.autodiff_pass import ir_building
 from gradir.dialects.ad_ops import AutogradZeroOp
@@ -112,16 +112,41 @@ class BatchBuilder:
         if list(permutation) == sorted(permutation):
             return value
         type_ = value.type
-        if isinstance(type_, TensorType) and not type_.has_static_shape():
-            # Sizes known only at run time (`autodiff.transpose` takes static shapes): a
-            # `linalg.transpose` into a tensor of the permuted sizes.
+        if isinstance(type_, TensorType) and not (type_.has_static_shape() and is_float_tensor(type_)):
+            # Sizes known only at run time, or integers (`autodiff.transpose` takes float
+            # tensors of static shape): a `linalg.transpose` into a tensor of the permuted sizes.
             sizes = ir_building.extents(self, value)  # type: ignore[arg-type]
             permuted = tensor_type(type_.element_type, [type_.get_shape()[p] for p in permutation])
             init = ir_building.empty_of(self, permuted, [sizes[p] for p in permutation])  # type: ignore[arg-type]
+            if not isinstance(type_.element_type, AnyFloat):
+                inverse = [list(permutation).index(d) for d in range(len(permutation))]
+                read = AffineMap(len(permutation), 0, tuple(AffineExpr.dimension(k) for k in inverse))
+                return self._copying_generic(value, init, read)
             order = DenseArrayBase.from_list(i64, list(permutation))
             return self.insert(LinalgTransposeOp(value, init, order)).results[0]
         self._expect_float(value, "transpose")
         return self.insert(TransposeOp(value, permutation)).results[0]
+
+    def _copying_generic(self, value: SSAValue, init: SSAValue, read: AffineMap) -> SSAValue:
+        """`init` filled by a `linalg.generic` that copies the element of `value` at `read`
+        (of `init`'s indices): a transpose or a broadcast of a tensor of `index` (xDSL's
+        `linalg.transpose` and `linalg.broadcast` build float and integer bodies only) or of
+        integers (`autodiff.transpose` takes floats)."""
+        rank = init.type.get_num_dims()  # type: ignore[union-attr]
+        body = Block(arg_types=[value.type.element_type, init.type.element_type])  # type: ignore[union-attr]
+        body.add_op(YieldOp(body.args[0]))
+        maps = ArrayAttr([AffineMapAttr(read), AffineMapAttr(AffineMap.identity(rank))])
+        generic = GenericOp([value], [init], Region(body), maps, ArrayAttr([IteratorTypeAttr.parallel()] * rank),
+                            [init.type])  # fmt: skip
+        return self.insert(generic).results[0]
+
+    def _broadcast_copies(self, value: SSAValue, init: SSAValue) -> SSAValue:
+        """`value` copied into each example of `init` (the batch dimension first)."""
+        if isinstance(value.type.element_type, IndexType):  # type: ignore[union-attr]
+            rank = init.type.get_num_dims()  # type: ignore[union-attr]
+            read = AffineMap(rank, 0, tuple(AffineExpr.dimension(d) for d in range(1, rank)))
+            return self._copying_generic(value, init, read)
+        return self.insert(BroadcastOp(value, init, DenseArrayBase.from_list(i64, [0]))).results[0]
 
     def move_axis(self, value: SSAValue, source: int, destination: int) -> SSAValue:
         """`value` with its dimension `source` moved to position `destination`."""
@@ -161,7 +186,7 @@ class BatchBuilder:
         if is_float_tensor(value.type):
             return self.insert(BroadcastToOp(value, target)).results[0]
         init = self.insert(tensor.EmptyOp([], target)).results[0]
-        return self.insert(BroadcastOp(value, init, DenseArrayBase.from_list(i64, [0]))).results[0]
+        return self._broadcast_copies(value, init)
 
     def _materialize_dynamic(self, value: SSAValue, target: TensorType) -> SSAValue:
         """`materialize` of a tensor of run-time sizes (a loop's tape, `tensor.empty(%n)`):
@@ -171,7 +196,7 @@ class BatchBuilder:
         if isinstance(value.owner, tensor.EmptyOp):
             return self.insert(tensor.EmptyOp(list(value.owner.operands), target)).results[0]
         init = self.insert(tensor.EmptyOp(self.dynamic_sizes(value), target)).results[0]
-        return self.insert(BroadcastOp(value, init, DenseArrayBase.from_list(i64, [0]))).results[0]
+        return self._broadcast_copies(value, init)
 
     def dynamic_sizes(self, value: SSAValue) -> list[SSAValue]:
         """The sizes of `value`'s dynamic dims, read with `tensor.dim` (a `tensor.empty`

@@ -43,6 +43,7 @@ from gradir.dialects.type_checks import (
     is_differentiable_tensor,
     is_float_scalar,
     is_float_tensor,
+    is_integer_valued,
     tensor_type,
 )
 
@@ -74,8 +75,8 @@ class BatchingEntryOpVerifier(SymbolUserOpInterface):
         """The callee exists and is a `func.func`, and the operand and result types
         are those the op implies for it (each op's `expected_signature`): vmap's
         `in_axes`/`out_axes` have one entry per argument/result, each -1 (arguments
-        only) or in `0..rank` of a float tensor (0 for a float scalar), and `size` is at
-        least 1;
+        only) or in `0..rank` of a tensor of floats, integers or index (0 for such a
+        scalar), and `size` is at least 1;
         jacobian's callee returns float tensors or float scalars and `mode` is "rev" or
         "fwd"; hessian's returns one 0-d float tensor or float scalar; `wrt` names
         float-tensor or float-scalar arguments, each once."""
@@ -161,9 +162,9 @@ class VmapOp(IRDLOperation):
         self, callee: FuncOp
     ) -> tuple[tuple[Attribute, ...], tuple[Attribute, ...]]:
         """(operand types, result types) for `callee`: `in_axes` has one entry
-        per argument, each -1 or a position in `0..rank` of a float-tensor
-        argument (0 of a float scalar); `out_axes` one per result, each in `0..rank` of
-        a float-tensor result (0 of a float scalar); `size` is at least 1."""
+        per argument, each -1 or a position in `0..rank` of a tensor argument of floats,
+        integers or index (0 of such a scalar); `out_axes` one per result, likewise;
+        `size` is at least 1."""
         inputs = tuple(callee.function_type.inputs.data)
         outputs = tuple(callee.function_type.outputs.data)
         in_axes, out_axes, size = self.input_axes(), self.output_axes(), self.batch_size
@@ -200,7 +201,8 @@ def _checked_axis(
         return axis
     if not is_batchable_type(type_):
         raise VerifyException(
-            f"{what} = {axis} batches {kind} {index} of type {type_}, expected a float tensor or float scalar"
+            f"{what} = {axis} batches {kind} {index} of type {type_}, expected a tensor or a scalar of "
+            "floats, integers or index"
         )
     rank = len(shape_of(type_))
     if not 0 <= axis <= rank:
@@ -213,9 +215,10 @@ def _checked_axis(
 
 
 def is_batchable_type(type_: Attribute) -> bool:
-    """What a `vmap` batches, or returns batched: a float tensor (of static or dynamic
-    shape) or a float scalar, whose batch is a `tensor<size x type_>` (JAX's `vmap`)."""
-    return is_differentiable_tensor(type_) or is_float_scalar(type_)
+    """What a `vmap` batches, or returns batched (JAX's `vmap`): a ranked tensor of floats,
+    integers or `index` (of static or dynamic shape), or such a scalar, whose batch is a
+    `tensor<size x type_>`: per-example labels, indices and loop bounds as well as data."""
+    return is_differentiable_tensor(type_) or is_float_scalar(type_) or is_integer_valued(type_)
 
 
 def is_whole_derivative_type(type_: Attribute) -> bool:

@@ -127,11 +127,13 @@ class BatchedFunction:
             if axis is not None and not is_batchable_type(self._inputs[index]):
                 raise ArgumentError(
                     f"in_axes[{index}] batches argument {index} of type {self._inputs[index]}, "
-                    "expected a float tensor or float scalar (use None to pass it unbatched)"
+                    "expected a tensor or a scalar of floats, integers or index (use None to pass it unbatched)"
                 )
         for index, output in enumerate(self._outputs):
             if not is_batchable_type(output):
-                raise ArgumentError(f"result {index} of @{name} is {output}, expected a float tensor or float scalar")
+                raise ArgumentError(
+                    f"result {index} of @{name} is {output}, expected a tensor or a scalar of floats, integers or index"
+                )
         if all(axis is None for axis in self._in_axes):
             raise ArgumentError("in_axes batches no argument (at least one must be an int)")
         self._target = target

@@ -42,9 +42,9 @@ from gradir.lowering.standard_ops import is_rank_reduced
 
 def _lane_coordinates(builder: BatchBuilder, columns: Sequence[SSAValue], lead: Sequence[int],
                       with_lane: bool) -> SSAValue:
-    """Coordinates `[B, lead.., n]` for a gather/scatter: column `k` of the last
-    dim is `columns[k]` (each `[B, lead.., 1]`), after a first column holding
-    the lane `b` when `with_lane`."""
+    """Coordinates `[B, lead.., n]` for a gather/scatter: the columns `columns` (each
+    `[B, lead.., k]`, most often one column) side by side in the last dim, after a
+    first column holding the lane `b` when `with_lane`."""
     element = columns[0].type.element_type  # type: ignore[union-attr]
     shape = [builder.size, *lead, 1]
     parts = list(columns)
@@ -52,7 +52,7 @@ def _lane_coordinates(builder: BatchBuilder, columns: Sequence[SSAValue], lead: 
         parts.insert(0, _lane_numbers(builder, element, shape))
     if len(parts) == 1:
         return parts[0]
-    result = TensorType(element, [*shape[:-1], len(parts)])
+    result = TensorType(element, [*shape[:-1], sum(value_shape(part)[-1] for part in parts)])
     return builder.insert(tensor.ConcatOp(parts, len(shape) - 1, result)).results[0]
 
 
@@ -618,8 +618,9 @@ INDEX_ARITHMETIC_OPS = frozenset({
     "arith.remui", "arith.floordivsi", "arith.ceildivsi", "arith.maxsi", "arith.minsi",
     "arith.maxui", "arith.minui", "arith.andi", "arith.ori", "arith.xori", "arith.cmpi",
     "arith.index_cast", "arith.index_castui", "arith.fptosi", "arith.fptoui", "arith.sitofp",
-    "arith.uitofp", "arith.extsi", "arith.extui", "arith.trunci",
+    "arith.uitofp", "arith.extsi", "arith.extui", "arith.trunci", "arith.ceildivui", "arith.shli",
+    "arith.shrsi", "arith.shrui", "affine.apply", "affine.min", "affine.max",
 })
-"""Integer `arith` ops, batched elementwise: they compute the indices that
-`tensor.extract`/`insert` read when an index depends on the batch (`fptosi` of
-an element, a clamp, ...)."""
+"""Integer `arith` ops (and `affine.apply`/`min`/`max` of index values), batched elementwise:
+they compute the indices that `tensor.extract`/`insert` read when an index depends on the
+batch (`fptosi` of an element, a clamp, a per-example label or offset, ...)."""

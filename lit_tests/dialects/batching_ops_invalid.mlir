@@ -61,12 +61,12 @@ func.func @main(%w: tensor<3x4xf64>, %xs: tensor<5x2x3xf64>) {
 
 // -----
 
-func.func @f(%n: i32, %x: tensor<2xf64>) -> tensor<2xf64> {
+func.func @f(%n: vector<4xi32>, %x: tensor<2xf64>) -> tensor<2xf64> {
   return %x : tensor<2xf64>
 }
-func.func @main(%n: i32, %x: tensor<2xf64>) {
-  // CHECK: error: 'autodiff.vmap' op in_axes[0] = 0 batches argument 0 of type i32, expected a float tensor
-  %0 = autodiff.vmap @f(%n, %x) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>, size = 5 : i64} : (i32, tensor<2xf64>) -> tensor<5x2xf64>
+func.func @main(%n: vector<4xi32>, %x: tensor<2xf64>) {
+  // CHECK: error: 'autodiff.vmap' op in_axes[0] = 0 batches argument 0 of type vector<4xi32>, expected a tensor or a scalar of floats, integers or index
+  %0 = autodiff.vmap @f(%n, %x) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>, size = 5 : i64} : (vector<4xi32>, tensor<2xf64>) -> tensor<5x2xf64>
   return
 }
 
@@ -84,13 +84,14 @@ func.func @main(%s: tensor<4xf64>, %x: tensor<2xf64>) {
 
 // -----
 
-// An integer tensor is not batched (a float tensor of dynamic shape is).
-func.func @f(%x: tensor<?xi32>) -> tensor<?xi32> {
-  return %x : tensor<?xi32>
+// A tensor of complex numbers is not batched (one of integers or of floats, of dynamic
+// shape too, is).
+func.func @f(%x: tensor<?xcomplex<f64>>) -> tensor<?xcomplex<f64>> {
+  return %x : tensor<?xcomplex<f64>>
 }
-func.func @main(%x: tensor<5x?xi32>) {
-  // CHECK: error: 'autodiff.vmap' op in_axes[0] = 0 batches argument 0 of type tensor<?xi32>, expected a float tensor
-  %0 = autodiff.vmap @f(%x) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<5x?xi32>) -> tensor<5x?xi32>
+func.func @main(%x: tensor<5x?xcomplex<f64>>) {
+  // CHECK: error: 'autodiff.vmap' op in_axes[0] = 0 batches argument 0 of type tensor<?xcomplex<f64>>, expected a tensor or a scalar of floats, integers or index
+  %0 = autodiff.vmap @f(%x) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 5 : i64} : (tensor<5x?xcomplex<f64>>) -> tensor<5x?xcomplex<f64>>
   return
 }
 

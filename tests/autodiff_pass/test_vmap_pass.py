@@ -103,7 +103,7 @@ def test_register_batching_rule_checks_its_arguments(isolated_batching_rules, na
 
 
 SOURCE = """
-func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>, %n: i32) -> tensor<2x4xf64> {
+func.func @f(%w: tensor<3x4xf64>, %x: tensor<2x3xf64>, %n: vector<2xi32>) -> tensor<2x4xf64> {
   %y = autodiff.matmul %x, %w : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
   return %y : tensor<2x4xf64>
 }
@@ -120,7 +120,7 @@ func.func @loss(%w: tensor<3x4xf64>) -> tensor<f64> {
         (lambda: gradir.vmap(SOURCE, "g"), "no function @g"),
         (lambda: gradir.vmap(SOURCE, "f", in_axes=(0, 0)), "in_axes has 2 entries, the function has 3"),
         (lambda: gradir.vmap(SOURCE, "f", in_axes=(None, None, None)), "in_axes batches no argument"),
-        (lambda: gradir.vmap(SOURCE, "f", in_axes=(None, 0, 0)), r"in_axes\[2\] batches argument 2 of type i32"),
+        (lambda: gradir.vmap(SOURCE, "f", in_axes=(None, 0, 0)), r"in_axes\[2\] batches argument 2 of type vector<2xi32>"),
         (lambda: gradir.vmap(SOURCE, "f", in_axes="0"), "in_axes must be an int, None or a tuple"),
         (lambda: gradir.vmap(SOURCE, "f", in_axes=(None, 1.5, None)), "in_axes entry must be an integer"),
         (lambda: gradir.jacobian(SOURCE, "f", wrt=[2]), "wrt index 2 does not name a float-tensor or float-scalar argument"),

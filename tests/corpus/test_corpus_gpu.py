@@ -24,7 +24,6 @@ import run_corpus  # noqa: E402
 import vmap_sweep  # noqa: E402
 from test_corpus import EXPECTED as CORPUS_FAILURES  # noqa: E402
 from test_corpus_vmap import EXPECTED_REFUSALS as VMAP_REFUSALS  # noqa: E402
-from test_corpus_vmap import NOT_EXPRESSIBLE  # noqa: E402
 
 VMAP = "refused by vmap (test_corpus_vmap.py)"
 
@@ -65,11 +64,11 @@ export, jax.nn's activations: jax_mlp, jax_attention)."""
 PROGRAMS = {
     program.name: program
     for program in run_corpus.sweep_sample(run_corpus.discover(), NAMED | set(EXPECTED_REFUSALS), run_corpus.GPU_SWEEP_SHARE)
-    if program.name not in CORPUS_FAILURES and program.name not in NOT_EXPRESSIBLE
+    if program.name not in CORPUS_FAILURES
     and (program.name not in SLOW or run_corpus.sweeps_everything())
 }
 """The programs the sweep takes (`run_corpus.sweep_sample`), less those the corpus lists as failing
-and those its wrappers (`vmap_sweep`'s) cannot express."""
+and the `SLOW` ones."""
 
 
 @pytest.fixture(scope="module")

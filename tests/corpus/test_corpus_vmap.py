@@ -1,7 +1,9 @@
 """Per-example gradients of corpus programs (vmap_sweep.py; in CI the programs named below
 and a twelfth of the others, `run_corpus.sweep_sample`): `autodiff.vmap` of the
-program's vjp against a loop of the same compiled vjp over the examples, and, where its
-results are small, `autodiff.jacobian` against the vjp at one-hot cotangents.
+program's vjp against a loop of the same compiled vjp over the examples (integer arguments
+batched too, each example its own, except where `EXPECTED_INTEGER_REFUSALS` says they cannot
+be), and, where its results are small, `autodiff.jacobian` against the vjp at one-hot
+cotangents.
 
 A program must pass, or be refused exactly as `EXPECTED_REFUSALS` says (a substring of
 the one-line error): a program that starts passing, is refused differently or is refused
@@ -44,7 +46,9 @@ NAMED = {"mlir_conv_2d_nhwc_hwcf", "mlir_pooling_nhwc_max", "mlir_tensor_matmul"
          # tensors of dynamic shape: a matmul, expand_shape to run-time sizes, a body reading a
          # batched extent, loop states and a pad of run-time size
          "torchmlir_mlp2_dyn", "torchmlir_softmax_dyn", "stablehlo_concatenate", "mlir_init_and_dot",
-         "mlir_pad_dynamic_amount"}  # fmt: skip
+         "mlir_pad_dynamic_amount",
+         # per-example integers: two-coordinate gather indices, an i32 result beside the floats
+         "mlir_gather_two_dims_no_shrink", "enzyme_multiret_mixed"}  # fmt: skip
 """Programs the tests below name: always swept."""
 
 SLOW = {"lagrad_hand_objective": 20, "lagrad_nn_mlp": 12}
@@ -55,16 +59,26 @@ matmuls in a loop (lagrad_tensor_extract, enzyme_while_fwd, jax_rnn); an MLP's m
 ReLU generics and a cross-entropy over integer labels (jax_mlp, jax_cross_entropy,
 torchmlir_lenet)."""
 
-NOT_EXPRESSIBLE = {
-    "enzyme_multiret_mixed": "a result is neither a tensor nor f64",
+EXPECTED_INTEGER_REFUSALS: dict[str, str] = {
+    "iree_concat_expand_dynamic": "vmap of 'tensor.expand_shape' is not supported (its output sizes depend on the batch)",
+    "iree_insert_slice_dynamic_into_constant": "vmap of 'tensor.insert_slice' is not supported (its offsets depend",
+    "iree_pad_conv_dynamic_generic": "vmap of 'tensor.pad' is not supported (its padding amounts depend on the batch)",
+    "iree_pad_conv_dynamic_named": "vmap of 'tensor.pad' is not supported (its padding amounts depend on the batch)",
+    "mlir_forall_chunked_exp": "vmap of 'tensor.extract_slice' is not supported (its offsets depend on the batch",
+    "mlir_pad_dynamic_amount": "vmap of 'tensor.pad' is not supported (its padding amounts depend on the batch)",
+    "mlir_scf_for_swapped_yields": "vmap of 'scf.for' is not supported (its lower bound or step depends on the batch)",
+    "stablehlo_dynamic_slice": "vmap of 'tensor.extract_slice' is not supported (its offsets depend on the batch",
+    "stablehlo_dynamic_update_slice": "vmap of 'tensor.insert_slice' is not supported (its offsets depend on the batch",
+    "stablehlo_real_dynamic_slice": "vmap of 'tensor.extract_slice' is not supported (its offsets depend on the batch",
 }
-"""Programs the sweep's wrappers cannot express: an i32 scalar result (they batch tensor and f64
-results only). Name -> the sweep's reason; `test_the_sweep_says_so` keeps the list honest."""
+"""Programs whose integer arguments cannot be batched (each example its own): a slice offset, a
+padding amount, an expanded size or a loop's lower bound per example. Name -> the substring of
+the one-line refusal; the sweep then shares their integers, and the rest must pass as before."""
 
 PROGRAMS = {
     program.name: program
     for program in run_corpus.sweep_sample(run_corpus.discover(), NAMED | set(EXPECTED_REFUSALS))
-    if program.name not in CORPUS_FAILURES and program.name not in NOT_EXPRESSIBLE
+    if program.name not in CORPUS_FAILURES
     and (program.name not in SLOW or run_corpus.sweeps_everything())
 }
 """The programs the sweep takes (`run_corpus.sweep_sample`), less those the corpus lists as failing
@@ -78,15 +92,9 @@ def sweep_results():
 
 def test_expected_refusals_are_consistent():
     assert not set(EXPECTED_REFUSALS) - set(PROGRAMS), "EXPECTED_REFUSALS lists programs not in the corpus"
+    assert set(EXPECTED_INTEGER_REFUSALS) <= {program.name for program in run_corpus.discover()}
     assert all(category in CATEGORIES for category, _ in EXPECTED_REFUSALS.values())
     assert set(SLOW) <= {program.name for program in run_corpus.discover()} and not set(SLOW) & NAMED
-
-
-@pytest.mark.parametrize("name", sorted(NOT_EXPRESSIBLE))
-def test_the_sweep_says_so(name):
-    (program,) = run_corpus.discover([name])
-    result = vmap_sweep.check(program)
-    assert result.status == "n/a" and NOT_EXPRESSIBLE[name] in result.detail, result
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
@@ -94,6 +102,12 @@ def test_per_example_gradients_of_corpus_program(name, sweep_results):
     result = sweep_results[name]
     listed = EXPECTED_REFUSALS.get(name)
     where = f"{name}: {result.status} {result.detail}"
+    integers = EXPECTED_INTEGER_REFUSALS.get(name)
+    if result.integers.startswith("refused"):
+        assert integers, f"{name}: its integer arguments are not batched, and it is not listed: {result.integers}"
+        assert integers in result.integers, f"{name}: integers refused otherwise than listed ({integers}): {result.integers}"
+    else:
+        assert not integers, f"{name}: its integers batch now ({result.integers}): remove it from EXPECTED_INTEGER_REFUSALS"
     if result.status == "pass":
         assert not listed, f"{name} is batched now: remove it from EXPECTED_REFUSALS (was: {CATEGORIES[listed[0]]})"
         # Its whole Jacobian too, where the results are small (a vmap over the output basis).

@@ -54,19 +54,26 @@ class SweepResult:
     """The same for `autodiff.jacobian` (reverse: a vmap of the vjp over the output
     basis) against rows of the vjp at one-hot cotangents: pass, refused, wrong, fail,
     n/a (too many result elements, or the vmap was not checked)."""
+    integers: str = "n/a"
+    """Whether the vmap batched the integer arguments too (labels, indices, loop bounds:
+    each example its own): pass, or `refused: <line>` where it could not (an offset or a
+    size per example) and the sweep shared them instead; n/a: no integer argument."""
 
 
 def _batched_text(type_text: str) -> str:
-    """The text of a batch of `SIZE` values of a tensor or f64 type (`tensor<SIZE x f64>`)."""
-    return f"tensor<{SIZE}xf64>" if type_text == "f64" else f"tensor<{SIZE}x{type_text[len('tensor<'):]}"
+    """The text of a batch of `SIZE` values of a tensor or scalar type (`tensor<SIZE x f64>`)."""
+    if not type_text.startswith("tensor<"):
+        return f"tensor<{SIZE}x{type_text}>"
+    return f"tensor<{SIZE}x{type_text[len('tensor<'):]}"
 
 
-def sweep_module_text(program: run_corpus.Program) -> "SweepModules":
-    """The promoted module with the sweep functions (see SweepModules)."""
+def sweep_module_text(program: run_corpus.Program, batch_integers: bool = True) -> "SweepModules":
+    """The promoted module with the sweep functions (see SweepModules); integer and index
+    arguments are batched with `batch_integers`, shared by the examples otherwise."""
     from xdsl.dialects.builtin import TensorType, f64
     from xdsl.dialects.func import FuncOp
 
-    from gradir.dialects.type_checks import is_differentiable_tensor, is_float_tensor
+    from gradir.dialects.type_checks import is_differentiable_tensor, is_float_tensor, is_integer_valued
     from gradir.gradient_check import checked_wrt, promote_to_f64
     from gradir.source import load_module
 
@@ -76,18 +83,20 @@ def sweep_module_text(program: run_corpus.Program) -> "SweepModules":
     outputs = list(callee.function_type.outputs.data)
     # f64 scalar arguments are shared by the examples, unless they are all there is to batch.
     batch_scalars = not any(is_differentiable_tensor(t) for t in inputs)
-    if not all(isinstance(t, TensorType) or t == f64 for t in outputs):
-        raise LookupError(f"a result is neither a tensor nor f64: {outputs}")
+    if not all(isinstance(t, TensorType) or t == f64 or is_integer_valued(t) for t in outputs):
+        raise LookupError(f"a result is neither a tensor, f64 nor an integer: {outputs}")
     entry = f'"{callee.sym_name.data}"'
     input_types, output_types = [str(t) for t in inputs], [str(t) for t in outputs]
     float_tensor = [is_differentiable_tensor(t) or (t == f64 and batch_scalars) for t in inputs]
     wrt = [i for i in checked_wrt(callee, program.wrt) if float_tensor[i]]
+    # integers (labels, indices, trip counts) differ per example
+    batched_inputs = [f or (batch_integers and is_integer_valued(t)) for f, t in zip(float_tensor, inputs)]
     if not wrt:
         raise LookupError("no float argument to differentiate")
     gradients = [input_types[i] for i in wrt]
     types = input_types + output_types
     # an integer result's cotangent is shared
-    batched = float_tensor + [is_differentiable_tensor(t) or t == f64 for t in outputs]
+    batched = batched_inputs + [is_differentiable_tensor(t) or t == f64 for t in outputs]
     batched_types = [_batched_text(t) if b else t for t, b in zip(types, batched)]
     batched_grads = [_batched_text(t) for t in gradients]
     operands = ", ".join(f"%a{k}" for k in range(len(types)))
@@ -106,7 +115,7 @@ func.func @__sweep_vjp({', '.join(f'%a{k}: {t}' for k, t in enumerate(types))}) 
 }}
 }}
 """
-    shapes = [() if t == f64 else tuple(t.get_shape()) for t in outputs]
+    shapes = [tuple(t.get_shape()) if isinstance(t, TensorType) else () for t in outputs]
     jacobian = None
     # A Jacobian has float blocks of static shape only.
     float_results = all(is_float_tensor(t) or t == f64 for t in (*outputs, *(inputs[i] for i in wrt)))
@@ -119,7 +128,8 @@ func.func @__sweep_vjp({', '.join(f'%a{k}: {t}' for k, t in enumerate(types))}) 
   func.return {', '.join(f'%j#{k}' for k in range(len(blocks)))} : {', '.join(blocks)}
 }}
 """
-    return SweepModules(text, batched, len(gradients), jacobian, shapes, [*outputs, *(inputs[i] for i in wrt)])
+    integers = any(b and not f for b, f in zip(batched_inputs, float_tensor))
+    return SweepModules(text, batched, len(gradients), jacobian, shapes, [*outputs, *(inputs[i] for i in wrt)], integers)
 
 
 def _with_function(module_text: str, function: str) -> str:
@@ -144,6 +154,8 @@ class SweepModules:
     output_shapes: list[tuple[int, ...]]
     jacobian_types: list
     """The results' and the differentiated arguments' types: a Jacobian's blocks."""
+    batches_integers: bool = False
+    """Whether `__sweep_vmap` batches an integer or index argument."""
 
     def called(self, program: run_corpus.Program, jacobian: bool = False) -> list[str]:
         """The functions the sweep calls (`gradir.compile`'s `functions`): the entry (which
@@ -219,7 +231,6 @@ def examples_with_cotangents(
 
 
 def check(program: run_corpus.Program) -> SweepResult:
-    import gradir
     from gradir.errors import GradirError
     from gradir.tools.cli import one_line_message
 
@@ -229,21 +240,22 @@ def check(program: run_corpus.Program) -> SweepResult:
         modules = sweep_module_text(program)
     except LookupError as error:
         return SweepResult(program.name, "n/a", str(error))
-    batched, gradient_count = modules.batched, modules.gradient_count
-    try:  # the vmap and the Jacobian in one compilation; apart where that fails, to say which
-        executable = jacobians = gradir.compile(
-            modules.all_text, target="cpu", opt_level=OPT_LEVEL, functions=modules.called(program, jacobian=True)
-        )
-    except GradirError:
-        jacobians = None
+    integers = "pass" if modules.batches_integers else "n/a"
+    try:
         try:
-            executable = gradir.compile(
-                modules.vmap_text, target="cpu", opt_level=OPT_LEVEL, functions=modules.called(program)
-            )
+            executable, jacobians = _compiled(program, modules)
         except VmapError as error:
-            return SweepResult(program.name, "refused", one_line_message(error))
-        except GradirError as error:
-            return SweepResult(program.name, "fail", one_line_message(error))
+            if not modules.batches_integers:
+                raise
+            # An offset or a size per example: the integers are shared, the rest still checked.
+            integers = f"refused: {one_line_message(error)}"
+            modules = sweep_module_text(program, batch_integers=False)
+            executable, jacobians = _compiled(program, modules)
+    except VmapError as error:
+        return SweepResult(program.name, "refused", one_line_message(error), integers=integers)
+    except GradirError as error:
+        return SweepResult(program.name, "fail", one_line_message(error), integers=integers)
+    batched, gradient_count = modules.batched, modules.gradient_count
     input_specs, result_specs, _ = run_corpus._mlir22_inspect(program)  # noqa: SLF001
     examples = examples_with_cotangents(program, input_specs, result_specs, executable)
     shared = [examples[0][k] for k in range(len(batched))]
@@ -265,7 +277,24 @@ def check(program: run_corpus.Program) -> SweepResult:
     if all(np.allclose(got[k][0], got[k][1]) for k in range(gradient_count)):
         return SweepResult(program.name, "wrong", "every example has the same gradient: the batch is not exercised")
     arguments = examples[0][: len(input_specs)]
-    return SweepResult(program.name, "pass", jacobian=check_jacobian(modules, executable, arguments, jacobians))
+    jacobian = check_jacobian(modules, executable, arguments, jacobians)
+    return SweepResult(program.name, "pass", jacobian=jacobian, integers=integers)
+
+
+def _compiled(program: run_corpus.Program, modules: "SweepModules"):
+    """(the executable of the vmap, that of the Jacobian or None): one compilation of both;
+    apart where that fails, to say which."""
+    import gradir
+    from gradir.errors import GradirError
+
+    try:
+        executable = gradir.compile(
+            modules.all_text, target="cpu", opt_level=OPT_LEVEL, functions=modules.called(program, jacobian=True)
+        )
+        return executable, executable
+    except GradirError:
+        functions = modules.called(program)
+        return gradir.compile(modules.vmap_text, target="cpu", opt_level=OPT_LEVEL, functions=functions), None
 
 
 def check_jacobian(modules: SweepModules, executable, arguments, jacobians=None) -> str:
@@ -312,9 +341,12 @@ def check_jacobian(modules: SweepModules, executable, arguments, jacobians=None)
 def main(argv: list[str]) -> int:
     results = [check(program) for program in run_corpus.discover(argv or None)]
     for result in results:
-        print(f"{result.name:40s} {result.status:8s} jacobian {result.jacobian.split(':')[0]:8s} {result.detail}")
+        print(f"{result.name:40s} {result.status:8s} jacobian {result.jacobian.split(':')[0]:8s} "
+              f"integers {result.integers.split(':')[0]:8s} {result.detail}")
         if result.jacobian != "pass" and not result.jacobian.startswith("n/a"):
             print(f"{'':40s} jacobian: {result.jacobian}")
+        if result.integers.startswith("refused"):
+            print(f"{'':40s} integers: {result.integers}")
     counts: dict[str, int] = {}
     for result in results:
         counts[result.status] = counts.get(result.status, 0) + 1
