@@ -55,6 +55,7 @@ from xdsl.utils.exceptions import VerifyException
 from gradir.autodiff_pass.cse import scoped_cse
 from gradir.autodiff_pass.dynamic_elementwise import elementwise_ops_as_generics
 from gradir.autodiff_pass.hoist_branch_gathers import hoist_gathers_out_of_branches
+from gradir.autodiff_pass.index_loops import count_loops_in_index
 from gradir.autodiff_pass.inline_body_calls import inline_calls_in_generic_bodies
 from gradir.autodiff_pass.ir_building import clone_op, erase_dead_code, unique_symbol, zero_constant
 from gradir.autodiff_pass.lower_grad_of import inline_grad_of_ops
@@ -204,6 +205,7 @@ def copy_primal(callee: FuncOp, block: Block, arguments: Sequence[SSAValue]) -> 
             for nested in region.blocks:
                 inline_grad_of_ops(nested)
     elementwise_ops_as_generics(block)  # after the inlining: a grad_of body may hold such ops
+    count_loops_in_index(block)
     terminator = block.last_op
     if not isinstance(terminator, ReturnOp):
         raise error_at(

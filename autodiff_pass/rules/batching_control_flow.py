@@ -230,10 +230,12 @@ def _while_any_lane_continues(builder: BatchBuilder, op: scf.WhileOp, inits: Seq
 
 
 def lane_maximum(builder: BatchBuilder, lanes: SSAValue, at_least: SSAValue) -> SSAValue:
-    """The `index` max(`at_least`, max over the lanes of `lanes` (`tensor<B x index>`))."""
-    scalar = TensorType(IndexType(), [])
+    """max(`at_least`, max over the lanes of `lanes` (`tensor<B x index>`, or of the integer
+    type a loop counts in))."""
+    counter = at_least.type
+    scalar = TensorType(counter, [])
     init = builder.insert(tensor.FromElementsOp(at_least, result_type=scalar)).results[0]
-    body = Block(arg_types=[IndexType(), IndexType()])
+    body = Block(arg_types=[counter, counter])
     larger = arith.MaxSIOp(body.args[0], body.args[1])
     body.add_ops([larger, YieldOp(larger.result)])
     generic = GenericOp(
@@ -242,14 +244,15 @@ def lane_maximum(builder: BatchBuilder, lanes: SSAValue, at_least: SSAValue) -> 
         ArrayAttr([IteratorTypeAttr.reduction()]), [scalar],
     )
     reduced = builder.insert(generic).results[0]
-    return builder.insert(tensor.ExtractOp(reduced, [], IndexType())).results[0]
+    return builder.insert(tensor.ExtractOp(reduced, [], counter)).results[0]
 
 
 def _lanes_below(builder: BatchBuilder, value: SSAValue, bounds: SSAValue) -> SSAValue:
-    """`tensor<B x i1>`: per lane, `value` (an `index`) < `bounds[b]`."""
+    """`tensor<B x i1>`: per lane, `value` (an `index`, or the integer a loop counts in) <
+    `bounds[b]`."""
     result = TensorType(i1, [builder.size])
     empty = builder.insert(tensor.EmptyOp([], result)).results[0]
-    body = Block(arg_types=[IndexType(), i1])
+    body = Block(arg_types=[value.type, i1])
     below = arith.CmpiOp(value, body.args[0], "slt")
     body.add_ops([below, YieldOp(below.result)])
     lanes = AffineMapAttr(AffineMap.identity(1))
@@ -270,7 +273,7 @@ def batch_for_per_lane(builder: BatchBuilder, op: scf.ForOp, operands, batched) 
     lower, upper, step = operands[:3]
     largest = lane_maximum(builder, upper, lower)
     inits = [builder.materialize(v, b) for v, b in zip(operands[3:], batched[3:])]
-    body = Block(arg_types=[IndexType(), *(v.type for v in inits)])
+    body = Block(arg_types=[op.body.block.args[0].type, *(v.type for v in inits)])  # index or i32, ...
     induction, state = body.args[0], list(body.args[1:])
 
     def step_lanes_below_their_bound():
