@@ -178,6 +178,7 @@ def bufferize(module: ir.Module) -> None:
     time, so each is made only where the attempts before failed; where all
     fail, the error is the first attempt's.
     """
+    drop_program_deallocs(module)
     attempts = (
         (BUFFER_PIPELINE, None),
         (BUFFER_PIPELINE, copy_written_loop_states),
@@ -201,6 +202,15 @@ def bufferize(module: ir.Module) -> None:
                     raise first_error from None
     finally:
         before.erase()
+
+
+def drop_program_deallocs(module: ir.Module) -> None:
+    """Erase the program's own `memref.dealloc`s: MLIR's `buffer-deallocation-pipeline` frees
+    every buffer after its last use itself and refuses a program that frees one ("memory free
+    side-effect on MemRef value not supported!"), which made any program pairing a
+    `memref.alloc` with its `memref.dealloc` (Enzyme's and MLIR's tests do) uncompilable."""
+    for dealloc in walk_ops(module, {"memref.dealloc"}):
+        dealloc.erase()
 
 
 def _copy_written_states_and_yielded_slices(module: ir.Module) -> None:

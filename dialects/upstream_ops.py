@@ -43,11 +43,12 @@ from collections.abc import Callable
 from xdsl.context import Context
 from typing import ClassVar, cast
 
-from xdsl.dialects import arith, memref, tensor
+from xdsl.dialects import affine, arith, memref, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, IntegerType, TensorType, i1
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.builtin import DictionaryAttr
+from xdsl.dialects.builtin import AffineMapAttr, DictionaryAttr
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -339,6 +340,40 @@ class GenericOp(linalg.GenericOp):
                     )
 
 
+def _ssa_ids_as_dims(op: Operation) -> Operation:
+    """`op` (an `affine.load`/`store` xDSL 0.74 parsed) with its map's symbols made dims.
+
+    MLIR reads `%m[%i + 1]` with each SSA id a dimension (`(d0) -> (d0 + 1)`; a symbol only
+    when written `symbol(%n)`, which xDSL does not parse); xDSL makes each a symbol
+    (`()[s0] -> (s0 + 1)`), and MLIR 22 then refuses the loop's induction variable in it:
+    "'affine.load' op operand cannot be used as a symbol", for the most common affine
+    access, `%m[%i]` in an `affine.for`. Every valid symbol is a valid dimension, so dims
+    accept all that symbols did."""
+    access = op.properties["map"].data  # type: ignore[union-attr]
+    if access.num_symbols:
+        count = access.num_dims + access.num_symbols
+        dims = [AffineExpr.dimension(d) for d in range(access.num_dims)]
+        symbols = [AffineExpr.dimension(access.num_dims + s) for s in range(access.num_symbols)]
+        op.properties["map"] = AffineMapAttr(access.replace_dims_and_symbols(dims, symbols, count, 0))
+    return op
+
+
+class AffineLoadOp(affine.LoadOp):
+    """`affine.load` whose indices are dimensions, as MLIR reads them (`_ssa_ids_as_dims`)."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        return _ssa_ids_as_dims(super().parse(parser))
+
+
+class AffineStoreOp(affine.StoreOp):
+    """`affine.store` whose indices are dimensions, as MLIR reads them (`_ssa_ids_as_dims`)."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        return _ssa_ids_as_dims(super().parse(parser))
+
+
 def _attr_dict_follows(parser: Parser) -> bool:
     """Whether an attribute dictionary comes next, not a region: `{` then `}`, or a
     name followed by `=`, `,` or `}` (a region's `{` is followed by a block label,
@@ -463,6 +498,7 @@ class CollapseShapeOp(tensor.CollapseShapeOp):
 
 
 GRADIR_OPS: dict[str, tuple[type[Operation] | type[Attribute], ...]] = {
+    "affine": (AffineLoadOp, AffineStoreOp),
     "arith": (CmpfOp, CmpiOp, SelectOp, *ARITH_OPS),
     "linalg": (
         GenericOp, IndexOp, *MAPS_CONTRACTIONS, *FIXED_MAPS_CONTRACTIONS, *ELEMENTWISE_OPS, *NAMED_ELEMENTWISE_OPS, *DST_STYLE_OPS,

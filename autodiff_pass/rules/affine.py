@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import affine, arith, scf
+from xdsl.dialects import affine, arith, memref, scf
 from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir.affine import (
     AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr,
@@ -75,9 +75,31 @@ def bound_value(
     return result
 
 
+def _access_indices(op: Operation) -> list[SSAValue]:
+    """The memref indices an `affine.load`/`store` reads, computed in front of it."""
+    access = op.properties["map"].data  # type: ignore[union-attr]
+    operands = list(op.operands[2:] if isinstance(op, affine.StoreOp) else op.operands[1:])
+    dims, symbols = operands[: access.num_dims], operands[access.num_dims :]
+    builder = Builder(InsertPoint.before(op))
+    return [affine_value(builder, expr, dims, symbols) for expr in access.results]
+
+
+def lower_accesses(region) -> None:
+    """The `affine.load`s and `affine.store`s under `region` as `memref.load` and `memref.store`
+    at indices computed with `arith`: once their loop is an `scf.for`, its induction variable
+    is neither a dimension nor a symbol to MLIR ("'affine.load' op operand cannot be used as a
+    dimension id"). (`affine.apply` takes any index operands.)"""
+    for op in [op for op in region.walk() if isinstance(op, (affine.LoadOp, affine.StoreOp))]:
+        if isinstance(op, affine.LoadOp):
+            Rewriter.replace_op(op, memref.LoadOp.get(op.memref, _access_indices(op)))
+        else:
+            Rewriter.replace_op(op, memref.StoreOp.get(op.value, op.memref, _access_indices(op)))
+
+
 def to_scf_for(op: affine.ForOp) -> scf.ForOp:
     """Insert in front of `op` the `scf.for` it stands for, taking over its
-    body; `op` is left in place, with an empty region, for the caller to replace."""
+    body (its affine accesses lowered: `lower_accesses`); `op` is left in place, with an
+    empty region, for the caller to replace."""
     step = op.step.value.data
     if step <= 0:
         raise error_at(DifferentiationError, op, "'affine.for' step must be positive")
@@ -97,6 +119,7 @@ def to_scf_for(op: affine.ForOp) -> scf.ForOp:
     loop = scf.ForOp(lower, upper, step_value, list(op.inits), op.detach_region(op.body))
     loop.location = op.location
     builder.insert(loop)
+    lower_accesses(loop.body)
     return loop
 
 
