@@ -13,6 +13,17 @@ nothing is written into the user's home, and a test of what a compile does is ne
 from disk. tests/cpu_backend/test_compilation_cache.py turns it on, in a temporary directory."""
 
 
+@pytest.fixture(autouse=True)
+def no_custom_rules_noted(monkeypatch):
+    """Registering a custom rule turns the disk cache off for the rest of its process
+    (`compilation_cache.note_custom_rule`). The tests that register rules put the rule tables
+    back after them, so each test starts with no registration noted either: a cache test in the
+    same worker as a test that registered one would otherwise find the cache off."""
+    from gradir import compilation_cache
+
+    monkeypatch.setattr(compilation_cache, "_custom_rules", [])
+
+
 @pytest.fixture
 def ctx() -> Context:
     """An xDSL context with every dialect autodiff-opt knows (xDSL's and ours)."""
