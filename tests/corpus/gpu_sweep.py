@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Every corpus program through the GPU pipeline: its vjp, and the per-example vmap of its
-vjp (`vmap_sweep.sweep_module_text`), compiled with `target="cuda"` and run with the
+vjp (`vmap_sweep.sweep_module_text`: integer arguments batched too, shared where vmap refuses
+them per example), compiled with `target="cuda"` and run with the
 kernels emulated on the CPU (`CudaProgram.emulate`: the kernel bodies the GPU would run, as
 CPU loops), against the same module compiled for the CPU (which `run_corpus.py` checks
 against central differences and PyTorch).
@@ -13,6 +14,7 @@ refused it with a one-line error: the error); `n/a` (nothing to differentiate); 
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,14 +39,13 @@ class GpuResult:
 
 def check(program: run_corpus.Program) -> GpuResult:
     import gradir
+    from gradir.autodiff_pass.batch_builder import VmapError
     from gradir.errors import GradirError, InternalError
     from gradir.tools.cli import one_line_message
 
     result = GpuResult(program.name)
     try:
-        # integer arguments shared by the examples, as before vmap batched them: the CPU sweep
-        # checks that path, and some programs' integers cannot be batched (an offset per example)
-        modules = vmap_sweep.sweep_module_text(program, batch_integers=False)
+        modules = vmap_sweep.sweep_module_text(program)
     except LookupError as error:
         result.outcomes = {"vjp": ("n/a", str(error)), "vmap": ("n/a", str(error))}
         return result
@@ -60,13 +61,19 @@ def check(program: run_corpus.Program) -> GpuResult:
     # A result of dynamic shape: its cotangents take the shape the CPU compilation gives it.
     sizing = on_the_cpu(modules.vjp_text) if vmap_sweep.has_dynamic_shape(result_specs) else None
     examples = vmap_sweep.examples_with_cotangents(program, input_specs, result_specs, sizing)
+    try:  # both functions in one compilation per target; apart where that fails, to say which
+        together = gradir.compile(modules.vmap_text, target="cuda")
+    except VmapError:
+        together = None
+        if modules.batches_integers:  # an offset or a size per example (vmap_sweep's fallback)
+            modules = vmap_sweep.sweep_module_text(program, batch_integers=False)
+            with contextlib.suppress(GradirError):
+                together = gradir.compile(modules.vmap_text, target="cuda")
+    except GradirError:
+        together = None
     stacked = [
         np.stack([e[k] for e in examples]) if batched else examples[0][k] for k, batched in enumerate(modules.batched)
     ]
-    try:  # both functions in one compilation per target; apart where that fails, to say which
-        together = gradir.compile(modules.vmap_text, target="cuda")
-    except GradirError:
-        together = None
     for label, source, function, arguments in (
         ("vjp", modules.vjp_text, "__sweep_vjp", examples[0]),
         ("vmap", modules.vmap_text, "__sweep_vmap", stacked),
