@@ -44,19 +44,10 @@ from gradir.dialects.type_checks import (
     is_float_scalar,
     is_float_tensor,
     is_integer_valued,
+    shape_of,
     tensor_type,
+    with_batch_dim,
 )
-
-
-def with_batch_dim(type_: Attribute, axis: int, size: int) -> TensorType:
-    """`type_` (a tensor) with a dimension of `size` inserted at `axis`; a scalar
-    (a batched function's argument or result inside `autodiff-vmap`): `tensor<size x type_>`."""
-    if not isinstance(type_, TensorType):
-        assert axis == 0, "a batched scalar has its batch dimension only"
-        return tensor_type(type_, [size])
-    shape = list(type_.get_shape())
-    shape.insert(axis, size)
-    return tensor_type(type_.element_type, shape)
 
 
 def _callee_function(op: Operation, callee: SymbolRefAttr) -> FuncOp:
@@ -234,11 +225,6 @@ def joined_type(a: Attribute, b: Attribute) -> TensorType:
     scalars)."""
     element = a.element_type if isinstance(a, TensorType) else a
     return tensor_type(element, [*shape_of(a), *shape_of(b)])
-
-
-def shape_of(type_: Attribute) -> list[int]:
-    """The shape of a tensor type; `[]` for a scalar."""
-    return list(type_.get_shape()) if isinstance(type_, TensorType) else []
 
 
 class WholeDerivativeOp(IRDLOperation):

@@ -39,6 +39,7 @@ from gradir.dialects.type_checks import (
     is_differentiable_type,
     is_float_scalar,
     is_float_tensor,
+    with_batch_dim,
 )
 
 
@@ -170,13 +171,6 @@ class EntryOp(IRDLOperation):
         return tuple(self.args[count:])
 
 
-def _batched(type_: Attribute, size: int) -> Attribute:
-    """`type_` with a leading dimension of `size`; a float scalar: `tensor<size x type_>`."""
-    if not isinstance(type_, TensorType):
-        return TensorType(type_, [size])
-    return TensorType(type_.element_type, [size, *type_.get_shape()])
-
-
 def is_loss_type(type_: Attribute) -> bool:
     """A 0-d float tensor or a float scalar."""
     return is_float_scalar(type_) or (is_float_tensor(type_) and type_.get_num_dims() == 0)  # type: ignore[union-attr]
@@ -226,8 +220,8 @@ class VjpOp(EntryOp):
             return inputs + outputs, outputs + gradients
         size = self.cotangent_batch_size(inputs, outputs)
         return (
-            inputs + tuple(_batched(t, size) for t in outputs),
-            outputs + tuple(_batched(t, size) for t in gradients),
+            inputs + tuple(with_batch_dim(t, 0, size) for t in outputs),
+            outputs + tuple(with_batch_dim(t, 0, size) for t in gradients),
         )
 
     def cotangent_batch_size(self, inputs, outputs) -> int:

@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IndexType,
     IntegerType,
+    ShapedType,
     TensorType,
 )
 from xdsl.ir import Attribute
@@ -98,8 +99,12 @@ def expect_same_element_type(types: dict[str, TensorType]) -> None:
 
 
 def shape_of(type_: Attribute) -> tuple[int, ...]:
-    assert isinstance(type_, TensorType)
-    return tuple(type_.get_shape())
+    """The shape of a tensor type; `()` for a scalar (a whole derivative's block treats it as
+    a 0-d tensor, and a batch of scalars is one-dimensional)."""
+    if isinstance(type_, TensorType):
+        return tuple(type_.get_shape())
+    assert not isinstance(type_, ShapedType), type_
+    return ()
 
 
 _TENSOR_TYPES: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
@@ -116,6 +121,17 @@ def tensor_type(element_type: Attribute, shape: Sequence[int]) -> TensorType:
     if found is None:
         found = _TENSOR_TYPES[key] = TensorType(element_type, key[1])
     return found
+
+
+def with_batch_dim(type_: Attribute, axis: int, size: int) -> TensorType:
+    """`type_` (a tensor) with a dimension of `size` inserted at `axis`; a scalar
+    (a batched function's argument or result inside `autodiff-vmap`): `tensor<size x type_>`."""
+    if not isinstance(type_, TensorType):
+        assert axis == 0, "a batched scalar has its batch dimension only"
+        return tensor_type(type_, [size])
+    shape = list(type_.get_shape())
+    shape.insert(axis, size)
+    return tensor_type(type_.element_type, shape)
 
 
 def format_types(types: Sequence[Attribute]) -> str:

@@ -319,7 +319,6 @@ class GenericOp(linalg.GenericOp):
             else:
                 parser.parse_optional_attr_dict = outer  # type: ignore[method-assign]
 
-
     def verify_(self) -> None:
         """xDSL's checks, and that every output's indexing map uses each "parallel" loop:
         otherwise several iterations write each element of that output, an accumulation

@@ -80,23 +80,24 @@ class SourceText:
     text: str
 
 
-_custom_rules: list[str] = []
-"""The custom rules this process registered (`register_vjp`, `register_jvp`,
-`register_batching_rule`): op names, for the reason the cache is off."""
+_custom_rule_registered = False
+"""Whether this process registered a custom rule (`register_vjp`, `register_jvp`,
+`register_batching_rule`)."""
 
 
-def note_custom_rule(function: str, op_name: str) -> None:
+def note_custom_rule() -> None:
     """A custom rule was registered: from now on this process compiles without the cache. A
     rule is Python code the key cannot fingerprint (a closure, a module-level value), and an
     entry compiled with or without it would give the other process, or this one after the
     registration, the other derivative: a wrong gradient and no error."""
-    _custom_rules.append(f"{function}('{op_name}')")
+    global _custom_rule_registered
+    _custom_rule_registered = True
 
 
 def cache_directory() -> Path | None:
     """Where entries live, or None when `GRADIR_CACHE=0` turns the cache off, or this process
     registered a custom rule (`note_custom_rule`)."""
-    if _custom_rules:
+    if _custom_rule_registered:
         return None
     if os.environ.get("GRADIR_CACHE", "1").strip().lower() in ("0", "false", "off", "no"):
         return None

@@ -21,7 +21,7 @@ def no_custom_rules_noted(monkeypatch):
     same worker as a test that registered one would otherwise find the cache off."""
     from gradir import compilation_cache
 
-    monkeypatch.setattr(compilation_cache, "_custom_rules", [])
+    monkeypatch.setattr(compilation_cache, "_custom_rule_registered", False)
 
 
 @pytest.fixture

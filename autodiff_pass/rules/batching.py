@@ -333,5 +333,5 @@ def register_batching_rule(op_name: str, rule: BatchingRule) -> None:
     from gradir.autodiff_pass.rules.registry import _check_registration
 
     _check_registration("register_batching_rule", op_name, rule)
-    compilation_cache.note_custom_rule("register_batching_rule", op_name)
+    compilation_cache.note_custom_rule()
     _all_rules()[op_name] = rule

@@ -131,7 +131,7 @@ def register_vjp(
     to all inputs and outputs; undeclared differentiable inputs to all.
     """
     _check_registration("register_vjp", op_name, rule)
-    compilation_cache.note_custom_rule("register_vjp", op_name)
+    compilation_cache.note_custom_rule()
     differentiable = _indices("register_vjp", "differentiable_inputs", differentiable_inputs)
     inputs = _indices("register_vjp", "saved_inputs", saved_inputs)
     outputs = _indices("register_vjp", "saved_outputs", saved_outputs)
@@ -153,5 +153,5 @@ def register_jvp(op_name: str, rule: ForwardRule) -> None:
     operand, at least one of them not None, and returns one per result.
     """
     _check_registration("register_jvp", op_name, rule)
-    compilation_cache.note_custom_rule("register_jvp", op_name)
+    compilation_cache.note_custom_rule()
     _all_rules()[op_name] = replace(_local_rule(op_name), forward=rule)
